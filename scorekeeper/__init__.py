@@ -1,0 +1,101 @@
+"""Scorekeeper: the score sheet for card games played at a real table."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from typing import Any
+
+from flask import Flask
+
+from scorekeeper.extensions import csrf, db, limiter, migrate
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app: configuration, extensions, blueprints. Migrations run from a command."""
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder="../templates",
+        static_folder="../static",
+    )
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.from_mapping(
+        SQLALCHEMY_DATABASE_URI="sqlite:///" + os.path.join(app.instance_path, "scorekeeper.sqlite"),
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        # A phone keeps its seats for a year: matches span evenings, history spans longer.
+        PERMANENT_SESSION_LIFETIME=365 * 24 * 3600,
+        WTF_CSRF_TIME_LIMIT=None,
+        RATELIMIT_STORAGE_URI="memory://",
+        RATELIMIT_HEADERS_ENABLED=True,
+        JOIN_RATE_LIMIT="30 per minute",
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+        app.config.from_prefixed_env("SCOREKEEPER")
+        if os.environ.get("DATABASE_URL"):
+            app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
+        if os.environ.get("RATELIMIT_STORAGE_URI"):
+            app.config["RATELIMIT_STORAGE_URI"] = os.environ["RATELIMIT_STORAGE_URI"]
+        if not app.config.get("SECRET_KEY"):
+            app.config["SECRET_KEY"] = _instance_secret_key(app.instance_path)
+    else:
+        app.config.update(test_config)
+
+    app.config["SQLALCHEMY_DATABASE_URI"] = _driver_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", _engine_options(app.config["SQLALCHEMY_DATABASE_URI"]))
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"))
+    csrf.init_app(app)
+    limiter.init_app(app)
+
+    from scorekeeper import errors, security
+    from scorekeeper.history.routes import bp as history_bp
+    from scorekeeper.sheet.routes import bp as sheet_bp
+    from scorekeeper.tables.routes import bp as tables_bp
+
+    app.register_blueprint(tables_bp)
+    app.register_blueprint(sheet_bp)
+    app.register_blueprint(history_bp)
+    errors.register(app)
+    security.register(app)
+    return app
+
+
+def _instance_secret_key(instance_path: str) -> str:
+    """The signing key for phones' cookies: made once into instance/, never a default in code."""
+    path = os.path.join(instance_path, "secret_key")
+    try:
+        with open(path) as f:
+            key = f.read().strip()
+            if key:
+                return key
+    except FileNotFoundError:
+        pass
+    key = secrets.token_hex(32)
+    # O_EXCL: when several workers start at once, one writes and the others read its key.
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        with open(path) as f:
+            return f.read().strip() or key
+    with os.fdopen(fd, "w") as f:
+        f.write(key)
+    return key
+
+
+def _driver_url(url: str) -> str:
+    """Let DATABASE_URL say plain postgresql:// (as hosts hand it out) and still use psycopg 3."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def _engine_options(url: str) -> dict[str, Any]:
+    """Connection settings: SQLite waits for a busy writer instead of failing at once."""
+    if url.startswith("sqlite"):
+        return {"connect_args": {"timeout": 30}}
+    return {"pool_pre_ping": True}

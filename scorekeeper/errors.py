@@ -1,0 +1,42 @@
+"""Every refusal and bad request answered with a page that says what happened, never a bare error."""
+
+from __future__ import annotations
+
+from flask import Flask, render_template
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from scorekeeper.permissions import Refusal
+
+
+def register(app: Flask) -> None:
+    """Attach the error pages to the app."""
+
+    @app.errorhandler(Refusal)
+    def refused(refusal: Refusal):  # type: ignore[no-untyped-def]
+        """Show the refusal on the match page the phone was on, so it can carry on from there."""
+        if refusal.match is not None:
+            from scorekeeper.sheet.routes import render_match
+
+            return render_match(refusal.match, error=refusal.message, status=refusal.status)
+        return render_template("error.html", message=refusal.message), refusal.status
+
+    @app.errorhandler(CSRFError)
+    def csrf_failed(error: CSRFError):  # type: ignore[no-untyped-def]
+        """A post without a valid security token: an old page or a forged form."""
+        message = (
+            "This page was out of date, so nothing was saved. "
+            "Go back, reload the page and try again."
+        )
+        return render_template("error.html", message=message), 400
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):  # type: ignore[no-untyped-def]
+        """Not found, too many tries, wrong method: a page in our own words."""
+        messages = {
+            404: "There is nothing here. Check the code or the link.",
+            405: "That page only answers a form.",
+            429: "Too many tries in a short time. Wait a minute, then try again.",
+        }
+        message = messages.get(error.code or 500, error.description or "Something went wrong.")
+        return render_template("error.html", message=message), error.code or 500

@@ -1,0 +1,177 @@
+"""The shapes every game shares: what a table is, what a side entered, what the sheet says.
+
+Plain Python on purpose: nothing here knows about Flask or the database, so every scoring line
+and win rule can be tested on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+
+@dataclass(frozen=True)
+class TableFormat:
+    """How the table is seated: how many sides, how many players on each."""
+
+    key: str
+    label: str
+    sides: int
+    players_per_side: int = 1
+
+
+@dataclass(frozen=True)
+class TableRule:
+    """A variant a table agrees on before the first hand."""
+
+    key: str
+    label: str
+    choices: tuple[tuple[str, str], ...]
+    default: str
+    # Format keys this rule matters for; None means every format.
+    formats: tuple[str, ...] | None = None
+
+    def applies_to(self, format_key: str) -> bool:
+        """Whether a table seated this way is asked about this rule."""
+        return self.formats is None or format_key in self.formats
+
+
+@dataclass(frozen=True)
+class Table:
+    """The settings a match was created with, as the rules need them."""
+
+    game: str
+    format: str
+    sides: int
+    target: int
+    rules: Mapping[str, str] = field(default_factory=dict)
+
+    def rule(self, key: str) -> str:
+        """The table's choice for a rule (callers pass keys the game defines)."""
+        return self.rules[key]
+
+
+@dataclass(frozen=True)
+class CalcField:
+    """One input of a calculator: a count of something in a side's pile, or a yes/no."""
+
+    key: str
+    label: str
+    minimum: int = 0
+    maximum: int = 52
+    kind: Literal["count", "flag", "choice"] = "count"
+    choices: tuple[tuple[int, str], ...] = ()
+    hint: str = ""
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """One row of a breakdown, as on the game's scoring table."""
+
+    key: str
+    label: str
+    count: int
+    points: int
+
+
+@dataclass(frozen=True)
+class Calculation:
+    """A side's hand worked out line by line."""
+
+    lines: tuple[ScoreLine, ...]
+    total: int
+
+
+class CountError(ValueError):
+    """A count that cannot be true at a real table, tied to the field it came from."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}")
+        self.field = field
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class EntryFacts:
+    """What one side put in its cell for one hand."""
+
+    points: int
+    # The calculator's inputs when the side used it; None for a plain total.
+    counts: Mapping[str, int] | None = None
+    # Plain entry tick: "cards split evenly" (Basra) / "tied for most cards".
+    even_split: bool = False
+    # Brisca: this side took the last trick; this side held Ace, Three and King of trumps.
+    last_trick: bool = False
+    black_hand: bool = False
+
+
+# One hand as the sheet holds it: per side, in side order, the entry or None if not entered yet.
+HandFacts = Sequence[EntryFacts | None]
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """What one hand came to once the rules have looked at it."""
+
+    # Points per side that count for this hand (None where not entered). For calculator
+    # entries these are re-derived from the counts, so an earlier correction carries through.
+    points: tuple[int | None, ...]
+    breakdowns: tuple[Calculation | None, ...]
+    complete: bool
+    # Basra: the points a majority was worth going into this hand (30 plus anything held over).
+    majority_worth: int | None = None
+    # Brisca: the side that won the round; None while undecided.
+    round_winner: int | None = None
+    # Brisca: a tie at the top that only the last trick can break, and nobody said who took it.
+    needs_last_trick: tuple[int, ...] = ()
+    # Pastura: the side that won at once by early victory in this hand.
+    early_victory: int | None = None
+    # Cross-side check: what does not add up, in words a player understands.
+    problems: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """The whole sheet worked out: per hand, running totals, who (if anyone) has won."""
+
+    hands: tuple[HandResult, ...]
+    # Running total per side after each complete hand (points; rounds won for Brisca).
+    running: tuple[tuple[int, ...], ...]
+    totals: tuple[int, ...]
+    # Index of the winning side, and of the hand after which the rule named it.
+    winner: int | None
+    won_at_hand: int | None
+    # Basra carry-over: points held over into the next hand, and what its majority is worth.
+    held_over: int = 0
+    next_majority: int | None = None
+    # Why the match was won, in words for the result line ("first past 101", "early victory").
+    reason: str = ""
+
+
+class Game(Protocol):
+    """What the registry knows of every game."""
+
+    key: str
+    name: str
+    formats: tuple[TableFormat, ...]
+    # Target choices; empty for a free target (Other game). target_unit is "points" or "rounds".
+    targets: tuple[int, ...]
+    default_target: int
+    target_unit: str
+    table_rules: tuple[TableRule, ...]
+    # Bounds of a plain entry for one hand.
+    min_points: int
+    max_points: int
+
+    def calculator_fields(self, table: Table) -> tuple[CalcField, ...]:
+        """The calculator's inputs for this table (empty: the game has no calculator)."""
+        ...
+
+    def calculate(self, table: Table, counts: Mapping[str, int], held_over: int = 0) -> Calculation:
+        """One side's counts to a breakdown and total; raises CountError for impossible counts."""
+        ...
+
+    def state(self, table: Table, hands: Sequence[HandFacts]) -> MatchState:
+        """The sheet worked out from every hand so far, in order (the last may be incomplete)."""
+        ...

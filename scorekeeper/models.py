@@ -1,0 +1,198 @@
+"""The score sheet as stored: a match, its sides, the phones seated at it, hands and entries."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from scorekeeper.extensions import db
+
+# Letters and digits nobody misreads at a table: no 0/O, 1/I/L.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+
+
+def new_code() -> str:
+    """A fresh join code, read aloud or typed from across the table."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalise_code(typed: str) -> str:
+    """A code as typed (any case, spaces or dashes) in the form it is stored."""
+    return "".join(ch for ch in typed.upper() if ch.isalnum())
+
+
+def utcnow() -> datetime:
+    """Now, in UTC, for every timestamp we store."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Match(db.Model):
+    """One game at one table, from the first hand to End match (or abandon)."""
+
+    OPEN = "open"
+    ENDED = "ended"
+    ABANDONED = "abandoned"
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    code: so.Mapped[str] = so.mapped_column(sa.String(12), unique=True)
+    game: so.Mapped[str] = so.mapped_column(sa.String(20))
+    table_format: so.Mapped[str] = so.mapped_column(sa.String(10))
+    target: so.Mapped[int]
+    table_rules: so.Mapped[dict[str, str]] = so.mapped_column(sa.JSON, default=dict)
+    status: so.Mapped[str] = so.mapped_column(sa.String(10), default=OPEN, index=True)
+    host_phone: so.Mapped[str] = so.mapped_column(sa.String(64))
+    winner_side_id: so.Mapped[int | None] = so.mapped_column(
+        sa.ForeignKey("side.id", use_alter=True, ondelete="SET NULL")
+    )
+    result: so.Mapped[str] = so.mapped_column(sa.String(200), default="")
+    created_at: so.Mapped[datetime] = so.mapped_column(default=utcnow, index=True)
+    ended_at: so.Mapped[datetime | None]
+    # Goes up with every change to the match: live polls compare it, writers lock on it.
+    version: so.Mapped[int] = so.mapped_column(default=1)
+
+    sides: so.Mapped[list[Side]] = so.relationship(
+        back_populates="match",
+        order_by="Side.position",
+        foreign_keys="Side.match_id",
+        cascade="all, delete-orphan",
+    )
+    seats: so.Mapped[list[Seat]] = so.relationship(
+        back_populates="match", cascade="all, delete-orphan"
+    )
+    hands: so.Mapped[list[Hand]] = so.relationship(
+        back_populates="match", order_by="Hand.number", cascade="all, delete-orphan"
+    )
+    corrections: so.Mapped[list[Correction]] = so.relationship(
+        back_populates="match", order_by="Correction.id", cascade="all, delete-orphan"
+    )
+    winner: so.Mapped[Side | None] = so.relationship(foreign_keys=[winner_side_id])
+
+    __table_args__ = (
+        sa.CheckConstraint("status IN ('open', 'ended', 'abandoned')", name="status"),
+        sa.CheckConstraint("target > 0", name="target_positive"),
+    )
+
+    @property
+    def is_open(self) -> bool:
+        """Whether hands can still be entered."""
+        return self.status == self.OPEN
+
+
+class Side(db.Model):
+    """One column of the sheet: a player, or a partnership that shares its score."""
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    match_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("match.id", ondelete="CASCADE"))
+    position: so.Mapped[int]
+    name: so.Mapped[str] = so.mapped_column(sa.String(40))
+    players: so.Mapped[str] = so.mapped_column(sa.String(200), default="")
+
+    match: so.Mapped[Match] = so.relationship(back_populates="sides", foreign_keys=[match_id])
+
+    __table_args__ = (sa.UniqueConstraint("match_id", "position"),)
+
+
+class Seat(db.Model):
+    """A phone's place at a match: holding a side, or watching (side is None)."""
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    match_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("match.id", ondelete="CASCADE"), index=True
+    )
+    phone: so.Mapped[str] = so.mapped_column(sa.String(64), index=True)
+    side_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("side.id", ondelete="SET NULL"))
+    joined_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
+
+    match: so.Mapped[Match] = so.relationship(back_populates="seats")
+    side: so.Mapped[Side | None] = so.relationship()
+
+    # One seat per phone per match: a phone holds one side, or watches.
+    __table_args__ = (sa.UniqueConstraint("match_id", "phone"),)
+
+
+class Hand(db.Model):
+    """One row of the sheet: one hand dealt, played and counted (a round, in Brisca)."""
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    match_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("match.id", ondelete="CASCADE"))
+    number: so.Mapped[int]
+    started_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
+
+    match: so.Mapped[Match] = so.relationship(back_populates="hands")
+    entries: so.Mapped[list[Entry]] = so.relationship(
+        back_populates="hand", cascade="all, delete-orphan"
+    )
+
+    __table_args__ = (
+        sa.UniqueConstraint("match_id", "number"),
+        sa.CheckConstraint("number > 0", name="number_positive"),
+    )
+
+
+class Entry(db.Model):
+    """One cell: a side's total for one hand, and the calculator's counts if it used it."""
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    hand_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("hand.id", ondelete="CASCADE"))
+    side_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("side.id", ondelete="CASCADE"))
+    points: so.Mapped[int]
+    counts: so.Mapped[dict[str, int] | None] = so.mapped_column(sa.JSON)
+    even_split: so.Mapped[bool] = so.mapped_column(default=False)
+    last_trick: so.Mapped[bool] = so.mapped_column(default=False)
+    black_hand: so.Mapped[bool] = so.mapped_column(default=False)
+    entered_by: so.Mapped[str] = so.mapped_column(sa.String(64))
+    entered_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
+    # Goes up with every change, so a correction made from a stale page is caught.
+    revision: so.Mapped[int] = so.mapped_column(default=1)
+
+    hand: so.Mapped[Hand] = so.relationship(back_populates="entries")
+    side: so.Mapped[Side] = so.relationship()
+
+    # The database itself refuses a second entry for the same side in the same hand.
+    __table_args__ = (sa.UniqueConstraint("hand_id", "side_id"),)
+
+    def detail(self) -> dict[str, Any]:
+        """The cell as kept in the corrections trail."""
+        return {
+            "points": self.points,
+            "counts": self.counts,
+            "even_split": self.even_split,
+            "last_trick": self.last_trick,
+            "black_hand": self.black_hand,
+        }
+
+
+class Correction(db.Model):
+    """The host changing or filling a cell: who, when, old value, new value, why."""
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    match_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("match.id", ondelete="CASCADE"), index=True
+    )
+    hand_number: so.Mapped[int]
+    side_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("side.id", ondelete="CASCADE"))
+    old_points: so.Mapped[int | None]
+    new_points: so.Mapped[int]
+    old_detail: so.Mapped[dict[str, Any] | None] = so.mapped_column(sa.JSON)
+    new_detail: so.Mapped[dict[str, Any]] = so.mapped_column(sa.JSON)
+    reason: so.Mapped[str] = so.mapped_column(sa.String(200), default="")
+    by_phone: so.Mapped[str] = so.mapped_column(sa.String(64))
+    made_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
+
+    match: so.Mapped[Match] = so.relationship(back_populates="corrections")
+    side: so.Mapped[Side] = so.relationship()
+
+
+class Submission(db.Model):
+    """A form post already carried out, by its idempotency key: a resent post records once."""
+
+    key: so.Mapped[str] = so.mapped_column(sa.String(64), primary_key=True)
+    match_id: so.Mapped[int | None] = so.mapped_column(
+        sa.ForeignKey("match.id", ondelete="CASCADE")
+    )
+    made_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)

@@ -1,0 +1,110 @@
+"""Who may do what at a match: the one place every action is checked, on the server."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from enum import Enum
+
+import sqlalchemy as sa
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Match, Seat, Side
+from scorekeeper.phones import current_phone
+
+
+class Refusal(Exception):
+    """An action this phone may not take now, with the words to show it."""
+
+    def __init__(self, message: str, status: int = 403, match: Match | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.match = match
+
+
+class Action(Enum):
+    """Everything a phone can do to a match."""
+
+    CLAIM = "claim"
+    WATCH = "watch"
+    ENTER = "enter"
+    LAST_TRICK = "last_trick"
+    END = "end"
+    CORRECT = "correct"
+    RELEASE = "release"
+    HAND_OVER = "hand_over"
+    ABANDON = "abandon"
+    REOPEN = "reopen"
+
+
+# Actions only the host's phone may take.
+HOST_ONLY = {Action.CORRECT, Action.RELEASE, Action.HAND_OVER, Action.ABANDON, Action.REOPEN}
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """This phone as the match sees it: its seat (if any) and whether it holds the host role."""
+
+    phone: str | None
+    seat: Seat | None
+    is_host: bool
+
+    @property
+    def side(self) -> Side | None:
+        """The side this phone holds, if it holds one."""
+        return self.seat.side if self.seat else None
+
+    @property
+    def is_seated(self) -> bool:
+        """Whether this phone holds a side."""
+        return self.side is not None
+
+
+def viewer_for(match: Match) -> Viewer:
+    """Who is looking at this match from this phone."""
+    phone = current_phone()
+    seat = None
+    if phone is not None:
+        seat = db.session.scalar(
+            sa.select(Seat).where(Seat.match_id == match.id, Seat.phone == phone)
+        )
+    return Viewer(phone=phone, seat=seat, is_host=phone is not None and phone == match.host_phone)
+
+
+def require(
+    match: Match, action: Action, side: Side | None = None, among: Collection[int] = ()
+) -> Viewer:
+    """The viewer, if this phone may take this action on this match now; else a Refusal.
+
+    `side` is the column an entry goes into; `among` the ids of the sides tied on a Brisca
+    round, whose phones (and the host) may say who took the last trick.
+    """
+    viewer = viewer_for(match)
+    if action is Action.REOPEN:
+        if not viewer.is_host:
+            raise Refusal("Only the host can reopen a match.", match=match)
+        if match.status != Match.ENDED:
+            raise Refusal("Only an ended match can be reopened.", 409, match)
+        return viewer
+    if action is not Action.WATCH and not match.is_open:
+        state = "ended" if match.status == Match.ENDED else "abandoned"
+        raise Refusal(f"This match has {state}: nothing on it can change.", 409, match)
+    if action in HOST_ONLY and not viewer.is_host:
+        raise Refusal("Only the host's phone can do that.", match=match)
+    if action is Action.CLAIM and viewer.is_seated:
+        raise Refusal(f"This phone already holds {viewer.side.name}.", 409, match)  # type: ignore[union-attr]
+    if action is Action.ENTER:
+        if side is None or viewer.side is None or viewer.side.id != side.id:
+            raise Refusal(
+                "You can only enter your own side's total. Claim a side first."
+                if not viewer.is_seated
+                else f"This phone holds {viewer.side.name}: it cannot enter for another side.",  # type: ignore[union-attr]
+                match=match,
+            )
+    if action is Action.LAST_TRICK and not viewer.is_host:
+        if viewer.side is None or viewer.side.id not in among:
+            raise Refusal("Only a side in the tie (or the host) can say who took the last trick.", match=match)
+    if action is Action.END and not (viewer.is_seated or viewer.is_host):
+        raise Refusal("Only a phone at the table (holding a side) can end the match.", match=match)
+    return viewer

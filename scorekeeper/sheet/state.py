@@ -1,0 +1,191 @@
+"""The sheet as a page shows it: the stored hands read through the game's rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from scorekeeper.extensions import db
+from scorekeeper.games import EntryFacts, Game, HandResult, MatchState, Table, get_game
+from scorekeeper.games.base import Calculation
+from scorekeeper.models import Correction, Entry, Hand, Match, Side
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One side's cell in one hand."""
+
+    side: Side
+    entry: Entry | None
+    points: int | None
+    breakdown: Calculation | None
+    corrections: int
+
+
+@dataclass(frozen=True)
+class Row:
+    """One hand of the sheet, with the running totals after it."""
+
+    number: int
+    cells: tuple[Cell, ...]
+    result: HandResult
+    running: tuple[int, ...] | None
+
+    @property
+    def complete(self) -> bool:
+        """Whether every side has entered this hand."""
+        return self.result.complete
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """Everything a match page shows, worked out once per request."""
+
+    match: Match
+    game: Game
+    table: Table
+    sides: tuple[Side, ...]
+    rows: tuple[Row, ...]
+    state: MatchState
+    # The hand open for entries, or None when a side has won (End match) or the match is over.
+    current_hand: int | None
+    # Brisca: a round tied at the top that waits for "who took the last trick".
+    last_trick_row: Row | None
+
+    @property
+    def winner(self) -> Side | None:
+        """The side the game's rule says has won, if any."""
+        return self.sides[self.state.winner] if self.state.winner is not None else None
+
+    @property
+    def can_end(self) -> bool:
+        """Whether End match is on offer: only once the rule names a winner."""
+        return self.match.is_open and self.state.winner is not None
+
+    def cell(self, hand_number: int, side: Side) -> Cell | None:
+        """The cell of a side in a hand, if that hand has been started."""
+        if 1 <= hand_number <= len(self.rows):
+            return self.rows[hand_number - 1].cells[side.position]
+        return None
+
+    def missing(self) -> tuple[Side, ...]:
+        """The sides yet to enter the current hand."""
+        if self.current_hand is None:
+            return ()
+        cell_row = self.rows[self.current_hand - 1] if self.current_hand <= len(self.rows) else None
+        if cell_row is None:
+            return self.sides
+        return tuple(c.side for c in cell_row.cells if c.entry is None)
+
+
+def table_of(match: Match) -> Table:
+    """The rules' view of a match's settings."""
+    return Table(
+        game=match.game,
+        format=match.table_format,
+        sides=len(match.sides),
+        target=match.target,
+        rules=dict(match.table_rules or {}),
+    )
+
+
+def facts_of(entry: Entry) -> EntryFacts:
+    """A stored cell as the rules read it."""
+    return EntryFacts(
+        points=entry.points,
+        counts=dict(entry.counts) if entry.counts is not None else None,
+        even_split=entry.even_split,
+        last_trick=entry.last_trick,
+        black_hand=entry.black_hand,
+    )
+
+
+def load_sheet(match: Match) -> Sheet:
+    """Read one match's hands and work its sheet out."""
+    return load_sheets([match])[0]
+
+
+def load_sheets(matches: list[Match]) -> list[Sheet]:
+    """Work out several sheets with a fixed number of queries, however many hands they hold."""
+    ids = [m.id for m in matches]
+    hands_of: dict[int, list[Hand]] = {m.id: [] for m in matches}
+    if ids:
+        for hand in db.session.scalars(
+            sa.select(Hand)
+            .where(Hand.match_id.in_(ids))
+            .order_by(Hand.match_id, Hand.number)
+            .options(so.selectinload(Hand.entries))
+        ):
+            hands_of[hand.match_id].append(hand)
+    corrected: dict[tuple[int, int, int], int] = {}
+    if ids:
+        for match_id, hand_number, side_id, count in db.session.execute(
+            sa.select(
+                Correction.match_id, Correction.hand_number, Correction.side_id, sa.func.count()
+            )
+            .where(Correction.match_id.in_(ids))
+            .group_by(Correction.match_id, Correction.hand_number, Correction.side_id)
+        ):
+            corrected[(match_id, hand_number, side_id)] = count
+    return [_work_out(m, hands_of[m.id], corrected) for m in matches]
+
+
+def _work_out(match: Match, hands: list[Hand], corrected: dict[tuple[int, int, int], int]) -> Sheet:
+    """One match's stored hands read through its game's rules."""
+    game = get_game(match.game)
+    table = table_of(match)
+    sides = tuple(match.sides)
+    position = {side.id: side.position for side in sides}
+    grid: list[list[Entry | None]] = []
+    for hand in hands:
+        cells: list[Entry | None] = [None] * len(sides)
+        for entry in hand.entries:
+            cells[position[entry.side_id]] = entry
+        grid.append(cells)
+    state = game.state(table, [[facts_of(e) if e else None for e in cells] for cells in grid])
+
+    rows: list[Row] = []
+    complete_seen = 0
+    for hand, cells, result in zip(hands, grid, state.hands, strict=True):
+        running = None
+        if result.complete:
+            running = state.running[complete_seen]
+            complete_seen += 1
+        rows.append(
+            Row(
+                number=hand.number,
+                cells=tuple(
+                    Cell(
+                        side=side,
+                        entry=cells[side.position],
+                        points=result.points[side.position],
+                        breakdown=result.breakdowns[side.position],
+                        corrections=corrected.get((match.id, hand.number, side.id), 0),
+                    )
+                    for side in sides
+                ),
+                result=result,
+                running=running,
+            )
+        )
+
+    last_trick_row = next((r for r in rows if r.result.needs_last_trick), None)
+    current_hand: int | None
+    if not match.is_open or state.winner is not None or last_trick_row is not None:
+        current_hand = None
+    elif rows and not rows[-1].complete:
+        current_hand = rows[-1].number
+    else:
+        current_hand = len(rows) + 1
+    return Sheet(
+        match=match,
+        game=game,
+        table=table,
+        sides=sides,
+        rows=tuple(rows),
+        state=state,
+        current_hand=current_hand,
+        last_trick_row=last_trick_row,
+    )

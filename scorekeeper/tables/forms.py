@@ -1,0 +1,108 @@
+"""Forms for setting up a table: creating a match and joining one by its code."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import Field, IntegerField, RadioField, SelectChoice, SelectField, StringField
+from wtforms.validators import InputRequired, Length, NumberRange, Optional
+
+from scorekeeper.games import Game
+
+MAX_SIDES = 8
+
+
+class JoinForm(FlaskForm):
+    """The short code typed in from the host's screen."""
+
+    code = StringField(
+        "Match code",
+        validators=[
+            InputRequired(message="Type the code shown on the host's phone."),
+            Length(max=20, message="A match code is 6 letters and digits."),
+        ],
+        render_kw={"autocapitalize": "characters", "autocomplete": "off", "spellcheck": "false"},
+    )
+
+
+def side_slots(game: Game) -> int:
+    """How many side-name fields the form offers: the most any of the game's formats seats."""
+    return getattr(game, "max_sides", None) or max(f.sides for f in game.formats)
+
+
+def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
+    """The create form for one game: its formats, targets and table rules, and the names."""
+
+    class NewMatchForm(FlaskForm):
+        table_format = RadioField(
+            "Table",
+            choices=[SelectChoice(f.key, f.label) for f in game.formats],
+            default=game.formats[0].key,
+            validators=[InputRequired(message="Choose how the table is seated.")],
+        )
+        host_side = SelectField(
+            "This phone plays on",
+            choices=[SelectChoice(str(i), f"Side {i + 1}") for i in range(side_slots(game))]
+            + [SelectChoice("-1", "No side: I only keep the sheet")],
+            default="0",
+        )
+
+    if game.targets:
+        NewMatchForm.target = RadioField(  # type: ignore[attr-defined]
+            "Target",
+            choices=[SelectChoice(str(t), target_label(game, t)) for t in game.targets],
+            default=str(game.default_target),
+            validators=[InputRequired(message="Choose the target.")],
+        )
+    else:
+        NewMatchForm.target = IntegerField(  # type: ignore[attr-defined]
+            "Target (points)",
+            default=game.default_target,
+            validators=[
+                InputRequired(message="Type the points that win, like 500."),
+                NumberRange(min=1, max=100_000, message="A target is 1 to 100000 points."),
+            ],
+            render_kw={"inputmode": "numeric"},
+        )
+    for rule in game.table_rules:
+        setattr(
+            NewMatchForm,
+            f"rule_{rule.key}",
+            RadioField(
+                rule.label,
+                choices=[SelectChoice(value, label) for value, label in rule.choices],
+                default=rule.default,
+            ),
+        )
+    for i in range(side_slots(game)):
+        setattr(
+            NewMatchForm,
+            f"side_{i}",
+            StringField(
+                f"Side {i + 1}",
+                validators=[Optional(), Length(max=40, message="Keep a name under 40 letters.")],
+                render_kw={"placeholder": f"Side {i + 1}", "autocomplete": "off"},
+            ),
+        )
+        setattr(
+            NewMatchForm,
+            f"players_{i}",
+            StringField(
+                "Players",
+                validators=[Optional(), Length(max=200, message="Keep the names under 200 letters.")],
+                render_kw={"placeholder": "Players (optional)", "autocomplete": "off"},
+            ),
+        )
+    return NewMatchForm(*args, **kwargs)
+
+
+def target_label(game: Game, target: int) -> str:
+    """How a target reads on the form: '401 (Standard)', '3 rounds'."""
+    names = getattr(game, "target_names", {}) or {}
+    unit = "rounds" if game.target_unit == "rounds" else "points"
+    label = f"{target} {unit}"
+    return f"{label} ({names[target]})" if target in names else label
+
+
+def fields(form: FlaskForm, prefix: str) -> list[Field]:
+    """The form's fields whose names start with a prefix, in order (side names, table rules)."""
+    return [field for field in form if field.name.startswith(prefix)]

@@ -1,0 +1,83 @@
+"""Setting up a table: the home page, creating a match, joining by code or link."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+
+from scorekeeper.extensions import limiter
+from scorekeeper.games import GAMES
+from scorekeeper.models import CODE_LENGTH, normalise_code
+from scorekeeper.phones import ensure_phone
+from scorekeeper.tables.forms import JoinForm, fields, new_match_form
+from scorekeeper.tables.setup import NewMatch, SetupError, create_match, find_match
+
+bp = Blueprint("tables", __name__)
+
+
+def join_limit() -> str:
+    """The rate limit on code look-ups, from configuration (a guessing phone slows right down)."""
+    return str(current_app.config["JOIN_RATE_LIMIT"])
+
+
+@bp.get("/")
+def home():  # type: ignore[no-untyped-def]
+    """Start: new match, or join one by its code."""
+    return render_template("tables/home.html", join_form=JoinForm(), games=GAMES.values())
+
+
+@bp.post("/join")
+@limiter.limit(join_limit)
+def join():  # type: ignore[no-untyped-def]
+    """Look a typed code up and open its match."""
+    form = JoinForm()
+    if form.validate_on_submit():
+        code = normalise_code(form.code.data or "")
+        match = find_match(code) if len(code) == CODE_LENGTH else None
+        if match is not None:
+            return redirect(url_for("sheet.match", code=match.code))
+        form.code.errors.append(
+            f"No match has the code {code or form.code.data!r}. Check it on the host's phone."
+        )
+    return render_template("tables/home.html", join_form=form, games=GAMES.values()), 400
+
+
+@bp.get("/j/<code>")
+@limiter.limit(join_limit)
+def join_link(code: str):  # type: ignore[no-untyped-def]
+    """The link in the QR code: open the match (any case, dashes or spaces in the code)."""
+    match = find_match(normalise_code(code))
+    if match is None:
+        abort(404)
+    return redirect(url_for("sheet.match", code=match.code))
+
+
+@bp.route("/new/<game_key>", methods=["GET", "POST"])
+def new_match(game_key: str):  # type: ignore[no-untyped-def]
+    """Create a match: table, target, table rules and names; then on to its sheet."""
+    game = GAMES.get(game_key)
+    if game is None:
+        abort(404)
+    form = new_match_form(game)
+    if form.validate_on_submit():
+        host_side = int(form.host_side.data)
+        choice = NewMatch(
+            table_format=form.table_format.data,
+            target=int(form.target.data),
+            rules={f.name.removeprefix("rule_"): f.data for f in fields(form, "rule_")},
+            names=list(
+                zip(
+                    [f.data or "" for f in fields(form, "side_")],
+                    [f.data or "" for f in fields(form, "players_")],
+                    strict=True,
+                )
+            ),
+            host_side=host_side if host_side >= 0 else None,
+        )
+        try:
+            match = create_match(game, choice, ensure_phone())
+        except SetupError as error:
+            form[error.field].errors.append(error.reason)
+        else:
+            return redirect(url_for("sheet.match", code=match.code))
+    status = 400 if request.method == "POST" else 200
+    return render_template("tables/new.html", form=form, game=game, fields=fields), status

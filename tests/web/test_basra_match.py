@@ -1,0 +1,126 @@
+"""A whole Basra match across phones: create, join, enter, correct, End match, history."""
+
+from __future__ import annotations
+
+import re
+
+import sqlalchemy as sa
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Correction, Entry, Match
+from tests.phones import stored_match
+
+
+def totals(page: str) -> list[str]:
+    """The running totals in the sheet's footer, as a phone shows them."""
+    foot = page.split("<tfoot>")[1].split("</tfoot>")[0]
+    return re.findall(r"<td[^>]*>(-?\d+)</td>", foot)
+
+
+def test_whole_basra_match_from_creation_to_history(app, host, guest, watcher):
+    code = host.create("basra", table_format="2", target="101", side_0="Alice", side_1="Ben")
+    assert re.fullmatch(r"[A-Z2-9]{6}", code)
+
+    joined = guest.join(code, side=1)
+    assert "This phone now holds Ben" in joined.shown
+    watching = watcher.join(code, side=None)
+    assert "Watching" in watching.shown
+
+    # Hand 1: the worked hand of basra.txt, 48 to 5.
+    page = host.enter(code, 1, 0, 48).shown
+    assert "Hand 1: waiting for" in page and "Ben" in page
+    page = guest.enter(code, 1, 1, 5).shown
+    assert totals(page) == ["48", "5"]
+    assert "Hand 2: waiting for" in page
+
+    # A side may change its own entry until every side has entered.
+    host.enter(code, 2, 0, 30)
+    host.enter(code, 2, 0, 33)
+    page = guest.enter(code, 2, 1, 10).shown
+    assert totals(page) == ["81", "15"]
+
+    # The host corrects Ben's first hand: 5 was really 7.
+    page = host.correct(code, 1, 1, 7, reason="miscounted jacks").shown
+    assert totals(page) == ["81", "17"]
+    assert "5 → 7 (miscounted jacks)" in page
+
+    # No End match before anyone reaches 101.
+    assert "End match" not in watcher.get(f"/m/{code}").shown
+
+    host.enter(code, 3, 0, 25)
+    page = guest.enter(code, 3, 1, 18).shown
+    assert totals(page) == ["106", "35"]
+    assert "Alice has won!" in page and "End match: Alice wins" in page
+    # The watcher sees the winner but gets no End match button.
+    watched = watcher.get(f"/m/{code}").shown
+    assert "Alice has won!" in watched and "End match" not in watched
+
+    # No hand 4 once a side has won.
+    refused = guest.enter(code, 4, 1, 3)
+    assert refused.status_code == 409 and "Alice has won" in refused.shown
+
+    # Ben, the loser, may end it: any seated phone can.
+    page = guest.post(f"/m/{code}/end").shown
+    assert "Match over: Alice won." in page
+    match = stored_match(app, code)
+    assert match.status == Match.ENDED and match.result.startswith("Alice won.")
+
+    for phone in (host, guest, watcher):
+        history = phone.get("/history").shown
+        assert f"/m/{code}" in history
+        assert "Alice 106" in history and "Ben 35" in history
+        assert "Alice won." in history
+
+    # The match page shows every hand, the target, the corrections trail and the result.
+    page = watcher.get(f"/m/{code}").shown
+    assert "to 101 points" in page and "miscounted jacks" in page and "Alice won." in page
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Entry)) == 6
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Correction)) == 1
+
+
+def test_two_sides_over_target_in_one_hand_higher_wins_level_plays_on(host, guest):
+    code = host.create("basra", table_format="2", target="101", side_0="Alice", side_1="Ben")
+    guest.join(code, side=1)
+    host.enter(code, 1, 0, 95)
+    guest.enter(code, 1, 1, 95)
+    host.enter(code, 2, 0, 10)
+    page = guest.enter(code, 2, 1, 10).shown
+    assert totals(page) == ["105", "105"] and "has won" not in page
+    assert "Hand 3: waiting for" in page
+    host.enter(code, 3, 0, 5)
+    page = guest.enter(code, 3, 1, 3).shown
+    assert "Alice has won!" in page
+
+
+def test_history_lists_unfinished_first_then_newest(app, host, guest):
+    first = host.create("basra", side_0="A", side_1="B")
+    guest.join(first, side=1)
+    host.enter(first, 1, 0, 101)
+    guest.enter(first, 1, 1, 0)
+    host.post(f"/m/{first}/end")
+    second = host.create("pastura", side_0="C", side_1="D")
+    third = host.create("basra", side_0="E", side_1="F")
+    host.post(f"/m/{third}/abandon")
+    history = host.get("/history").shown
+    order = [history.index(f"/m/{code}") for code in (second, third, first)]
+    assert order == sorted(order)
+    assert "Unfinished: resume" in history and "Abandoned" in history
+
+
+def test_host_reopens_an_ended_match_and_fills_a_cell(app, host, guest):
+    code = host.create("basra", side_0="A", side_1="B")
+    guest.join(code, side=1)
+    host.enter(code, 1, 0, 110)
+    guest.enter(code, 1, 1, 3)
+    host.post(f"/m/{code}/end")
+    page = host.post(f"/m/{code}/reopen").shown
+    assert "Match reopened." in page
+    assert stored_match(app, code).status == Match.OPEN
+    # The win was a typo: 110 was 11. Then the host fills B's next hand for a dead phone.
+    host.correct(code, 1, 0, 11, reason="typo")
+    host.enter(code, 2, 0, 20)
+    page = host.correct(code, 2, 1, 9, reason="B's phone died").shown
+    assert "filled in to 9" in page
+    assert totals(page) == ["31", "12"]
+    assert "empty → 9 (B's phone died)" in page

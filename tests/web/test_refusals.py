@@ -1,0 +1,106 @@
+"""Every forbidden action is refused with a message, and nothing stored changes."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.phones import snapshot
+
+
+@pytest.fixture
+def table(host, guest, watcher):
+    """A two-sided Basra match: host holds side 0, guest side 1, a watcher; hand 1 started."""
+    code = host.create("basra", table_format="2", target="101", side_0="Alice", side_1="Ben")
+    guest.join(code, side=1)
+    watcher.join(code, side=None)
+    host.enter(code, 1, 0, 40)
+    return code
+
+
+FORBIDDEN = [
+    # (who, what, expected status, words on the page)
+    ("guest", lambda p, c: p.enter(c, 1, 0, 99), 403, "cannot enter for another side"),
+    ("watcher", lambda p, c: p.enter(c, 1, 1, 9), 403, "Claim a side first"),
+    ("stranger", lambda p, c: p.enter(c, 1, 1, 9), 403, "Claim a side first"),
+    ("guest", lambda p, c: p.correct(c, 1, 0, 1, revision=1), 403, "Only the host"),
+    ("watcher", lambda p, c: p.correct(c, 1, 0, 1, revision=1), 403, "Only the host"),
+    ("guest", lambda p, c: p.post(f"/m/{c}/release", {"target": 0}), 403, "Only the host"),
+    ("guest", lambda p, c: p.post(f"/m/{c}/abandon"), 403, "Only the host"),
+    ("guest", lambda p, c: p.post(f"/m/{c}/reopen"), 403, "Only the host"),
+    ("guest", lambda p, c: p.post(f"/m/{c}/host", {"target": 1}), 403, "Only the host"),
+    ("watcher", lambda p, c: p.post(f"/m/{c}/end"), 403, "Only a phone at the table"),
+    ("guest", lambda p, c: p.post(f"/m/{c}/end"), 409, "No side has won yet"),
+    ("guest", lambda p, c: p.enter(c, 2, 1, 9), 409, "Hand 1 isn't complete yet"),
+    ("stranger", lambda p, c: p.post(f"/m/{c}/claim", {"target": 0}), 409, "Alice is already held"),
+    ("guest", lambda p, c: p.post(f"/m/{c}/claim", {"target": 0}), 409, "already holds Ben"),
+    ("host", lambda p, c: p.post(f"/m/{c}/claim", {"target": 1}), 409, "already holds Alice"),
+    ("host", lambda p, c: p.post(f"/m/{c}/claim", {"target": 7}), 404, "no such side"),
+    ("host", lambda p, c: p.post(f"/m/{c}/reopen"), 409, "Only an ended match"),
+]
+
+
+@pytest.mark.parametrize(("who", "act", "status", "words"), FORBIDDEN)
+def test_forbidden_action_is_refused_and_changes_nothing(
+    app, table, host, guest, watcher, phones, who, act, status, words
+):
+    phone = {"host": host, "guest": guest, "watcher": watcher, "stranger": phones()}[who]
+    before = snapshot(app)
+    response = act(phone, table)
+    assert response.status_code == status
+    assert words in response.shown
+    assert snapshot(app) == before
+
+
+def test_a_complete_hand_is_closed_to_the_sides(app, table, host, guest):
+    guest.enter(table, 1, 1, 3)
+    before = snapshot(app)
+    response = guest.enter(table, 1, 1, 13)
+    assert response.status_code == 409
+    assert "Hand 1 is complete: only the host can change it now" in response.shown
+    assert snapshot(app) == before
+
+
+@pytest.mark.parametrize("status_action", ["end", "abandon"])
+def test_nothing_changes_on_an_ended_or_abandoned_match(app, host, guest, status_action):
+    code = host.create("basra", side_0="A", side_1="B")
+    guest.join(code, side=1)
+    host.enter(code, 1, 0, 101)
+    guest.enter(code, 1, 1, 2)
+    host.post(f"/m/{code}/{status_action}")
+    before = snapshot(app)
+    attempts = [
+        guest.enter(code, 2, 1, 5),
+        host.enter(code, 2, 0, 5),
+        host.correct(code, 1, 1, 9, revision=1),
+        host.post(f"/m/{code}/release", {"target": 1}),
+        guest.post(f"/m/{code}/end"),
+        host.post(f"/m/{code}/abandon"),
+    ]
+    for response in attempts:
+        assert response.status_code == 409
+        assert "nothing on it can change" in response.shown
+    assert snapshot(app) == before
+
+
+def test_host_releases_a_side_and_another_phone_claims_it(app, table, host, guest, phones):
+    page = host.post(f"/m/{table}/release", {"target": 1}).shown
+    assert "Ben is free to be claimed again." in page
+    refused = guest.enter(table, 1, 1, 3)
+    assert refused.status_code == 403
+    spare = phones()
+    spare.join(table, side=1)
+    assert spare.enter(table, 1, 1, 3).status_code == 200
+
+
+def test_host_role_handed_to_another_phone(app, table, host, guest):
+    page = guest.get(f"/m/{table}").shown
+    assert "Abandon match" not in page
+    import re
+
+    seat = re.findall(r'name="target" value="(\d+)"[^<]*>\s*<button type="submit" class="">Make Ben host',
+                      host.get(f"/m/{table}").shown)
+    assert seat, "the host sees a button to hand over to Ben"
+    host.post(f"/m/{table}/host", {"target": seat[0]})
+    assert "Abandon match" in guest.get(f"/m/{table}").shown
+    refused = host.post(f"/m/{table}/abandon")
+    assert refused.status_code == 403
