@@ -46,6 +46,12 @@ class Table:
     sides: int
     target: int
     rules: Mapping[str, str] = field(default_factory=dict)
+    # The sides' names, for sentences a player reads; "Side 1"… when not given.
+    names: tuple[str, ...] = ()
+
+    def side_name(self, index: int) -> str:
+        """How a sentence about a hand names a side."""
+        return self.names[index] if index < len(self.names) else f"Side {index + 1}"
 
     def rule(self, key: str) -> str:
         """The table's choice for a rule (callers pass keys the game defines)."""
@@ -119,8 +125,10 @@ class HandResult:
     points: tuple[int | None, ...]
     breakdowns: tuple[Calculation | None, ...]
     complete: bool
-    # Basra: the points a majority was worth going into this hand (30 plus anything held over).
+    # Basra: the points a majority was worth going into this hand (30 plus anything held over),
+    # and the held-over part of it.
     majority_worth: int | None = None
+    held_over: int = 0
     # Brisca: the side that won the round; None while undecided.
     round_winner: int | None = None
     # Brisca: a tie at the top that only the last trick can break, and nobody said who took it.
@@ -163,6 +171,10 @@ class Game(Protocol):
     # Bounds of a plain entry for one hand.
     min_points: int
     max_points: int
+
+    def target_label(self, target: int) -> str:
+        """How a target reads: "401 Standard", "101 points", "3 rounds"."""
+        ...
 
     def calculator_fields(self, table: Table) -> tuple[CalcField, ...]:
         """The calculator's inputs for this table (empty: the game has no calculator)."""

@@ -1,0 +1,50 @@
+"""The registry: one place that lists the games, in the order the create form offers them."""
+
+from __future__ import annotations
+
+from .base import (
+    CalcField,
+    Calculation,
+    CountError,
+    EntryFacts,
+    Game,
+    HandFacts,
+    HandResult,
+    MatchState,
+    ScoreLine,
+    Table,
+    TableFormat,
+    TableRule,
+)
+from .basra import BASRA_GAME
+from .brasta import BRASTA_GAME
+from .brisca import BRISCA_GAME
+from .other import OTHER_GAME
+from .pastura import PASTURA_GAME
+
+GAMES: dict[str, Game] = {
+    game.key: game for game in (BASRA_GAME, PASTURA_GAME, BRISCA_GAME, BRASTA_GAME, OTHER_GAME)
+}
+
+
+def get_game(key: str) -> Game:
+    """The game with this key; KeyError for one the app doesn't know."""
+    return GAMES[key]
+
+
+__all__ = [
+    "GAMES",
+    "CalcField",
+    "Calculation",
+    "CountError",
+    "EntryFacts",
+    "Game",
+    "HandFacts",
+    "HandResult",
+    "MatchState",
+    "ScoreLine",
+    "Table",
+    "TableFormat",
+    "TableRule",
+    "get_game",
+]

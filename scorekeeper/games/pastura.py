@@ -1,0 +1,123 @@
+"""Pastura: points from the scoring cards and pasturas, with an early victory."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ._common import (
+    MAJORITY_CARDS,
+    MOST_ALONE,
+    PACK,
+    Expected,
+    PointsGame,
+    calculation,
+    count_field,
+    flag_field,
+    line,
+    most_cards_field,
+    read_counts,
+    require_cards_for_clears,
+    require_most_cards_claim,
+    require_within_cards,
+)
+from .base import CalcField, Calculation, EntryFacts, Table, TableFormat
+
+# pastura.txt: "Most captured cards in a round: 3 points; no bonus if tied."
+MOST_CARDS = 3
+PASTURA = 1
+# Lines that count toward an early victory. pastura.txt: "If only one side earns any points
+# from cards and the most-cards bonus ... Pastura points are excluded from this check."
+CARD_LINES = frozenset({"most_cards", "aces", "jacks", "two_clubs", "ten_diamonds"})
+
+
+class Pastura(PointsGame):
+    """Pastura's formats, calculator and early victory."""
+
+    key = "pastura"
+    name = "Pastura"
+    formats = (
+        TableFormat("2", "2 head to head", sides=2),
+        TableFormat("3", "3 each for themselves", sides=3),
+        TableFormat("2v2", "4 in 2 partnerships", sides=2, players_per_side=2),
+    )
+    # pastura.txt: "Choose a target of 51 or 101 points when creating a table."
+    targets = (51, 101)
+    default_target = 51
+    target_unit = "points"
+    min_points = 0
+    max_points = 999
+    table_rules = ()
+    expected = (
+        Expected("cards", "Cards", PACK),
+        Expected("aces", "Aces", 4),
+        Expected("jacks", "Jacks", 4),
+        Expected("two_clubs", "2♣", 1, single=True),
+        Expected("ten_diamonds", "10♦", 1, single=True),
+    )
+
+    def calculator_fields(self, table: Table) -> tuple[CalcField, ...]:
+        """Pastura's scoring table as inputs, line by line."""
+        if table.sides >= 3:
+            most: tuple[CalcField, ...] = (
+                count_field("cards", "Cards captured", PACK),
+                most_cards_field("Alone: 3 points; nobody scores a tie"),
+            )
+        else:
+            most = (
+                count_field(
+                    "cards", "Cards captured", PACK, "27 or more is the most (3); 26 is a tie"
+                ),
+            )
+        return (
+            *most,
+            count_field("aces", "Aces", 4, "1 point each"),
+            count_field("jacks", "Jacks", 4, "1 point each"),
+            flag_field("two_clubs", "2♣", "2 points"),
+            flag_field("ten_diamonds", "10♦", "3 points"),
+            count_field("pasturas", "Pasturas", PACK // 2, "1 point each"),
+        )
+
+    def calculate(self, table: Table, counts: Mapping[str, int], held_over: int = 0) -> Calculation:
+        """One side's pile to points (held_over is Basra's; Pastura holds nothing over)."""
+        values = read_counts(self.calculator_fields(table), counts)
+        cards = values["cards"]
+        require_within_cards(values, ("aces", "jacks", "two_clubs", "ten_diamonds"))
+        require_cards_for_clears(values, ["pasturas"], "pasturas")
+        if table.sides >= 3:
+            require_most_cards_claim(values, table.sides)
+            has_most = values["most_cards"] == MOST_ALONE
+            most_label = "Most cards"
+        else:
+            has_most = cards >= MAJORITY_CARDS
+            most_label = f"Most cards ({MAJORITY_CARDS}+)"
+        return calculation(
+            [
+                line("most_cards", most_label, cards, MOST_CARDS if has_most else 0),
+                line("aces", "Aces", values["aces"], values["aces"]),
+                line("jacks", "Jacks", values["jacks"], values["jacks"]),
+                line("two_clubs", "2♣", values["two_clubs"], 2 * values["two_clubs"]),
+                line("ten_diamonds", "10♦", values["ten_diamonds"], 3 * values["ten_diamonds"]),
+                line("pasturas", "Pasturas", values["pasturas"], PASTURA * values["pasturas"]),
+            ]
+        )
+
+    def early_victory(
+        self,
+        table: Table,
+        cells: Sequence[EntryFacts | None],
+        breakdowns: Sequence[Calculation | None],
+    ) -> int | None:
+        """The one side that earned card and most-cards points while nobody else did."""
+        # product.md: "The app can tell only when every side entered that hand with the
+        # calculator": a plain total (no breakdown) hides what its points came from.
+        if any(worked is None for worked in breakdowns):
+            return None
+        earners = [
+            side
+            for side, worked in enumerate(breakdowns)
+            if worked is not None and any(row.key in CARD_LINES for row in worked.lines)
+        ]
+        return earners[0] if len(earners) == 1 else None
+
+
+PASTURA_GAME = Pastura()

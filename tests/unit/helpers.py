@@ -1,0 +1,36 @@
+"""Small builders shared by the games' unit tests: a table, a calculator entry, a plain entry."""
+
+from __future__ import annotations
+
+from scorekeeper.games import EntryFacts, Table, get_game
+
+
+def table(game: str, format_key: str = "2", target: int | None = None, **rules: str) -> Table:
+    """A table for a game seated in one of its formats, rules at their defaults unless given."""
+    found = get_game(game)
+    seating = next(f for f in found.formats if f.key == format_key)
+    chosen = {rule.key: rule.default for rule in found.table_rules if rule.applies_to(format_key)}
+    chosen.update(rules)
+    return Table(
+        game=game,
+        format=format_key,
+        sides=seating.sides,
+        target=found.default_target if target is None else target,
+        rules=chosen,
+    )
+
+
+def counted(tbl: Table, held_over: int = 0, **counts: int) -> EntryFacts:
+    """An entry made with the calculator, its stored points as the calculator gave them."""
+    total = get_game(tbl.game).calculate(tbl, counts, held_over).total
+    return EntryFacts(points=total, counts=counts)
+
+
+def plain(points: int, **ticks: bool) -> EntryFacts:
+    """An entry typed as a plain total, with any ticks (even_split, last_trick, black_hand)."""
+    return EntryFacts(points=points, **ticks)
+
+
+def lines_of(calculation) -> list[tuple[str, str, int, int]]:
+    """A breakdown as (key, label, count, points) rows, the way a test can compare it."""
+    return [(row.key, row.label, row.count, row.points) for row in calculation.lines]

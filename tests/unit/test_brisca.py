@@ -1,0 +1,175 @@
+"""Brisca: card points per round, who takes the round, and the match in rounds won."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorekeeper.games import CountError, EntryFacts, get_game
+
+from .helpers import counted, lines_of, plain, table
+
+BRISCA = get_game("brisca")
+
+
+@pytest.mark.parametrize(
+    ("counts", "line", "total"),
+    [
+        ({"aces": 2}, ("aces", "Aces", 2, 22), 22),
+        ({"threes": 3}, ("threes", "Threes", 3, 30), 30),
+        ({"kings": 4}, ("kings", "Kings", 4, 16), 16),
+        ({"horses": 1}, ("horses", "Horses", 1, 3), 3),
+        ({"jacks": 4}, ("jacks", "Jacks", 4, 8), 8),
+        (
+            {"aces": 4, "threes": 4, "kings": 4, "horses": 4, "jacks": 4},
+            ("aces", "Aces", 4, 44),
+            120,
+        ),
+    ],
+)
+def test_card_points_line_by_line(counts, line, total) -> None:
+    worked = BRISCA.calculate(table("brisca"), counts)
+    assert line in lines_of(worked)
+    assert worked.total == total
+
+
+@pytest.mark.parametrize(
+    ("counts", "field"),
+    [({"aces": 5}, "aces"), ({"kings": -1}, "kings"), ({"horses": 9}, "horses")],
+)
+def test_impossible_counts_name_the_field(counts, field) -> None:
+    with pytest.raises(CountError) as raised:
+        BRISCA.calculate(table("brisca"), counts)
+    assert raised.value.field == field
+
+
+@pytest.mark.parametrize(
+    ("hand", "round_winner", "needs_last_trick"),
+    [
+        ([plain(61), plain(59)], 0, ()),
+        ([plain(20), plain(100)], 1, ()),
+        ([plain(60), plain(60, last_trick=True)], 1, ()),
+        ([plain(60, last_trick=True), plain(60)], 0, ()),
+        ([plain(60), plain(60)], None, (0, 1)),
+        ([plain(60, last_trick=True), plain(60, last_trick=True)], None, (0, 1)),
+    ],
+)
+def test_who_takes_a_round_of_two(hand, round_winner, needs_last_trick) -> None:
+    state = BRISCA.state(table("brisca"), [hand])
+    assert state.hands[0].round_winner == round_winner
+    assert state.hands[0].needs_last_trick == needs_last_trick
+    assert state.hands[0].points == (hand[0].points, hand[1].points)
+
+
+@pytest.mark.parametrize(
+    ("hand", "round_winner", "needs_last_trick"),
+    [
+        ([plain(50), plain(40), plain(30)], 0, ()),
+        ([plain(50), plain(50, last_trick=True), plain(20)], 1, ()),
+        # The last trick went to a side that isn't level at the top: it breaks nothing.
+        ([plain(50), plain(50), plain(20, last_trick=True)], None, (0, 1)),
+        ([plain(40), plain(40), plain(40)], None, (0, 1, 2)),
+    ],
+)
+def test_who_takes_a_round_of_three(hand, round_winner, needs_last_trick) -> None:
+    state = BRISCA.state(table("brisca", "3"), [hand])
+    assert state.hands[0].round_winner == round_winner
+    assert state.hands[0].needs_last_trick == needs_last_trick
+
+
+def test_a_60_60_round_entered_by_calculator_goes_to_the_last_trick() -> None:
+    tbl = table("brisca", "2v2")
+    half = {"aces": 2, "threes": 2, "kings": 2, "horses": 2, "jacks": 2}
+    first = counted(tbl, **half)
+    second = EntryFacts(points=60, counts=half, last_trick=True)
+    state = BRISCA.state(tbl, [[first, second]])
+    assert state.hands[0].points == (60, 60)
+    assert state.hands[0].round_winner == 1
+    assert state.hands[0].problems == ()
+    assert state.totals == (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("black_hand", "round_winner", "problems"),
+    [
+        ("on", 1, ()),
+        # Without the table rule a black hand is just cards: the points decide.
+        ("off", 0, ("Card points add up to 100, not 120",)),
+    ],
+)
+def test_black_hand_wins_the_round_outright(black_hand, round_winner, problems) -> None:
+    tbl = table("brisca", black_hand=black_hand)
+    state = BRISCA.state(tbl, [[plain(70), plain(30, black_hand=True)]])
+    assert state.hands[0].round_winner == round_winner
+    assert state.hands[0].problems == problems
+
+
+def test_two_black_hands_leave_the_round_undecided() -> None:
+    tbl = table("brisca", "3", black_hand="on")
+    hand = [plain(40, black_hand=True), plain(40, black_hand=True), plain(40)]
+    state = BRISCA.state(tbl, [hand])
+    assert state.hands[0].round_winner is None
+    assert state.hands[0].problems == (
+        "2 sides claim a black hand; only one can hold the Ace, Three and King of trumps",
+    )
+    assert state.totals == (0, 0, 0)
+
+
+@pytest.mark.parametrize("target", [2, 3, 10])
+def test_the_match_goes_to_the_first_side_to_win_the_set_rounds(target: int) -> None:
+    tbl = table("brisca", "3v3", target=target)
+    # Side 1 takes every round but the first; a 60-60 round nobody has settled with the last
+    # trick sits in the middle and counts for nobody.
+    hands = [[plain(70), plain(50)], [plain(60), plain(60)]]
+    hands += [[plain(40), plain(80)]] * target
+    state = BRISCA.state(tbl, hands)
+    assert state.totals == (1, target)
+    assert state.winner == 1
+    assert state.won_at_hand == target + 1
+    assert state.reason == f"First to {target} rounds"
+    assert state.running[:2] == ((1, 0), (1, 0))
+
+
+def test_no_winner_before_the_set_rounds() -> None:
+    tbl = table("brisca")
+    state = BRISCA.state(tbl, [[plain(70), plain(50)], [plain(80), plain(40)]])
+    assert state.totals == (2, 0)
+    assert state.winner is None
+
+
+def test_an_unfinished_round_counts_for_nobody_yet() -> None:
+    tbl = table("brisca")
+    state = BRISCA.state(tbl, [[plain(70), plain(50)], [plain(90), None]])
+    assert state.hands[1].complete is False
+    assert state.hands[1].round_winner is None
+    assert state.hands[1].points == (90, None)
+    assert state.running == ((1, 0),)
+    assert state.totals == (1, 0)
+
+
+@pytest.mark.parametrize(
+    ("hand", "problems"),
+    [
+        ([plain(70), plain(40)], ("Card points add up to 110, not 120",)),
+        (
+            [plain(60, last_trick=True), plain(60, last_trick=True)],
+            ("2 sides say they took the last trick; only one did",),
+        ),
+        ([plain(61), plain(59)], ()),
+    ],
+)
+def test_a_round_that_does_not_add_up_is_flagged(hand, problems) -> None:
+    assert BRISCA.state(table("brisca"), [hand]).hands[0].problems == problems
+
+
+def test_calculator_rounds_check_each_rank_too() -> None:
+    tbl = table("brisca")
+    # 120 in all, yet five aces, two threes and seven horses between the two sides.
+    first = counted(tbl, aces=3, threes=2, kings=4, horses=4, jacks=4)
+    second = counted(tbl, aces=2, horses=3)
+    state = BRISCA.state(tbl, [[first, second]])
+    assert state.hands[0].points == (89, 31)
+    assert state.hands[0].problems == (
+        "Aces add up to 5, not 4",
+        "Threes add up to 2, not 4",
+        "Horses add up to 7, not 4",
+    )

@@ -1,0 +1,134 @@
+"""The registry and what each game offers the create form."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.games import GAMES, get_game
+from scorekeeper.games._common import first_over_target
+
+GAMES_DIR = Path(__file__).resolve().parents[2] / "scorekeeper" / "games"
+
+
+def test_games_in_display_order() -> None:
+    assert list(GAMES) == ["basra", "pastura", "brisca", "brasta", "other"]
+    assert [game.name for game in GAMES.values()] == [
+        "Basra",
+        "Pastura",
+        "Brisca",
+        "Brasta",
+        "Other game",
+    ]
+
+
+def test_unknown_game_is_a_key_error() -> None:
+    with pytest.raises(KeyError):
+        get_game("poker")
+
+
+@pytest.mark.parametrize(
+    ("key", "formats", "targets", "default", "unit", "bounds"),
+    [
+        ("basra", [("2", 2, 1), ("2v2", 2, 2), ("3", 3, 1)], (101, 121), 101, "points", (0, 999)),
+        ("pastura", [("2", 2, 1), ("3", 3, 1), ("2v2", 2, 2)], (51, 101), 51, "points", (0, 999)),
+        (
+            "brisca",
+            [("2", 2, 1), ("3", 3, 1), ("2v2", 2, 2), ("3v3", 2, 3)],
+            tuple(range(1, 11)),
+            3,
+            "rounds",
+            (0, 120),
+        ),
+        ("brasta", [("2", 2, 1)], (201, 401, 601), 401, "points", (-999, 999)),
+        ("other", [("free", 2, 1)], (), 100, "points", (-9999, 9999)),
+    ],
+)
+def test_formats_targets_and_bounds(key, formats, targets, default, unit, bounds) -> None:
+    game = get_game(key)
+    assert [(f.key, f.sides, f.players_per_side) for f in game.formats] == formats
+    assert game.targets == targets
+    assert game.default_target == default
+    assert game.target_unit == unit
+    assert (game.min_points, game.max_points) == bounds
+
+
+@pytest.mark.parametrize(
+    ("key", "rules"),
+    [
+        (
+            "basra",
+            {
+                "carry_over": (("stack", "lapse"), "stack", None),
+                "three_tie": (("held", "nobody"), "held", ("3",)),
+                "double_basra": (("off", "on"), "off", None),
+                "basra_value": (("flat", "by_card"), "flat", None),
+                "seven_diamonds": (("standard", "other"), "standard", None),
+            },
+        ),
+        ("pastura", {}),
+        ("brisca", {"black_hand": (("off", "on"), "off", None)}),
+        ("brasta", {}),
+        ("other", {}),
+    ],
+)
+def test_table_rules(key, rules) -> None:
+    found = {
+        rule.key: (tuple(choice for choice, _ in rule.choices), rule.default, rule.formats)
+        for rule in get_game(key).table_rules
+    }
+    assert found == rules
+
+
+def test_three_tie_is_asked_only_of_three_players() -> None:
+    three_tie = next(r for r in get_game("basra").table_rules if r.key == "three_tie")
+    assert [three_tie.applies_to(f) for f in ("2", "2v2", "3")] == [False, False, True]
+
+
+@pytest.mark.parametrize(
+    ("key", "target", "label"),
+    [
+        ("brasta", 201, "201 Quick"),
+        ("brasta", 401, "401 Standard"),
+        ("brasta", 601, "601 Pro"),
+        ("basra", 121, "121 points"),
+        ("brisca", 3, "3 rounds"),
+        ("brisca", 1, "1 round"),
+        ("other", 250, "250 points"),
+    ],
+)
+def test_target_labels(key, target, label) -> None:
+    assert get_game(key).target_label(target) == label
+
+
+@pytest.mark.parametrize(
+    ("totals", "target", "expected"),
+    [
+        ((100, 90), 101, None),
+        ((101, 90), 101, (0, "Reached 101 first")),
+        ((110, 104), 101, (0, "Higher of two over 101")),
+        ((104, 110), 101, (1, "Higher of two over 101")),
+        ((105, 105), 101, None),
+        ((105, 105, 120), 101, (2, "Highest of three over 101")),
+        ((-40, 210), 201, (1, "Reached 201 first")),
+    ],
+)
+def test_first_over_the_target(totals, target, expected) -> None:
+    assert first_over_target(totals, target) == expected
+
+
+def test_the_rules_import_nothing_from_flask_or_the_database() -> None:
+    # Read the sources rather than import them: the parent package builds the Flask app, so
+    # what sys.modules holds says nothing about the games package itself.
+    sources = sorted(GAMES_DIR.glob("*.py"))
+    assert {"basra.py", "brisca.py", "other.py"} <= {source.name for source in sources}
+    imported: set[str] = set()
+    for source in sources:
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                imported.add(node.module.split(".")[0])
+    assert imported <= {"__future__", "collections", "dataclasses", "typing"}
