@@ -21,7 +21,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
-        SQLALCHEMY_DATABASE_URI="sqlite:///" + os.path.join(app.instance_path, "scorekeeper.sqlite"),
+        SQLALCHEMY_DATABASE_URI="sqlite:///"
+        + os.path.join(app.instance_path, "scorekeeper.sqlite"),
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         # A phone keeps its seats for a year: matches span evenings, history spans longer.
@@ -44,7 +45,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.update(test_config)
 
     app.config["SQLALCHEMY_DATABASE_URI"] = _driver_url(app.config["SQLALCHEMY_DATABASE_URI"])
-    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", _engine_options(app.config["SQLALCHEMY_DATABASE_URI"]))
+    app.config.setdefault(
+        "SQLALCHEMY_ENGINE_OPTIONS", _engine_options(app.config["SQLALCHEMY_DATABASE_URI"])
+    )
 
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"))
@@ -52,6 +55,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     limiter.init_app(app)
 
     from scorekeeper import errors, security
+    from scorekeeper.calculator.routes import bp as calculator_bp
     from scorekeeper.history.routes import bp as history_bp
     from scorekeeper.sheet.routes import bp as sheet_bp
     from scorekeeper.tables.routes import bp as tables_bp
@@ -59,6 +63,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(tables_bp)
     app.register_blueprint(sheet_bp)
     app.register_blueprint(history_bp)
+    app.register_blueprint(calculator_bp)
     errors.register(app)
     security.register(app)
     return app

@@ -1,4 +1,4 @@
-"""Every refusal and bad request answered with a page that says what happened, never a bare error."""
+"""Every refusal and bad request answered with a page that says what happened."""
 
 from __future__ import annotations
 

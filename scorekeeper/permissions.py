@@ -104,7 +104,9 @@ def require(
             )
     if action is Action.LAST_TRICK and not viewer.is_host:
         if viewer.side is None or viewer.side.id not in among:
-            raise Refusal("Only a side in the tie (or the host) can say who took the last trick.", match=match)
+            raise Refusal(
+                "Only a side in the tie (or the host) can say who took the last trick.", match=match
+            )
     if action is Action.END and not (viewer.is_seated or viewer.is_host):
         raise Refusal("Only a phone at the table (holding a side) can end the match.", match=match)
     return viewer

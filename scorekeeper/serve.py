@@ -24,17 +24,24 @@ def main() -> None:
     host = os.environ.get("HOST", "0.0.0.0")
     port = os.environ.get("PORT", "5000")
     workers = os.environ.get("WORKERS", "2")
-    print(f"\n  Scorekeeper is up. On the phones at the table (same Wi-Fi), open:\n\n"
-          f"      http://{lan_address()}:{port}/\n", flush=True)
+    print(
+        f"\n  Scorekeeper is up. On the phones at the table (same Wi-Fi), open:\n\n"
+        f"      http://{lan_address()}:{port}/\n",
+        flush=True,
+    )
     gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
     os.execv(
         gunicorn,
         [
             gunicorn,
-            "--bind", f"{host}:{port}",
-            "--workers", workers,
-            "--threads", os.environ.get("THREADS", "4"),
-            "--access-logfile", "-",
+            "--bind",
+            f"{host}:{port}",
+            "--workers",
+            workers,
+            "--threads",
+            os.environ.get("THREADS", "4"),
+            "--access-logfile",
+            "-",
             "scorekeeper:create_app()",
         ],
     )

@@ -1,4 +1,4 @@
-"""A phone at the table, as the web tests drive it: a test client that fills forms like a browser."""
+"""A phone at the table, as the web tests drive it: a test client that fills forms."""
 
 from __future__ import annotations
 
@@ -46,8 +46,15 @@ class Phone:
         assert found, "no CSRF token on the home page"
         return found.group(1)
 
-    def post(self, url: str, data: dict[str, Any] | None = None, *, csrf: bool = True,
-             key: str | None = None, follow: bool = True) -> TestResponse:
+    def post(
+        self,
+        url: str,
+        data: dict[str, Any] | None = None,
+        *,
+        csrf: bool = True,
+        key: str | None = None,
+        follow: bool = True,
+    ) -> TestResponse:
         """Submit a form as a browser would: CSRF token and a fresh idempotency key."""
         form = {"key": key or uuid.uuid4().hex, **(data or {})}
         if csrf:
@@ -74,17 +81,37 @@ class Phone:
 
     def enter(self, code: str, hand: int, side: int, points: Any, **extra: Any) -> TestResponse:
         """Enter this phone's side total for a hand."""
-        return self.post(f"/m/{code}/enter", {"hand": hand, "side": side, "points": points, **extra})
+        return self.post(
+            f"/m/{code}/enter", {"hand": hand, "side": side, "points": points, **extra}
+        )
 
-    def correct(self, code: str, hand: int, side: int, points: Any, *, revision: int | None = None,
-                reason: str = "", **extra: Any) -> TestResponse:
+    def correct(
+        self,
+        code: str,
+        hand: int,
+        side: int,
+        points: Any,
+        *,
+        revision: int | None = None,
+        reason: str = "",
+        **extra: Any,
+    ) -> TestResponse:
         """The host's correction of a cell, against the revision its page shows."""
         url = f"/m/{code}/hand/{hand}/side/{side}/correct"
         if revision is None:
             page = self.get(url).get_data(as_text=True)
             revision = int(re.search(r'name="revision"[^>]*value="(\d+)"', page).group(1))
-        return self.post(url, {"hand": hand, "side": side, "points": points, "revision": revision,
-                               "reason": reason, **extra})
+        return self.post(
+            url,
+            {
+                "hand": hand,
+                "side": side,
+                "points": points,
+                "revision": revision,
+                "reason": reason,
+                **extra,
+            },
+        )
 
 
 def snapshot(app: Flask) -> dict[str, list[tuple[Any, ...]]]:
@@ -92,7 +119,7 @@ def snapshot(app: Flask) -> dict[str, list[tuple[Any, ...]]]:
     with app.app_context():
         return {
             table.name: sorted(
-                (tuple(map(repr, row)) for row in db.session.execute(sa.select(table)).all())
+                tuple(map(repr, row)) for row in db.session.execute(sa.select(table)).all()
             )
             for table in db.metadata.sorted_tables
         }

@@ -59,11 +59,13 @@ def _run(match: Match, key: str | None, work) -> Done:  # type: ignore[no-untype
     except Refusal:
         db.session.rollback()
         raise
-    except IntegrityError:
+    except IntegrityError as clash:
         # Only reachable if two writers slipped past the lock (they cannot on SQLite or
         # PostgreSQL); the database's own constraints then keep the sheet whole.
         db.session.rollback()
-        raise Refusal("Someone else changed the sheet at the same moment. Try again.", 409, match)
+        raise Refusal(
+            "Someone else changed the sheet at the same moment. Try again.", 409, match
+        ) from clash
 
 
 def _side(match: Match, position: int) -> Side:
@@ -76,7 +78,9 @@ def _side(match: Match, position: int) -> Side:
 
 def _hand(match: Match, number: int) -> Hand | None:
     """A started hand by its number."""
-    return db.session.scalar(sa.select(Hand).where(Hand.match_id == match.id, Hand.number == number))
+    return db.session.scalar(
+        sa.select(Hand).where(Hand.match_id == match.id, Hand.number == number)
+    )
 
 
 def _apply(entry: Entry, facts: EntryFacts) -> None:
@@ -117,7 +121,9 @@ def _check_open_hand(sheet: Sheet, hand_number: int) -> None:
         )
 
 
-def enter_hand(match: Match, side: Side, hand_number: int, facts: EntryFacts, key: str | None) -> Done:
+def enter_hand(
+    match: Match, side: Side, hand_number: int, facts: EntryFacts, key: str | None
+) -> Done:
     """A side enters (or changes, until every side has entered) its total for the open hand."""
 
     def work() -> Done:
@@ -160,7 +166,9 @@ def correct_cell(
         sheet = load_sheet(match)
         open_hand = sheet.current_hand or len(sheet.rows)
         if not 1 <= hand_number <= max(open_hand, len(sheet.rows)):
-            raise Refusal(f"Hand {hand_number} hasn't started: there is nothing to correct.", 409, match)
+            raise Refusal(
+                f"Hand {hand_number} hasn't started: there is nothing to correct.", 409, match
+            )
         hand = _hand(match, hand_number)
         if hand is None:
             hand = Hand(match_id=match.id, number=hand_number)
@@ -314,7 +322,9 @@ def seats_by_side(match: Match) -> dict[int, int]:
     return {side_id: n for side_id, n in counts.items() if side_id is not None}
 
 
-def claim_side(match: Match, viewer_phone: str, side: Side, players_per_side: int, key: str | None) -> Done:
+def claim_side(
+    match: Match, viewer_phone: str, side: Side, players_per_side: int, key: str | None
+) -> Done:
     """A phone claims a side that still has room (a partnership's two phones may share one)."""
 
     def work() -> Done:

@@ -55,7 +55,9 @@ class EntryForm(KeyedForm):
     hand = IntegerField(validators=[InputRequired(), NumberRange(min=1, max=10_000)])
     side = IntegerField(validators=[InputRequired(), NumberRange(min=0, max=7)])
     points = PointsField(
-        "Points", validators=[InputRequired(message=WHOLE_NUMBER)], render_kw={"inputmode": "numeric"}
+        "Points",
+        validators=[InputRequired(message=WHOLE_NUMBER)],
+        render_kw={"inputmode": "numeric"},
     )
     even_split = BooleanField("Cards split evenly (26–26): nobody took the majority")
     black_hand = BooleanField("Black hand: we held Ace, Three and King of trumps")

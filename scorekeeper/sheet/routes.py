@@ -96,7 +96,9 @@ def enter(code: str):  # type: ignore[no-untyped-def]
     game = load_sheet(match).game
     form = EntryForm(game)
     if not form.validate_on_submit():
-        return render_match(match, entry_form=form, error="Nothing was saved: see below.", status=400)
+        return render_match(
+            match, entry_form=form, error="Nothing was saved: see below.", status=400
+        )
     side = _side(match, form.side.data)
     facts = EntryFacts(
         points=form.points.data,
@@ -137,7 +139,13 @@ def correct(code: str, number: int, position: int):  # type: ignore[no-untyped-d
             form.black_hand.data = entry.black_hand
             form.last_trick.data = entry.last_trick
     return render_template(
-        "sheet/correct.html", sheet=sheet, match=match, side=side, number=number, cell=cell, form=form
+        "sheet/correct.html",
+        sheet=sheet,
+        match=match,
+        side=side,
+        number=number,
+        cell=cell,
+        form=form,
     ), (400 if form.is_submitted() else 200)
 
 
@@ -152,8 +160,14 @@ def cell(code: str, number: int, position: int):  # type: ignore[no-untyped-def]
         abort(404)
     trail = [c for c in match.corrections if c.hand_number == number and c.side_id == side.id]
     return render_template(
-        "sheet/cell.html", sheet=sheet, match=match, side=side, number=number, cell=found,
-        trail=trail, viewer=viewer_for(match),
+        "sheet/cell.html",
+        sheet=sheet,
+        match=match,
+        side=side,
+        number=number,
+        cell=found,
+        trail=trail,
+        viewer=viewer_for(match),
     )
 
 

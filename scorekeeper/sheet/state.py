@@ -88,6 +88,7 @@ def table_of(match: Match) -> Table:
         sides=len(match.sides),
         target=match.target,
         rules=dict(match.table_rules or {}),
+        names=tuple(side.name for side in match.sides),
     )
 
 

@@ -49,7 +49,7 @@ def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
     if game.targets:
         NewMatchForm.target = RadioField(  # type: ignore[attr-defined]
             "Target",
-            choices=[SelectChoice(str(t), target_label(game, t)) for t in game.targets],
+            choices=[SelectChoice(str(t), game.target_label(t)) for t in game.targets],
             default=str(game.default_target),
             validators=[InputRequired(message="Choose the target.")],
         )
@@ -88,19 +88,14 @@ def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
             f"players_{i}",
             StringField(
                 "Players",
-                validators=[Optional(), Length(max=200, message="Keep the names under 200 letters.")],
+                validators=[
+                    Optional(),
+                    Length(max=200, message="Keep the names under 200 letters."),
+                ],
                 render_kw={"placeholder": "Players (optional)", "autocomplete": "off"},
             ),
         )
     return NewMatchForm(*args, **kwargs)
-
-
-def target_label(game: Game, target: int) -> str:
-    """How a target reads on the form: '401 (Standard)', '3 rounds'."""
-    names = getattr(game, "target_names", {}) or {}
-    unit = "rounds" if game.target_unit == "rounds" else "points"
-    label = f"{target} {unit}"
-    return f"{label} ({names[target]})" if target in names else label
 
 
 def fields(form: FlaskForm, prefix: str) -> list[Field]:

@@ -142,9 +142,10 @@ def test_double_submit_records_once(app, table, guest):
     again = guest.enter(table, 1, 1, 5, key="same-key-twice")
     assert first.status_code == again.status_code == 200
     assert "Already recorded." in again.shown
+    import sqlalchemy as sa
+
     from scorekeeper.extensions import db
     from scorekeeper.models import Entry
-    import sqlalchemy as sa
 
     with app.app_context():
         entries = db.session.scalars(sa.select(Entry)).all()

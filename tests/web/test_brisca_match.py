@@ -57,8 +57,9 @@ def test_brisca_card_points_over_120_are_refused(app, host, guest):
 
 
 def test_other_game_with_four_named_sides_and_a_negative_hand(app, host, phones):
-    code = host.create("other", table_format="free", target="50",
-                       side_0="N", side_1="E", side_2="S", side_3="W")
+    code = host.create(
+        "other", table_format="free", target="50", side_0="N", side_1="E", side_2="S", side_3="W"
+    )
     others = [phones() for _ in range(3)]
     for i, phone in enumerate(others, start=1):
         phone.join(code, side=i)

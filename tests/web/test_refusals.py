@@ -97,8 +97,10 @@ def test_host_role_handed_to_another_phone(app, table, host, guest):
     assert "Abandon match" not in page
     import re
 
-    seat = re.findall(r'name="target" value="(\d+)"[^<]*>\s*<button type="submit" class="">Make Ben host',
-                      host.get(f"/m/{table}").shown)
+    seat = re.findall(
+        r'name="target" value="(\d+)"[^<]*>\s*<button type="submit" class="">Make Ben host',
+        host.get(f"/m/{table}").shown,
+    )
     assert seat, "the host sees a button to hand over to Ben"
     host.post(f"/m/{table}/host", {"target": seat[0]})
     assert "Abandon match" in guest.get(f"/m/{table}").shown

@@ -1,0 +1,87 @@
+"""The calculator form, built from the game's own list of scoring rows."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, Field, IntegerField, RadioField, SelectChoice, StringField
+from wtforms.validators import InputRequired, Length, NumberRange, Optional
+
+from scorekeeper.games import CalcField, Game, Table
+from scorekeeper.sheet.forms import KeyedForm
+
+
+class CountField(IntegerField):
+    """A count from a side's pile: blank means none, anything but a whole number is refused."""
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        """Read the typed count in our own words."""
+        text = str(valuelist[0]).strip() if valuelist and valuelist[0] is not None else ""
+        if not text:
+            self.data = 0
+            return
+        try:
+            self.data = int(text.replace("\u2212", "-"))
+        except ValueError:
+            self.data = None
+            raise ValueError("Type a count as a whole number, like 3.") from None
+
+
+def _field_for(calc: CalcField) -> Field:
+    """The form field for one scoring row."""
+    if calc.kind == "flag":
+        return BooleanField(calc.label, description=calc.hint)
+    if calc.kind == "choice":
+        return RadioField(
+            calc.label,
+            choices=[SelectChoice(str(value), label) for value, label in calc.choices],
+            coerce=int,
+            default=calc.choices[0][0],
+            description=calc.hint,
+            validators=[InputRequired(message="Choose one.")],
+        )
+    return CountField(
+        calc.label,
+        default=0,
+        description=calc.hint,
+        validators=[
+            NumberRange(
+                min=calc.minimum,
+                max=calc.maximum,
+                message=f"{calc.label}: {calc.minimum} to {calc.maximum}.",
+            )
+        ],
+        render_kw={"inputmode": "numeric", "min": calc.minimum, "max": calc.maximum},
+    )
+
+
+def calculator_form(game: Game, table: Table, *args: object, **kwargs: object) -> FlaskForm:
+    """The calculator for this table: one field per scoring row of its game."""
+    calc_fields = game.calculator_fields(table)
+
+    class CalculatorForm(KeyedForm):
+        hand = IntegerField(validators=[InputRequired(), NumberRange(min=1, max=10_000)])
+        revision = IntegerField(validators=[Optional(), NumberRange(min=0, max=10**9)])
+        reason = StringField("Reason (optional)", validators=[Optional(), Length(max=200)])
+        black_hand = BooleanField("Black hand: we held Ace, Three and King of trumps")
+
+    for calc in calc_fields:
+        setattr(CalculatorForm, f"n_{calc.key}", _field_for(calc))
+    form = CalculatorForm(*args, **kwargs)
+    form.calc_fields = calc_fields  # type: ignore[attr-defined]
+    return form
+
+
+def counts_of(form: FlaskForm) -> dict[str, int]:
+    """The counts typed into a calculator form, by scoring-row key."""
+    return {
+        calc.key: int(form[f"n_{calc.key}"].data or 0)
+        for calc in form.calc_fields  # type: ignore[attr-defined]
+    }
+
+
+def fill(form: FlaskForm, counts: dict[str, int]) -> None:
+    """Put stored counts back into the fields (reopening a calculator entry)."""
+    for calc in form.calc_fields:  # type: ignore[attr-defined]
+        field = form[f"n_{calc.key}"]
+        value = counts.get(calc.key, 0)
+        field.data = bool(value) if calc.kind == "flag" else value

@@ -1,0 +1,107 @@
+"""The card-count calculator: a side's counts in, the game's breakdown out, into the same cell."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, render_template, request
+
+from scorekeeper.calculator.forms import calculator_form, counts_of, fill
+from scorekeeper.games import Calculation, CountError, EntryFacts
+from scorekeeper.models import Match, Side
+from scorekeeper.permissions import Action, Refusal, require
+from scorekeeper.sheet import actions
+from scorekeeper.sheet.routes import _done, _match, _side
+from scorekeeper.sheet.state import Sheet, load_sheet
+
+bp = Blueprint("calculator", __name__, url_prefix="/m")
+
+
+def held_going_into(sheet: Sheet, number: int) -> int:
+    """Majority points held over into a hand (Basra's carry-over; 0 for other games)."""
+    if number <= len(sheet.rows):
+        return sheet.rows[number - 1].result.held_over
+    return sheet.state.held_over
+
+
+def _calculator(match: Match, side: Side, number: int, *, correcting: bool):  # type: ignore[no-untyped-def]
+    """Show, work out, or enter a calculator for one cell; a side's own or the host's correction."""
+    sheet = load_sheet(match)
+    game, table = sheet.game, sheet.table
+    if not game.calculator_fields(table):
+        abort(404)
+    cell = sheet.cell(number, side)
+    form = calculator_form(game, table)
+    preview: Calculation | None = None
+    status = 200
+    if not form.is_submitted():
+        form.hand.data = number
+        form.revision.data = cell.entry.revision if cell and cell.entry else 0
+        if cell and cell.entry and cell.entry.counts:
+            fill(form, dict(cell.entry.counts))
+            form.black_hand.data = cell.entry.black_hand
+    elif form.validate_on_submit():
+        counts = counts_of(form)
+        try:
+            preview = game.calculate(table, counts, held_going_into(sheet, number))
+        except CountError as error:
+            form[f"n_{error.field}"].errors.append(error.reason)
+            status = 400
+        else:
+            if request.form.get("intent") == "enter":
+                facts = EntryFacts(
+                    points=preview.total, counts=counts, black_hand=bool(form.black_hand.data)
+                )
+                if correcting:
+                    done = actions.correct_cell(
+                        match,
+                        side,
+                        number,
+                        facts,
+                        form.revision.data or 0,
+                        form.reason.data or "",
+                        form.key.data,
+                    )
+                else:
+                    done = actions.enter_hand(match, side, number, facts, form.key.data)
+                return _done(match, done)
+    else:
+        status = 400
+    template = (
+        "calculator/_breakdown.html" if request.headers.get("X-Preview") else "calculator/calc.html"
+    )
+    return render_template(
+        template,
+        sheet=sheet,
+        match=match,
+        side=side,
+        number=number,
+        form=form,
+        preview=preview,
+        correcting=correcting,
+        held=held_going_into(sheet, number),
+    ), status
+
+
+@bp.route("/<code>/calc", methods=["GET", "POST"])
+def for_my_side(code: str):  # type: ignore[no-untyped-def]
+    """This phone's side works out its total for the open hand."""
+    match = _match(code)
+    viewer = require(match, Action.WATCH)
+    if viewer.side is None:
+        raise Refusal("You can only enter your own side's total. Claim a side first.", 403, match)
+    require(match, Action.ENTER, viewer.side)
+    number = load_sheet(match).current_hand
+    if number is None:
+        raise Refusal("No hand is open for entries.", 409, match)
+    posted = request.form.get("hand", type=int)
+    if request.method == "POST" and posted is not None and posted != number:
+        # The hand moved on while this phone was counting: the entry would land in the wrong row.
+        raise Refusal(f"Hand {posted} is closed; the open hand is {number}.", 409, match)
+    return _calculator(match, viewer.side, number, correcting=False)
+
+
+@bp.route("/<code>/hand/<int:number>/side/<int:position>/calc", methods=["GET", "POST"])
+def correct(code: str, number: int, position: int):  # type: ignore[no-untyped-def]
+    """The host corrects a cell with the calculator (to mend a hand that doesn't add up)."""
+    match = _match(code)
+    require(match, Action.CORRECT)
+    return _calculator(match, _side(match, position), number, correcting=True)
