@@ -338,6 +338,7 @@ class PointsGame(GameBase):
             cells, points, breakdowns, problems = self.entries(table, hand, held)
             complete = all(cell is not None for cell in cells)
             early: int | None = None
+            held_before = held
             worth = self.majority_worth(table, held)
             if complete:
                 problems.extend(self.hand_problems(table, cells))
@@ -364,7 +365,7 @@ class PointsGame(GameBase):
                     breakdowns=tuple(breakdowns),
                     complete=complete,
                     majority_worth=worth,
-                    held_over=held if worth is not None else 0,
+                    held_over=held_before if worth is not None else 0,
                     early_victory=early,
                     problems=tuple(problems),
                 )

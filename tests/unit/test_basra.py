@@ -250,6 +250,8 @@ def test_a_second_tie_in_a_row_stacks_or_lapses(carry_over: str, worth: int) -> 
     hands = [split(26, carry_over=carry_over), split(26, carry_over=carry_over), split(27)]
     state = BASRA.state(tbl, hands)
     assert [hand.majority_worth for hand in state.hands] == [30, 60, worth]
+    # What each hand's calculator adds to its majority: held over going into that hand.
+    assert [hand.held_over for hand in state.hands] == [0, 30, worth - 30]
     assert state.hands[2].points == (worth, 0)
     assert state.hands[2].breakdowns[0].lines[0].label == (
         f"Majority (27+ cards, {worth - 30} held over)"

@@ -1,0 +1,149 @@
+"""The calculator on the phone: counts in, breakdown kept, hands checked across sides."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import sqlalchemy as sa
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Entry
+from tests.phones import snapshot
+
+# basra.txt, "A worked hand": Alice 30 cards, three aces, two jacks, the 10♦ and one basra;
+# Ben 22 cards, one ace, two jacks and the 2♣.
+ALICE = {"n_cards": 30, "n_aces": 3, "n_jacks": 2, "n_ten_diamonds": "y", "n_basras": 1}
+BEN = {"n_cards": 22, "n_aces": 1, "n_jacks": 2, "n_two_clubs": "y", "n_basras": 0}
+
+
+def count(phone, code, counts, intent="enter", hand=None, url=None):
+    """Post the calculator for this phone's side (or the host's correction at `url`)."""
+    url = url or f"/m/{code}/calc"
+    if hand is None:
+        hand = int(re.search(r'name="hand"[^>]*value="(\d+)"', phone.get(url).shown).group(1))
+    return phone.post(url, {"hand": hand, "intent": intent, **counts})
+
+
+def totals(page: str) -> list[str]:
+    """The running totals in the sheet's footer."""
+    foot = page.split("<tfoot>")[1].split("</tfoot>")[0]
+    return re.findall(r"<td[^>]*>(-?\d+)</td>", foot)
+
+
+@pytest.fixture
+def basra(host, guest):
+    """Alice (host) and Ben, head to head to 101."""
+    code = host.create("basra", table_format="2", target="101", side_0="Alice", side_1="Ben")
+    guest.join(code, side=1)
+    return code
+
+
+def test_worked_hand_through_the_calculator(app, basra, host, guest):
+    preview = count(host, basra, ALICE, intent="preview")
+    page = preview.shown
+    assert preview.status_code == 200
+    assert "Majority (27+ cards)" in page and "Enter 48" in page
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Entry)) == 0
+
+    count(host, basra, ALICE)
+    page = count(guest, basra, BEN).shown
+    assert totals(page) == ["48", "5"]
+    assert "doesn't add up" not in page
+
+    cell = guest.get(f"/m/{basra}/hand/1/side/0").shown
+    for label, points in [("Majority (27+ cards)", 30), ("Aces", 3), ("Jacks", 2),
+                          ("10♦", 3), ("Basras", 10)]:
+        assert re.search(rf"<td>{re.escape(label)}</td><td>\d+</td><td>{points}</td>", cell)
+    with app.app_context():
+        alice = db.session.scalars(sa.select(Entry).order_by(Entry.side_id)).first()
+        assert alice.points == 48
+        assert alice.counts["cards"] == 30 and alice.counts["basras"] == 1
+
+
+def test_preview_fragment_for_live_breakdown(basra, host):
+    response = host.client.post(
+        f"/m/{basra}/calc",
+        data={"hand": 1, "intent": "preview", "csrf_token": host.token(), **ALICE},
+        headers={"X-Preview": "1"},
+    )
+    page = response.shown
+    assert response.status_code == 200
+    assert page.startswith('<div id="breakdown"') and "Enter 48" in page
+    assert "<html" not in page
+
+
+def test_hand_that_does_not_add_up_is_flagged(basra, host, guest):
+    count(host, basra, {**ALICE, "n_cards": 30})
+    page = count(guest, basra, {**BEN, "n_cards": 20, "n_aces": 2}).shown
+    assert "Hand 1 doesn't add up" in page
+    assert "Cards add up to 50, not 52" in page
+    assert "Aces add up to 5, not 4" in page
+
+
+@pytest.mark.parametrize(
+    ("counts", "message"),
+    [
+        ({"n_aces": 5}, "Aces: 0 to 4."),
+        ({"n_cards": 53}, "Cards captured: 0 to 52."),
+        ({"n_cards": -1}, "Cards captured: 0 to 52."),
+        ({"n_cards": "lots"}, "Type a count as a whole number"),
+        # The 2♣ claimed with no cards captured at all.
+        (
+            {"n_cards": 0, "n_aces": 0, "n_jacks": 0, "n_basras": 0},
+            "That makes 1 scoring card in a pile of 0 cards captured.",
+        ),
+    ],
+)
+def test_impossible_counts_get_a_message_and_store_nothing(app, basra, guest, counts, message):
+    before = snapshot(app)
+    response = count(guest, basra, {**BEN, **counts})
+    assert response.status_code == 400
+    assert message in response.shown
+    assert snapshot(app) == before
+
+
+def test_correcting_an_earlier_tie_changes_the_later_majority(basra, host, guest):
+    tie_alice = {"n_cards": 26, "n_aces": 2, "n_jacks": 2, "n_ten_diamonds": "y"}
+    tie_ben = {"n_cards": 26, "n_aces": 2, "n_jacks": 2, "n_two_clubs": "y"}
+    count(host, basra, tie_alice)
+    page = count(guest, basra, tie_ben).shown
+    assert "Next majority worth 60" in page
+    # The plain entry form reminds a side of the held-over points.
+    assert "30 majority points are held over" in guest.get(f"/m/{basra}").shown
+
+    count(host, basra, {"n_cards": 30, "n_aces": 2, "n_jacks": 2, "n_ten_diamonds": "y"})
+    page = count(guest, basra, {"n_cards": 22, "n_aces": 2, "n_jacks": 2, "n_two_clubs": "y"}).shown
+    # Hand 1: 7 – 6; hand 2: Alice 60 + 2 + 2 + 3 = 67, Ben 6.
+    assert totals(page) == ["74", "12"]
+
+    # The host finds hand 1 was 25–27, not 26–26: Ben took that majority, and Alice's
+    # hand 2 majority is worth 30, not 60.
+    url = f"/m/{basra}/hand/1/side/0/calc"
+    page = count(host, basra, {**tie_alice, "n_cards": 25, "revision": 1}, hand=1, url=url).shown
+    url = f"/m/{basra}/hand/1/side/1/calc"
+    page = count(host, basra, {**tie_ben, "n_cards": 27, "revision": 1}, hand=1, url=url).shown
+    # Hand 1: Alice 7, Ben 30 + 6 = 36; hand 2: Alice 30 + 7 = 37, Ben 6.
+    assert totals(page) == ["44", "42"]
+    assert "Next majority worth 30" in page
+    assert "Hand 1, Alice: 7 → 7" in page and "Hand 1, Ben: 6 → 36" in page
+    cell = host.get(f"/m/{basra}/hand/2/side/0").shown
+    assert re.search(r"<td>Majority \(27\+ cards\)</td><td>30</td><td>30</td>", cell)
+
+
+def test_plain_even_split_holds_the_majority_over(basra, host, guest):
+    host.enter(basra, 1, 0, 13, even_split="y")
+    page = guest.enter(basra, 1, 1, 17).shown
+    assert "Next majority worth 60" in page
+
+
+def test_brisca_calculator_counts_card_points(host, guest):
+    code = host.create("brisca", table_format="2", target="3", side_0="Ana", side_1="Bea")
+    guest.join(code, side=1)
+    counts = {"n_aces": 2, "n_threes": 2, "n_kings": 2, "n_horses": 2, "n_jacks": 2}
+    preview = count(host, code, counts, intent="preview").shown
+    assert "Enter 60" in preview
+    count(host, code, counts)
+    page = count(guest, code, counts).shown
+    assert "Round 1 is tied. Who took the last trick?" in page
