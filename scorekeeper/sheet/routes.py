@@ -6,7 +6,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 
 from scorekeeper.games import EntryFacts, get_game
-from scorekeeper.models import Match, Side
+from scorekeeper.models import Correction, Match, Side
 from scorekeeper.permissions import Action, Refusal, require, viewer_for
 from scorekeeper.phones import ensure_phone
 from scorekeeper.sheet import actions
@@ -15,6 +15,29 @@ from scorekeeper.sheet.state import load_sheet
 from scorekeeper.tables.setup import find_match
 
 bp = Blueprint("sheet", __name__, url_prefix="/m")
+
+
+@bp.app_template_filter("count_changes")
+def count_changes(correction: Correction) -> str:
+    """What a correction changed besides the total: calculator counts and ticks, in words."""
+    old = correction.old_detail or {}
+    new = correction.new_detail or {}
+    old_counts, new_counts = old.get("counts") or {}, new.get("counts") or {}
+    changes = [
+        f"{key.replace('_', ' ')} {old_counts.get(key, 0)} → {new_counts.get(key, 0)}"
+        for key in sorted(set(old_counts) | set(new_counts))
+        if old_counts.get(key, 0) != new_counts.get(key, 0)
+    ]
+    if old and bool(old.get("counts")) != bool(new.get("counts")):
+        changes.append("now from the calculator" if new.get("counts") else "now a plain total")
+    for tick, words in (
+        ("even_split", "even split"),
+        ("last_trick", "last trick"),
+        ("black_hand", "black hand"),
+    ):
+        if bool(old.get(tick)) != bool(new.get(tick)):
+            changes.append(f"{words} {'ticked' if new.get(tick) else 'unticked'}")
+    return ", ".join(changes)
 
 
 def _match(code: str) -> Match:
