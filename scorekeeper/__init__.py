@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Flask
 
-from scorekeeper.extensions import csrf, db, limiter, migrate
+from scorekeeper.extensions import compress, csrf, db, limiter, migrate
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -53,6 +53,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"))
     csrf.init_app(app)
     limiter.init_app(app)
+    compress.init_app(app)
 
     from scorekeeper import errors, security
     from scorekeeper.calculator.routes import bp as calculator_bp

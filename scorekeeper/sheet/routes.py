@@ -2,19 +2,32 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
-from werkzeug.wrappers import Response
+import segno
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from markupsafe import Markup
 
 from scorekeeper.games import EntryFacts, get_game
 from scorekeeper.models import Correction, Match, Side
-from scorekeeper.permissions import Action, Refusal, require, viewer_for
+from scorekeeper.permissions import Action, Refusal, Viewer, require, viewer_for
 from scorekeeper.phones import ensure_phone
 from scorekeeper.sheet import actions
+from scorekeeper.sheet.chart import running_chart
 from scorekeeper.sheet.forms import ActionForm, CorrectionForm, EntryForm
-from scorekeeper.sheet.state import load_sheet
+from scorekeeper.sheet.state import Sheet, load_sheet
 from scorekeeper.tables.setup import find_match
 
 bp = Blueprint("sheet", __name__, url_prefix="/m")
+bp.add_app_template_global(running_chart)
 
 
 @bp.app_template_filter("count_changes")
@@ -70,6 +83,52 @@ def _players_per_side(match: Match) -> int:
     return table_format.players_per_side if table_format else 1
 
 
+def _etag(match: Match, viewer: Viewer) -> str:
+    """What a phone's live view depends on: the match's version and this phone's place at it."""
+    place = (
+        viewer.seat.side_id
+        if viewer.seat and viewer.seat.side_id
+        else ("w" if viewer.seat else "-")
+    )
+    return f"{match.version}.{place}.{'h' if viewer.is_host else 'p'}"
+
+
+def _live_context(match: Match, sheet: Sheet, viewer: Viewer) -> dict[str, object]:
+    """What the live part of the page needs, for the full page and the poll alike."""
+    return {
+        "sheet": sheet,
+        "match": match,
+        "viewer": viewer,
+        "action_form": ActionForm(formdata=None),
+        "held": actions.seats_by_side(match),
+        "players_per_side": _players_per_side(match),
+        "chart": running_chart(
+            sheet.state.running, match.target, [s.name for s in sheet.sides], sheet.game.target_unit
+        ),
+    }
+
+
+def _entry_form(sheet: Sheet, viewer: Viewer) -> EntryForm | None:
+    """This phone's entry form for the open hand, filled with what its side entered so far."""
+    if viewer.side is None or sheet.current_hand is None:
+        return None
+    form = EntryForm(sheet.game, formdata=None)
+    form.hand.data = sheet.current_hand
+    form.side.data = viewer.side.position
+    cell = sheet.cell(sheet.current_hand, viewer.side)
+    if cell is not None and cell.entry is not None:
+        form.points.data = cell.entry.points
+        form.even_split.data = cell.entry.even_split
+        form.black_hand.data = cell.entry.black_hand
+    return form
+
+
+def _qr_svg(match: Match) -> Markup:
+    """The match's join link as a QR code, inline SVG made on the server."""
+    link = url_for("tables.join_link", code=match.code, _external=True)
+    return Markup(segno.make(link, error="m").svg_inline(scale=5, border=2, omitsize=True))
+
+
 def render_match(
     match: Match,
     *,
@@ -80,27 +139,14 @@ def render_match(
     """The match page: the sheet, this phone's entry form, and what it may do now."""
     sheet = load_sheet(match)
     viewer = viewer_for(match)
-    if entry_form is None and viewer.side is not None and sheet.current_hand is not None:
-        entry_form = EntryForm(sheet.game, formdata=None)
-        entry_form.hand.data = sheet.current_hand
-        entry_form.side.data = viewer.side.position
-        cell = sheet.cell(sheet.current_hand, viewer.side)
-        if cell is not None and cell.entry is not None:
-            entry_form.points.data = cell.entry.points
-            entry_form.even_split.data = cell.entry.even_split
-            entry_form.black_hand.data = cell.entry.black_hand
-    held = actions.seats_by_side(match)
     return (
         render_template(
             "sheet/match.html",
-            sheet=sheet,
-            match=match,
-            viewer=viewer,
-            entry_form=entry_form,
-            action_form=ActionForm(formdata=None),
-            held=held,
-            players_per_side=_players_per_side(match),
+            entry_form=entry_form or _entry_form(sheet, viewer),
             error=error,
+            etag=_etag(match, viewer),
+            qr_svg=_qr_svg(match),
+            **_live_context(match, sheet, viewer),
         ),
         status,
     )
@@ -110,6 +156,36 @@ def render_match(
 def match(code: str):  # type: ignore[no-untyped-def]
     """The sheet of one match, for players, host and watchers alike."""
     return render_match(_match(code))
+
+
+@bp.get("/<code>/live")
+def live(code: str):  # type: ignore[no-untyped-def]
+    """The live part of the sheet for polling phones; 304 with no body while nothing changed."""
+    match = _match(code)
+    viewer = viewer_for(match)
+    etag = _etag(match, viewer)
+    if request.if_none_match.contains(etag):
+        response = Response(status=304)
+    else:
+        sheet = load_sheet(match)
+        response = make_response(
+            render_template(
+                "sheet/live.html",
+                entry_form=_entry_form(sheet, viewer),
+                **_live_context(match, sheet, viewer),
+            )
+        )
+    response.set_etag(etag)
+    # Always ask again: the ETag makes asking cheap, and a phone waking from sleep catches up.
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/<code>/qr")
+def qr(code: str):  # type: ignore[no-untyped-def]
+    """The join QR code full screen, for the table to scan."""
+    match = _match(code)
+    return render_template("sheet/qr.html", match=match, qr_svg=_qr_svg(match))
 
 
 @bp.post("/<code>/enter")

@@ -1,0 +1,58 @@
+"""The running totals climbing toward the target, drawn on the server as inline SVG."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from markupsafe import Markup, escape
+
+WIDTH, HEIGHT = 320, 150
+PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 30, 8, 10, 18
+
+
+def running_chart(
+    running: Sequence[Sequence[int]], target: int, names: Sequence[str], unit: str
+) -> Markup:
+    """One line per side from 0 through each complete hand's total, and the target dashed.
+
+    Colours come from the stylesheet (classes side-0…side-7), so dark mode restyles it.
+    """
+    sides = len(names)
+    points = [tuple([0] * sides), *[tuple(row) for row in running]]
+    low = min(0, *(min(row) for row in points))
+    high = max(target, *(max(row) for row in points))
+    span = max(high - low, 1)
+    steps = max(len(points) - 1, 1)
+    plot_w = WIDTH - PAD_LEFT - PAD_RIGHT
+    plot_h = HEIGHT - PAD_TOP - PAD_BOTTOM
+
+    def x(i: int) -> float:
+        return PAD_LEFT + plot_w * i / steps
+
+    def y(value: int) -> float:
+        return PAD_TOP + plot_h * (high - value) / span
+
+    parts = [
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-label="Running totals toward {target} {escape(unit)}">',
+        f'<line class="axis" x1="{PAD_LEFT}" y1="{y(0):.1f}" x2="{WIDTH - PAD_RIGHT}" '
+        f'y2="{y(0):.1f}"/>',
+        f'<line class="goal" x1="{PAD_LEFT}" y1="{y(target):.1f}" x2="{WIDTH - PAD_RIGHT}" '
+        f'y2="{y(target):.1f}"/>',
+        f'<text class="label" x="{PAD_LEFT - 4}" y="{y(target) + 4:.1f}" '
+        f'text-anchor="end">{target}</text>',
+        f'<text class="label" x="{PAD_LEFT - 4}" y="{y(0) + 4:.1f}" text-anchor="end">0</text>',
+    ]
+    if len(points) > 1:
+        parts.append(
+            f'<text class="label" x="{WIDTH - PAD_RIGHT}" y="{HEIGHT - 4}" '
+            f'text-anchor="end">hand {len(points) - 1}</text>'
+        )
+    for side in range(sides):
+        coords = " ".join(f"{x(i):.1f},{y(row[side]):.1f}" for i, row in enumerate(points))
+        parts.append(
+            f'<polyline class="side-{side % 8}" points="{coords}"><title>'
+            f"{escape(names[side])}: {points[-1][side]}</title></polyline>"
+        )
+    parts.append("</svg>")
+    return Markup("".join(parts))

@@ -1,0 +1,153 @@
+/* Scorekeeper: the few things JavaScript makes better. Every page works without it. */
+(function () {
+  "use strict";
+
+  /* Live sheet: ask every 2 s whether the match changed (ETag; 304 costs nothing), swap the
+     live part in, and the entry form too unless this phone is typing in it. */
+  function startLive(live) {
+    var url = live.dataset.poll;
+    var etag = live.dataset.etag;
+    var timer = null;
+    var busy = false;
+
+    function editing(entry) {
+      if (!entry) return false;
+      if (entry.contains(document.activeElement)) return true;
+      var fields = entry.querySelectorAll("input:not([type=hidden])");
+      for (var i = 0; i < fields.length; i++) {
+        var f = fields[i];
+        if (f.type === "checkbox" ? f.checked !== f.defaultChecked : f.value !== f.defaultValue) return true;
+      }
+      return false;
+    }
+
+    function schedule(ms) {
+      clearTimeout(timer);
+      timer = setTimeout(poll, ms);
+    }
+
+    function poll() {
+      if (busy) return;
+      if (document.hidden) { schedule(2000); return; }
+      busy = true;
+      var headers = { "X-Live": "1" };
+      if (etag) headers["If-None-Match"] = '"' + etag + '"';
+      fetch(url, { headers: headers, cache: "no-store", credentials: "same-origin" })
+        .then(function (response) {
+          document.body.classList.remove("offline");
+          if (response.status !== 200) return null;
+          var tag = response.headers.get("ETag");
+          if (tag) etag = tag.replace(/^W\//, "").replace(/"/g, "");
+          return response.text();
+        })
+        .then(function (html) {
+          if (!html) return;
+          var doc = new DOMParser().parseFromString(html, "text/html");
+          var freshLive = doc.getElementById("live");
+          if (freshLive) live.innerHTML = freshLive.innerHTML;
+          var entry = document.getElementById("entry");
+          var freshEntry = doc.getElementById("entry");
+          if (entry && freshEntry && !editing(entry)) {
+            entry.replaceWith(freshEntry);
+            enhance(freshEntry);
+          }
+          enhance(live);
+        })
+        .catch(function () { document.body.classList.add("offline"); })
+        .then(function () { busy = false; schedule(2000); });
+    }
+
+    document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
+    window.addEventListener("online", poll);
+    window.addEventListener("focus", poll);
+    schedule(2000);
+  }
+
+  /* Number fields: a minus key for games that go negative (phone keypads often lack one),
+     and thumb-size steppers on calculator counts. */
+  function enhance(root) {
+    root.querySelectorAll("input[data-negative]:not([data-enhanced])").forEach(function (input) {
+      input.dataset.enhanced = "1";
+      var sign = document.createElement("button");
+      sign.type = "button";
+      sign.className = "sign";
+      sign.textContent = "±";
+      sign.setAttribute("aria-label", "Change sign");
+      sign.addEventListener("click", function () {
+        var v = input.value.trim();
+        input.value = v.charAt(0) === "-" ? v.slice(1) : "-" + v;
+        input.focus();
+      });
+      input.after(sign);
+    });
+    root.querySelectorAll("input.stepper:not([data-enhanced])").forEach(function (input) {
+      input.dataset.enhanced = "1";
+      var wrap = document.createElement("span");
+      wrap.className = "steps";
+      [["−", -1], ["+", 1]].forEach(function (pair) {
+        var b = document.createElement("button");
+        b.type = "button";
+        b.textContent = pair[0];
+        b.setAttribute("aria-label", (pair[1] < 0 ? "One less " : "One more ") + input.id.replace(/^n_/, ""));
+        b.addEventListener("click", function () {
+          var n = parseInt(input.value, 10) || 0;
+          var min = parseInt(input.getAttribute("min"), 10);
+          var max = parseInt(input.getAttribute("max"), 10);
+          n += pair[1];
+          if (!isNaN(min) && n < min) n = min;
+          if (!isNaN(max) && n > max) n = max;
+          input.value = String(n);
+          input.dispatchEvent(new Event("input", { bubbles: true }));
+        });
+        wrap.appendChild(b);
+      });
+      input.after(wrap);
+      wrap.insertBefore(input, wrap.children[1]);
+    });
+  }
+
+  /* Calculator: the breakdown and total as you type, worked out by the server's own rules. */
+  function startCalculator(form) {
+    var timer = null;
+    var workOut = form.querySelector("button.work-out");
+    if (workOut) workOut.hidden = true;
+    function preview() {
+      var data = new FormData(form);
+      data.set("intent", "preview");
+      fetch(form.dataset.preview, {
+        method: "POST", body: data, credentials: "same-origin", headers: { "X-Preview": "1" }
+      })
+        .then(function (r) { return r.text(); })
+        .then(function (html) {
+          var doc = new DOMParser().parseFromString(html, "text/html");
+          var fresh = doc.getElementById("breakdown");
+          var old = document.getElementById("breakdown");
+          if (fresh && old) old.replaceWith(fresh);
+        })
+        .catch(function () {});
+    }
+    form.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(preview, 150); });
+    form.addEventListener("change", function () { clearTimeout(timer); timer = setTimeout(preview, 50); });
+    preview();
+  }
+
+  /* Forms: one tap sends once; the button says so while the post is on its way. */
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form.dataset.sent) { event.preventDefault(); return; }
+    form.dataset.sent = "1";
+    setTimeout(function () { delete form.dataset.sent; }, 4000);
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    enhance(document);
+    var live = document.getElementById("live");
+    if (live && live.dataset.poll) startLive(live);
+    var calc = document.querySelector("form.calculator");
+    if (calc) startCalculator(calc);
+    var full = document.querySelector(".qr-full");
+    if (full && full.requestFullscreen) {
+      full.addEventListener("click", function () { full.requestFullscreen().catch(function () {}); });
+    }
+  });
+})();
