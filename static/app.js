@@ -139,7 +139,31 @@
     setTimeout(function () { delete form.dataset.sent; }, 4000);
   });
 
+  /* New match: show only the table rules and side names the chosen table uses. */
+  function startNewMatch(form) {
+    var seats = {};
+    (form.dataset.sides || "").trim().split(/\s+/).forEach(function (pair) {
+      var kv = pair.split("=");
+      if (kv.length === 2) seats[kv[0]] = parseInt(kv[1], 10);
+    });
+    function update() {
+      var chosen = form.querySelector("input[name=table_format]:checked");
+      if (!chosen || !(chosen.value in seats)) return;
+      form.querySelectorAll("fieldset[data-formats]").forEach(function (fs) {
+        fs.hidden = fs.dataset.formats.split(" ").indexOf(chosen.value) < 0;
+      });
+      if (chosen.value === "free") return;  // Other game: any number of named sides
+      form.querySelectorAll(".side-names[data-slot]").forEach(function (row) {
+        row.hidden = parseInt(row.dataset.slot, 10) > seats[chosen.value];
+      });
+    }
+    form.addEventListener("change", update);
+    update();
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    var newMatch = document.querySelector("form.new-match");
+    if (newMatch) startNewMatch(newMatch);
     enhance(document);
     var live = document.getElementById("live");
     if (live && live.dataset.poll) startLive(live);
