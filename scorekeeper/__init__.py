@@ -28,6 +28,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # A phone keeps its seats for a year: matches span evenings, history spans longer.
         PERMANENT_SESSION_LIFETIME=365 * 24 * 3600,
         WTF_CSRF_TIME_LIMIT=None,
+        # Set explicitly: the limiter is shared by every app made in one process (tests).
+        RATELIMIT_ENABLED=True,
         RATELIMIT_STORAGE_URI="memory://",
         RATELIMIT_HEADERS_ENABLED=True,
         JOIN_RATE_LIMIT="30 per minute",

@@ -1,0 +1,99 @@
+"""Hardening: security headers, cookie flags, escaped names, and the rate limit on codes."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+from tests.phones import Phone
+
+
+def test_security_headers_allow_no_inline_script(guest):
+    response = guest.get("/")
+    policy = response.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+    assert "frame-ancestors 'none'" in policy
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert "<script>" not in response.get_data(as_text=True)
+
+
+def test_session_cookie_is_httponly_and_samesite(host):
+    host.create("basra")
+    cookie = host.client.get_cookie("session")
+    assert cookie is not None
+    assert cookie.http_only and cookie.same_site == "Lax"
+
+
+def test_secret_key_is_made_into_the_instance_folder(tmp_path, monkeypatch):
+    monkeypatch.delenv("SCOREKEEPER_SECRET_KEY", raising=False)
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'x.sqlite'}")
+    first = create_app()
+    key_file = first.instance_path + "/secret_key"
+    second = create_app()
+    assert first.config["SECRET_KEY"] == second.config["SECRET_KEY"]
+    assert len(first.config["SECRET_KEY"]) >= 64
+    with open(key_file) as f:
+        assert f.read().strip() == first.config["SECRET_KEY"]
+    with first.app_context():
+        db.engine.dispose()
+    with second.app_context():
+        db.engine.dispose()
+
+
+def test_join_code_lookups_are_rate_limited(tmp_path):
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'rate.sqlite'}",
+            "JOIN_RATE_LIMIT": "5 per minute",
+        }
+    )
+    with app.app_context():
+        db.create_all()
+    guesser = Phone(app)
+    answers = [guesser.post("/join", {"code": f"ZZZZZ{i}"}).status_code for i in range(7)]
+    assert answers[:5] == [400] * 5
+    assert answers[5:] == [429, 429]
+    assert "Too many tries" in guesser.post("/join", {"code": "ZZZZZZ"}).shown
+    with app.app_context():
+        db.engine.dispose()
+
+
+def _redis_up() -> bool:
+    """Whether the Redis the rate limit shares between processes is here."""
+    import redis
+
+    try:
+        return bool(redis.Redis(host="127.0.0.1", port=6379, socket_timeout=1).ping())
+    except redis.RedisError:
+        return False
+
+
+@pytest.mark.skipif(not _redis_up(), reason="no Redis at 127.0.0.1:6379 to share the count")
+def test_rate_limit_counts_across_app_processes(tmp_path):
+    # Two app instances stand for two gunicorn workers: with Redis they share one count.
+    prefix = f"test-{uuid.uuid4().hex}"
+    config = {
+        "TESTING": True,
+        "SECRET_KEY": "test",
+        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'shared.sqlite'}",
+        "JOIN_RATE_LIMIT": "4 per minute",
+        "RATELIMIT_STORAGE_URI": "redis://127.0.0.1:6379/0",
+        "RATELIMIT_KEY_PREFIX": prefix,
+    }
+    first, second = create_app(dict(config)), create_app(dict(config))
+    with first.app_context():
+        db.create_all()
+    phone_a, phone_b = Phone(first), Phone(second)
+    answers = [
+        (phone_a if i % 2 else phone_b).post("/join", {"code": "ZZZZZZ"}).status_code
+        for i in range(6)
+    ]
+    assert answers == [400, 400, 400, 400, 429, 429]
+    for app in (first, second):
+        with app.app_context():
+            db.engine.dispose()
