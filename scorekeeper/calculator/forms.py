@@ -7,7 +7,7 @@ from wtforms import BooleanField, Field, IntegerField, RadioField, SelectChoice,
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.games import CalcField, Game, Table
-from scorekeeper.sheet.forms import KeyedForm
+from scorekeeper.sheet.forms import KeyedForm, printable
 
 
 class CountField(IntegerField):
@@ -61,7 +61,9 @@ def calculator_form(game: Game, table: Table, *args: object, **kwargs: object) -
     class CalculatorForm(KeyedForm):
         hand = IntegerField(validators=[InputRequired(), NumberRange(min=1, max=10_000)])
         revision = IntegerField(validators=[Optional(), NumberRange(min=0, max=10**9)])
-        reason = StringField("Reason (optional)", validators=[Optional(), Length(max=200)])
+        reason = StringField(
+            "Reason (optional)", validators=[Optional(), Length(max=200), printable]
+        )
         black_hand = BooleanField("Black hand: we held Ace, Three and King of trumps")
 
     for calc in calc_fields:

@@ -99,7 +99,10 @@ def for_my_side(code: str):  # type: ignore[no-untyped-def]
     return _calculator(match, viewer.side, number, correcting=False)
 
 
-@bp.route("/<code>/hand/<int:number>/side/<int:position>/calc", methods=["GET", "POST"])
+@bp.route(
+    "/<code>/hand/<int(min=1, max=10000):number>/side/<int(max=7):position>/calc",
+    methods=["GET", "POST"],
+)
 def correct(code: str, number: int, position: int):  # type: ignore[no-untyped-def]
     """The host corrects a cell with the calculator (to mend a hand that doesn't add up)."""
     match = _match(code)

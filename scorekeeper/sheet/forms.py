@@ -6,11 +6,24 @@ import uuid
 
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, IntegerField, StringField
-from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import (
+    InputRequired,
+    Length,
+    NumberRange,
+    Optional,
+    Regexp,
+    ValidationError,
+)
 
 from scorekeeper.games import Game
 
 WHOLE_NUMBER = "Type the total as a whole number, like 48."
+
+
+def printable(form: object, field: StringField) -> None:
+    """Refuse control characters in a name or reason: they show as nothing and break storage."""
+    if field.data and any(not ch.isprintable() for ch in field.data):
+        raise ValidationError("Use letters, digits and punctuation only.")
 
 
 def new_key() -> str:
@@ -40,7 +53,10 @@ class PointsField(IntegerField):
 class KeyedForm(FlaskForm):
     """A form that carries its idempotency key, so a double tap records once."""
 
-    key = HiddenField(default=new_key, validators=[Optional(), Length(max=64)])
+    key = HiddenField(
+        default=new_key,
+        validators=[Optional(), Regexp(r"^[A-Za-z0-9_-]{1,64}$", message="Reload the page.")],
+    )
 
 
 class ActionForm(KeyedForm):
@@ -79,4 +95,4 @@ class CorrectionForm(EntryForm):
 
     revision = IntegerField(validators=[InputRequired(), NumberRange(min=0, max=10**9)])
     last_trick = BooleanField("Took the last trick")
-    reason = StringField("Reason (optional)", validators=[Optional(), Length(max=200)])
+    reason = StringField("Reason (optional)", validators=[Optional(), Length(max=200), printable])

@@ -55,7 +55,8 @@ def count_changes(correction: Correction) -> str:
 
 def _match(code: str) -> Match:
     """The match for a code in a URL, or 404."""
-    match = find_match(code.upper())
+    # A code is a few letters and digits; anything else cannot be one (and never reaches SQL).
+    match = find_match(code.upper()) if code.isalnum() and len(code) <= 12 else None
     if match is None:
         abort(404)
     return match
@@ -207,7 +208,10 @@ def enter(code: str):  # type: ignore[no-untyped-def]
     return _done(match, actions.enter_hand(match, side, form.hand.data, facts, form.key.data))
 
 
-@bp.route("/<code>/hand/<int:number>/side/<int:position>/correct", methods=["GET", "POST"])
+@bp.route(
+    "/<code>/hand/<int(min=1, max=10000):number>/side/<int(max=7):position>/correct",
+    methods=["GET", "POST"],
+)
 def correct(code: str, number: int, position: int):  # type: ignore[no-untyped-def]
     """The host's correction of one cell (or filling a cell a side cannot)."""
     match = _match(code)
@@ -248,7 +252,7 @@ def correct(code: str, number: int, position: int):  # type: ignore[no-untyped-d
     ), (400 if form.is_submitted() else 200)
 
 
-@bp.get("/<code>/hand/<int:number>/side/<int:position>")
+@bp.get("/<code>/hand/<int(min=1, max=10000):number>/side/<int(max=7):position>")
 def cell(code: str, number: int, position: int):  # type: ignore[no-untyped-def]
     """One cell opened: what was entered, its breakdown, and its corrections."""
     match = _match(code)

@@ -7,6 +7,7 @@ from wtforms import Field, IntegerField, RadioField, SelectChoice, SelectField, 
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.games import Game
+from scorekeeper.sheet.forms import printable
 
 MAX_SIDES = 8
 
@@ -79,7 +80,11 @@ def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
             f"side_{i}",
             StringField(
                 f"Side {i + 1}",
-                validators=[Optional(), Length(max=40, message="Keep a name under 40 letters.")],
+                validators=[
+                    Optional(),
+                    Length(max=40, message="Keep a name under 40 letters."),
+                    printable,
+                ],
                 render_kw={"placeholder": f"Side {i + 1}", "autocomplete": "off"},
             ),
         )
@@ -91,6 +96,7 @@ def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
                 validators=[
                     Optional(),
                     Length(max=200, message="Keep the names under 200 letters."),
+                    printable,
                 ],
                 render_kw={"placeholder": "Players (optional)", "autocomplete": "off"},
             ),

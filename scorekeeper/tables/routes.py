@@ -45,7 +45,8 @@ def join():  # type: ignore[no-untyped-def]
 @limiter.limit(join_limit)
 def join_link(code: str):  # type: ignore[no-untyped-def]
     """The link in the QR code: open the match (any case, dashes or spaces in the code)."""
-    match = find_match(normalise_code(code))
+    typed = normalise_code(code)
+    match = find_match(typed) if len(typed) == CODE_LENGTH else None
     if match is None:
         abort(404)
     return redirect(url_for("sheet.match", code=match.code))
