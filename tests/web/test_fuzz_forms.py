@@ -14,18 +14,64 @@ junk = st.one_of(
     st.integers().map(str),
     st.integers(min_value=-(10**30), max_value=10**30).map(str),
     st.sampled_from(
-        ["", " ", "-", "−3", "1e9", "NaN", "inf", "0x10", " 5 ", "٣", "\x00", "y", "on", "<b>",
-         "9" * 40, "2v2", "free", "stack", "lapse", "-1", "0", "7", "120", "121", "101"]
+        [
+            "",
+            " ",
+            "-",
+            "−3",
+            "1e9",
+            "NaN",
+            "inf",
+            "0x10",
+            " 5 ",
+            "٣",
+            "\x00",
+            "y",
+            "on",
+            "<b>",
+            "9" * 40,
+            "2v2",
+            "free",
+            "stack",
+            "lapse",
+            "-1",
+            "0",
+            "7",
+            "120",
+            "121",
+            "101",
+        ]
     ),
 )
 
 FIELDS = {
-    "new": ["table_format", "target", "host_side", "side_0", "side_1", "side_2", "players_0",
-            "rule_carry_over", "rule_three_tie", "rule_double_basra", "rule_basra_value"],
+    "new": [
+        "table_format",
+        "target",
+        "host_side",
+        "side_0",
+        "side_1",
+        "side_2",
+        "players_0",
+        "rule_carry_over",
+        "rule_three_tie",
+        "rule_double_basra",
+        "rule_basra_value",
+    ],
     "enter": ["hand", "side", "points", "even_split", "black_hand", "key"],
     "correct": ["hand", "side", "points", "revision", "reason", "even_split", "last_trick", "key"],
-    "calc": ["hand", "intent", "n_cards", "n_aces", "n_jacks", "n_two_clubs", "n_ten_diamonds",
-             "n_basras", "revision", "key"],
+    "calc": [
+        "hand",
+        "intent",
+        "n_cards",
+        "n_aces",
+        "n_jacks",
+        "n_two_clubs",
+        "n_ten_diamonds",
+        "n_basras",
+        "revision",
+        "key",
+    ],
     "action": ["target", "key"],
     "join": ["code"],
 }
@@ -55,8 +101,11 @@ def table(app, host, guest):
     return code
 
 
-@settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(data=st.data())
 def test_random_values_never_break_a_form(app, table, host, data):
     kind, url = data.draw(st.sampled_from(forms_of(table)), label="form")
@@ -72,11 +121,17 @@ def test_random_values_never_break_a_form(app, table, host, data):
         assert snapshot(app) == before
 
 
-@settings(max_examples=40, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(code=st.text(max_size=30), hand=st.integers(), side=st.integers())
 def test_random_addresses_are_pages_not_errors(app, table, phones, code, hand, side):
     stranger: Phone = phones()
-    for url in (f"/m/{code}", f"/j/{code}", f"/m/{table}/hand/{hand}/side/{side}",
-                f"/m/{table}/hand/{hand}/side/{side}/correct", f"/m/{code}/live"):
+    for url in (
+        f"/m/{code}",
+        f"/j/{code}",
+        f"/m/{table}/hand/{hand}/side/{side}",
+        f"/m/{table}/hand/{hand}/side/{side}/correct",
+        f"/m/{code}/live",
+    ):
         assert stranger.get(url).status_code < 500
