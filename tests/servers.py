@@ -1,0 +1,138 @@
+"""Real app servers for tests: gunicorn processes over a database of their own, phones over HTTP."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    """A port nothing listens on."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def shared_database(tmp_path) -> Iterator[str]:
+    """An empty database of its own, on PostgreSQL when the suite runs there, else SQLite."""
+    base = os.environ.get("TEST_DATABASE_URL")
+    if not base or not base.startswith("postgresql"):
+        yield f"sqlite:///{tmp_path / 'shared.sqlite'}"
+        return
+    name = f"scorekeeper_two_{uuid.uuid4().hex[:8]}"
+    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield str(sa.engine.make_url(base).set(database=name).render_as_string(hide_password=False))
+    finally:
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def server_env(database_url: str) -> dict[str, str]:
+    """The environment a production server runs with: its database and a fixed secret."""
+    return {**os.environ, "DATABASE_URL": database_url, "SCOREKEEPER_SECRET_KEY": "servers-test"}
+
+
+def migrate(database_url: str) -> None:
+    """Bring the database to the newest schema, as `make run` does."""
+    subprocess.run(
+        [str(BIN / "flask"), "--app", "scorekeeper", "db", "upgrade"],
+        cwd=ROOT,
+        env=server_env(database_url),
+        check=True,
+        capture_output=True,
+    )
+
+
+@contextmanager
+def gunicorn(database_url: str, workers: int = 2) -> Iterator[tuple[str, subprocess.Popen]]:
+    """A gunicorn serving the app as production does; yields its address once it answers."""
+    port = free_port()
+    server = subprocess.Popen(
+        [
+            str(BIN / "gunicorn"),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "scorekeeper:create_app()",
+        ],
+        cwd=ROOT,
+        env=server_env(database_url),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(150):
+            try:
+                urllib.request.urlopen(url + "/", timeout=1).close()
+                break
+            except OSError:  # not listening yet, or still booting
+                time.sleep(0.1)
+        yield url, server
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=10)
+
+
+def kill_hard(server: subprocess.Popen) -> None:
+    """kill -9 the server and every worker, as a crash or a pulled plug would."""
+    os.killpg(server.pid, signal.SIGKILL)
+    server.wait(timeout=10)
+
+
+class HttpPhone:
+    """A phone talking HTTP to one server, with its own cookies."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+        )
+
+    def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, str, dict]:
+        """Open a page; status, text and headers (a 304 is an answer, not an error)."""
+        request = urllib.request.Request(self.base + path, headers=headers or {})
+        try:
+            with self.opener.open(request, timeout=10) as response:
+                return response.status, response.read().decode(), dict(response.headers)
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode(), dict(error.headers)
+
+    def post(self, path: str, form: dict[str, object]) -> tuple[int, str]:
+        """Submit a form with this phone's CSRF token, following the redirect."""
+        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', self.get("/")[1])
+        assert token
+        data = {"csrf_token": token.group(1), "key": uuid.uuid4().hex, **form}
+        body = urllib.parse.urlencode(data).encode()
+        try:
+            with self.opener.open(self.base + path, data=body, timeout=10) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
