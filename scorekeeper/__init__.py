@@ -7,6 +7,7 @@ import secrets
 from typing import Any
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorekeeper.extensions import compress, csrf, db, limiter, migrate
 
@@ -33,6 +34,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         RATELIMIT_STORAGE_URI="memory://",
         RATELIMIT_HEADERS_ENABLED=True,
         JOIN_RATE_LIMIT="30 per minute",
+        # How many reverse proxies stand in front (nginx, a load balancer): their
+        # X-Forwarded-* headers then name the phone's address and the public host.
+        TRUSTED_PROXIES=0,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -50,6 +54,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.setdefault(
         "SQLALCHEMY_ENGINE_OPTIONS", _engine_options(app.config["SQLALCHEMY_DATABASE_URI"])
     )
+
+    if app.config["TRUSTED_PROXIES"]:
+        hops = int(app.config["TRUSTED_PROXIES"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
 
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"))
