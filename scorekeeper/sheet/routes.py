@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import csv
+import io
+
 import segno
 from flask import (
     Blueprint,
@@ -179,6 +182,29 @@ def live(code: str):  # type: ignore[no-untyped-def]
     response.set_etag(etag)
     # Always ask again: the ETag makes asking cheap, and a phone waking from sleep catches up.
     response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/<code>/sheet.csv")
+def export(code: str):  # type: ignore[no-untyped-def]
+    """The sheet as a spreadsheet file: every hand, each side's points and running totals."""
+    match = _match(code)
+    sheet = load_sheet(match)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    names = [side.name for side in sheet.sides]
+    writer.writerow(["hand", *names, *(f"{name} total" for name in names)])
+    for row in sheet.rows:
+        points = ["" if cell.points is None else cell.points for cell in row.cells]
+        writer.writerow([row.number, *points, *(row.running or [""] * len(names))])
+    writer.writerow([])
+    writer.writerow(["game", sheet.game.name, "target", match.target, sheet.game.target_unit])
+    writer.writerow(["result", match.result or match.status])
+    response = make_response(out.getvalue())
+    response.headers["Content-Type"] = "text/csv; charset=utf-8"
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="scorekeeper-{match.game}-{match.code}.csv"'
+    )
     return response
 
 

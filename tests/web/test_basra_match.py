@@ -124,3 +124,20 @@ def test_host_reopens_an_ended_match_and_fills_a_cell(app, host, guest):
     assert "filled in to 9" in page
     assert totals(page) == ["31", "12"]
     assert "empty → 9 (B's phone died)" in page
+
+
+def test_sheet_exports_as_csv(host, guest):
+    code = host.create("basra", side_0="Alice", side_1="Ben")
+    guest.join(code, side=1)
+    host.enter(code, 1, 0, 48)
+    guest.enter(code, 1, 1, 5)
+    host.enter(code, 2, 0, 10)
+    response = guest.get(f"/m/{code}/sheet.csv")
+    assert response.headers["Content-Type"].startswith("text/csv")
+    lines = response.get_data(as_text=True).splitlines()
+    assert lines[:3] == [
+        "hand,Alice,Ben,Alice total,Ben total",
+        "1,48,5,48,5",
+        "2,10,,,",
+    ]
+    assert "Basra,target,101,points" in lines[4]
