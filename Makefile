@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 FLASK  := $(BIN)/flask --app scorekeeper
 
-.PHONY: run serve test test-postgres migrate bench lint clean
+.PHONY: run serve test migrate bench lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,11 @@ migrate: $(VENV)/.app
 ## Set up with the test extras and run the whole suite (SQLite; TEST_DATABASE_URL for PostgreSQL).
 test: $(VENV)/.test
 	$(BIN)/python -m pytest
+
+## On demand, not in the suite: the app under production's gunicorn, loaded, against its
+## targets (bench/run.py; needs wrk and PostgreSQL). BENCH_ARGS="--sqlite --workers 4" etc.
+bench: $(VENV)/.test
+	$(BIN)/python -m bench.run $(BENCH_ARGS)
 
 lint: $(VENV)/.test
 	$(BIN)/ruff check scorekeeper tests

@@ -1,0 +1,1 @@
+"""On-demand benchmark of Scorekeeper under gunicorn as production runs it (`make bench`)."""

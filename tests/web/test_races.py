@@ -1,0 +1,255 @@
+"""Phones of one table acting at the same instant: one result, stored once, never a server error.
+
+Each phone is its own test client in its own thread; a barrier releases the posts together. The
+CSRF tokens are fetched before the barrier, so what races is the post itself. Every race runs on
+several fresh matches, so more than one interleaving gets its chance.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import sqlalchemy as sa
+from flask import Flask
+from werkzeug.test import TestResponse
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Correction, Entry, Hand, Match, Side, Submission
+from tests.phones import Phone, stored_match
+
+ROUNDS = 5
+
+Post = Callable[[], TestResponse]
+
+
+def ready(
+    phone: Phone, url: str, data: dict[str, Any] | None = None, key: str | None = None
+) -> Post:
+    """A form post with its CSRF token fetched now, to be sent later at the starting signal."""
+    token = phone.token()
+    return lambda: phone.post(url, {**(data or {}), "csrf_token": token}, csrf=False, key=key)
+
+
+def race(posts: list[Post]) -> list[TestResponse]:
+    """Send every post from its own thread at the same instant; the responses, in order."""
+    start = threading.Barrier(len(posts))
+
+    def send(post: Post) -> TestResponse:
+        """Wait for the others, then post."""
+        start.wait(timeout=30)
+        return post()
+
+    with ThreadPoolExecutor(max_workers=len(posts)) as pool:
+        # TESTING propagates exceptions: a server error re-raises here with its traceback.
+        responses = list(pool.map(send, posts, timeout=120))
+    assert all(r.status_code != 500 for r in responses)
+    return responses
+
+
+def twin(phone: Phone) -> Phone:
+    """The same phone in a second client (a double tap, a resent post): it carries the cookie."""
+    copy = Phone(phone.app)
+    cookie = phone.client.get_cookie("session")
+    assert cookie is not None
+    copy.client.set_cookie("session", cookie.value)
+    return copy
+
+
+def entries(app: Flask, code: str) -> list[tuple[int, int, int, int]]:
+    """Every stored cell of a match as (hand number, side position, points, revision)."""
+    with app.app_context():
+        rows = db.session.execute(
+            sa.select(Hand.number, Side.position, Entry.points, Entry.revision)
+            .select_from(Entry)
+            .join(Hand, Entry.hand_id == Hand.id)
+            .join(Side, Entry.side_id == Side.id)
+            .join(Match, Hand.match_id == Match.id)
+            .where(Match.code == code)
+            .order_by(Hand.number, Side.position, Entry.id)
+        ).all()
+        return [tuple(row) for row in rows]
+
+
+def hands(app: Flask, code: str) -> list[int]:
+    """The numbers of every stored hand row of a match, duplicates included."""
+    with app.app_context():
+        return list(
+            db.session.scalars(
+                sa.select(Hand.number)
+                .join(Match, Hand.match_id == Match.id)
+                .where(Match.code == code)
+                .order_by(Hand.number)
+            )
+        )
+
+
+def corrections(app: Flask, code: str) -> list[tuple[int, int, int | None, int]]:
+    """The corrections trail of a match as (hand number, side position, old, new)."""
+    with app.app_context():
+        rows = db.session.execute(
+            sa.select(
+                Correction.hand_number, Side.position, Correction.old_points, Correction.new_points
+            )
+            .join(Side, Correction.side_id == Side.id)
+            .join(Match, Correction.match_id == Match.id)
+            .where(Match.code == code)
+            .order_by(Correction.id)
+        ).all()
+        return [tuple(row) for row in rows]
+
+
+def table(phones: Callable[[], Phone], game: str, seats: list[int], **fields: Any):
+    """A new match hosted on side 0, with one more phone joined to each side in `seats`."""
+    host = phones()
+    code = host.create(game, **fields)
+    others = [phones() for _ in seats]
+    for phone, side in zip(others, seats, strict=True):
+        assert "This phone now holds" in phone.join(code, side=side).shown
+    return code, host, others
+
+
+def test_partners_entering_the_same_hand_at_once_leave_one_entry(app, phones):
+    for _ in range(ROUNDS):
+        code, host, (partner, _rival) = table(
+            phones, "basra", [0, 1], table_format="2v2", target="101", side_0="Us", side_1="Them"
+        )
+        totals = [40, 50]
+        url = f"/m/{code}/enter"
+        responses = race(
+            [
+                ready(phone, url, {"hand": 1, "side": 0, "points": points})
+                for phone, points in zip([host, partner], totals, strict=True)
+            ]
+        )
+
+        recorded = [
+            p for r, p in zip(responses, totals, strict=True) if f"Us {p} recorded." in r.shown
+        ]
+        changed = [
+            p for r, p in zip(responses, totals, strict=True) if f"Us changed to {p}." in r.shown
+        ]
+        clashed = [r for r in responses if r.status_code == 409 and "same moment" in r.shown]
+        assert len(recorded) == 1
+        assert len(recorded) + len(changed) + len(clashed) == 2
+        # Whoever wrote last is what the cell holds; a refused phone changed nothing.
+        last = changed[0] if changed else recorded[0]
+        assert entries(app, code) == [(1, 0, last, 1 + len(changed))]
+        assert hands(app, code) == [1]
+
+
+def test_a_post_sent_ten_times_with_one_key_records_once(app, phones):
+    for _ in range(ROUNDS):
+        code, _host, (guest,) = table(phones, "basra", [1], side_0="Alice", side_1="Ben")
+        key = f"double-tap-{code}"
+        data = {"hand": 1, "side": 1, "points": 7}
+        responses = race([ready(twin(guest), f"/m/{code}/enter", data, key) for _ in range(10)])
+
+        assert all(r.status_code == 200 for r in responses)
+        assert sum("Hand 1: Ben 7 recorded." in r.shown for r in responses) == 1
+        assert sum("Already recorded." in r.shown for r in responses) == 9
+        assert entries(app, code) == [(1, 1, 7, 1)]
+        with app.app_context():
+            assert (
+                db.session.scalar(
+                    sa.select(sa.func.count()).select_from(Submission).where(Submission.key == key)
+                )
+                == 1
+            )
+
+
+def test_end_match_pressed_on_every_phone_at_once_ends_it_once(app, phones):
+    for _ in range(ROUNDS):
+        code, host, (partner, rival, rival_partner) = table(
+            phones,
+            "basra",
+            [0, 1, 1],
+            table_format="2v2",
+            target="101",
+            side_0="Us",
+            side_1="Them",
+        )
+        host.enter(code, 1, 0, 101)
+        rival.enter(code, 1, 1, 3)
+        before = stored_match(app, code)
+        assert before.status == Match.OPEN
+
+        responses = race(
+            [ready(phone, f"/m/{code}/end") for phone in (host, partner, rival, rival_partner)]
+        )
+
+        ended = [r for r in responses if r.status_code == 200]
+        assert len(ended) == 1
+        assert "Match over: Us won." in ended[0].shown
+        for response in responses:
+            if response is not ended[0]:
+                assert response.status_code == 409
+                assert "This match has ended" in response.shown
+        after = stored_match(app, code)
+        assert after.status == Match.ENDED
+        assert after.ended_at is not None
+        assert after.result.startswith("Us won.")
+        # Each change bumps the version once: one more means exactly one End was stored.
+        assert after.version == before.version + 1
+
+
+def test_host_correcting_while_the_side_changes_its_open_cell_loses_neither(app, phones):
+    for round_ in range(ROUNDS):
+        code, host, (guest,) = table(phones, "basra", [1], side_0="Alice", side_1="Ben")
+        # Every other round the host fills the side's empty cell, else corrects its first entry.
+        seen = round_ % 2
+        before = None
+        if seen:
+            before = 10
+            guest.enter(code, 1, 1, before)
+        correct_url = f"/m/{code}/hand/1/side/1/correct"
+        correction = {"hand": 1, "side": 1, "points": 20, "revision": seen, "reason": "recount"}
+
+        by_host, by_side = race(
+            [
+                ready(host, correct_url, correction),
+                ready(guest, f"/m/{code}/enter", {"hand": 1, "side": 1, "points": 30}),
+            ]
+        )
+
+        # The side may change its own cell while the hand is open, so its change always stands.
+        assert by_side.status_code == 200
+        assert "Ben 30 recorded." in by_side.shown or "Ben changed to 30." in by_side.shown
+        cells = entries(app, code)
+        trail = corrections(app, code)
+        if by_host.status_code == 200:
+            # The host got in first: its correction is in the trail, and the side wrote after.
+            verb = "filled in" if before is None else f"corrected from {before}"
+            assert f"Hand 1: Ben {verb} to 20." in by_host.shown
+            assert trail == [(1, 1, before, 20)]
+            assert "Ben changed to 30." in by_side.shown
+            assert cells == [(1, 1, 30, seen + 2)]
+        else:
+            # The side got in first: the host's page was stale, so nothing of it was stored.
+            assert by_host.status_code == 409
+            assert "changed Ben's hand 1 meanwhile: it now reads 30" in by_host.shown
+            assert trail == []
+            assert cells == [(1, 1, 30, seen + 1)]
+
+
+def test_every_side_entering_a_new_hand_at_once_starts_one_hand(app, phones):
+    names = {"side_0": "N", "side_1": "E", "side_2": "S", "side_3": "W"}
+    for _ in range(ROUNDS):
+        code, host, others = table(
+            phones, "other", [1, 2, 3], table_format="free", target="500", **names
+        )
+        totals = [5, 6, 7, 8]
+        responses = race(
+            [
+                ready(phone, f"/m/{code}/enter", {"hand": 1, "side": side, "points": totals[side]})
+                for side, phone in enumerate([host, *others])
+            ]
+        )
+
+        for side, response in enumerate(responses):
+            assert response.status_code == 200
+            assert f"Hand 1: {names[f'side_{side}']} {totals[side]} recorded." in response.shown
+        assert hands(app, code) == [1]
+        assert entries(app, code) == [(1, side, totals[side], 1) for side in range(4)]
