@@ -68,14 +68,6 @@ def _run(match: Match, key: str | None, work) -> Done:  # type: ignore[no-untype
         ) from clash
 
 
-def _side(match: Match, position: int) -> Side:
-    """The side at a column position, or a refusal naming the problem."""
-    for side in match.sides:
-        if side.position == position:
-            return side
-    raise Refusal("There is no such side in this match.", 404, match)
-
-
 def _hand(match: Match, number: int) -> Hand | None:
     """A started hand by its number."""
     return db.session.scalar(

@@ -219,7 +219,7 @@ def qr(code: str):  # type: ignore[no-untyped-def]
 def enter(code: str):  # type: ignore[no-untyped-def]
     """A side's total for the open hand."""
     match = _match(code)
-    game = load_sheet(match).game
+    game = get_game(match.game)
     form = EntryForm(game)
     if not form.validate_on_submit():
         return render_match(
