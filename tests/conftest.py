@@ -152,6 +152,8 @@ def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
         app = create_app(request.getfixturevalue("_postgres"))
         _emptied(app)
     yield app
+    # On PostgreSQL the app listens for match versions on a connection of its own.
+    app.extensions["match_versions"].close()
     with app.app_context():
         db.engine.dispose()
 

@@ -18,6 +18,7 @@ from scorekeeper.games import EntryFacts
 from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side, Submission, utcnow
 from scorekeeper.permissions import Action, Refusal, Viewer, require
 from scorekeeper.sheet.state import Sheet, load_sheet
+from scorekeeper.versions import Known, announcement, versions
 
 
 @dataclass(frozen=True)
@@ -28,12 +29,20 @@ class Done:
     repeated: bool = False
 
 
-def _lock(match: Match) -> None:
-    """Take this match's write lock and read everything afresh under it."""
-    db.session.execute(
-        sa.update(Match).where(Match.id == match.id).values(version=Match.version + 1)
-    )
+def _lock(match: Match) -> Known:
+    """Take this match's write lock and read everything afresh under it; the new version.
+
+    The same statement announces the new version to every worker (scorekeeper/versions.py),
+    sent by PostgreSQL when the write commits and dropped if it rolls back.
+    """
+    version = db.session.execute(
+        sa.update(Match)
+        .where(Match.id == match.id)
+        .values(version=Match.version + 1)
+        .returning(Match.version, *announcement())
+    ).scalar_one()
     db.session.expire_all()
+    return Known(match.id, version)
 
 
 def _first_time(match: Match, key: str | None) -> bool:
@@ -49,12 +58,14 @@ def _first_time(match: Match, key: str | None) -> bool:
 def _run(match: Match, key: str | None, work) -> Done:  # type: ignore[no-untyped-def]
     """Lock, skip a repeated post, do the work, commit; undo everything on a refusal."""
     try:
-        _lock(match)
+        known = _lock(match)
         if not _first_time(match, key):
             db.session.rollback()
             return Done("Already recorded.", repeated=True)
         done = work()
+        code = match.code
         db.session.commit()
+        versions().wrote(code, known)
         return done
     except Refusal:
         db.session.rollback()
@@ -336,16 +347,14 @@ def claim_side(
     return _run(match, key, work)
 
 
-def watch(match: Match, viewer_phone: str) -> Done:
+def watch(match: Match, viewer_phone: str, key: str | None) -> Done:
     """A phone watches the match read-only; it lands in this phone's history."""
-    require(match, Action.WATCH)
-    exists = db.session.scalar(
-        sa.select(Seat.id).where(Seat.match_id == match.id, Seat.phone == viewer_phone)
-    )
-    if exists is None:
-        db.session.add(Seat(match_id=match.id, phone=viewer_phone))
-        try:
-            db.session.commit()
-        except IntegrityError:
-            db.session.rollback()
-    return Done("Watching this match.")
+
+    def work() -> Done:
+        viewer = require(match, Action.WATCH)
+        if viewer.seat is None:
+            # A write like any other: the page a watcher sees differs from a newcomer's.
+            db.session.add(Seat(match_id=match.id, phone=viewer_phone))
+        return Done("Watching this match.")
+
+    return _run(match, key, work)

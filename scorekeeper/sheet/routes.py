@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from functools import lru_cache
 
 import segno
 from flask import (
@@ -19,15 +20,18 @@ from flask import (
 )
 from markupsafe import Markup
 
+from scorekeeper.extensions import db
 from scorekeeper.games import EntryFacts, get_game
 from scorekeeper.models import Correction, Match, Side
 from scorekeeper.permissions import Action, Refusal, Viewer, require, viewer_for
-from scorekeeper.phones import ensure_phone
+from scorekeeper.phones import current_phone, ensure_phone
 from scorekeeper.sheet import actions
 from scorekeeper.sheet.chart import running_chart
 from scorekeeper.sheet.forms import ActionForm, CorrectionForm, EntryForm
+from scorekeeper.sheet.pages import KeptVersion, etag_for, has_flashes, page_store, personalise
 from scorekeeper.sheet.state import Sheet, load_sheet
 from scorekeeper.tables.setup import find_match
+from scorekeeper.versions import Known, versions
 
 bp = Blueprint("sheet", __name__, url_prefix="/m")
 bp.add_app_template_global(running_chart)
@@ -65,6 +69,20 @@ def _match(code: str) -> Match:
     return match
 
 
+def _known(code: str) -> Known:
+    """The match for a code in a URL and its version now, or 404; from memory where it can.
+
+    Right after a post (its message waits in the session) the version is read afresh: the
+    redirected page may land on a worker that hasn't yet heard of that very write.
+    """
+    known = None
+    if code.isalnum() and len(code) <= 12:
+        known = versions().current(code.upper(), fresh=has_flashes())
+    if known is None:
+        abort(404)
+    return known
+
+
 def _side(match: Match, position: int | None) -> Side:
     """A side of this match by column position, or a refusal on the match page."""
     for side in match.sides:
@@ -87,28 +105,23 @@ def _players_per_side(match: Match) -> int:
     return table_format.players_per_side if table_format else 1
 
 
-def _etag(match: Match, viewer: Viewer) -> str:
-    """What a phone's live view depends on: the match's version and this phone's place at it."""
-    place = (
-        viewer.seat.side_id
-        if viewer.seat and viewer.seat.side_id
-        else ("w" if viewer.seat else "-")
-    )
-    return f"{match.version}.{place}.{'h' if viewer.is_host else 'p'}"
-
-
 def _live_context(match: Match, sheet: Sheet, viewer: Viewer) -> dict[str, object]:
     """What the live part of the page needs, for the full page and the poll alike."""
+    held: dict[int, int] = {}
+    for seat in match.seats:
+        if seat.side_id is not None:
+            held[seat.side_id] = held.get(seat.side_id, 0) + 1
     return {
         "sheet": sheet,
         "match": match,
         "viewer": viewer,
-        "action_form": ActionForm(formdata=None),
-        "held": actions.seats_by_side(match),
+        "held": held,
         "players_per_side": _players_per_side(match),
         "chart": running_chart(
             sheet.state.running, match.target, [s.name for s in sheet.sides], sheet.game.target_unit
         ),
+        # Form secrets, messages and the ETag are slots, filled per phone (sheet/pages.py).
+        "slotted": True,
     }
 
 
@@ -116,7 +129,7 @@ def _entry_form(sheet: Sheet, viewer: Viewer) -> EntryForm | None:
     """This phone's entry form for the open hand, filled with what its side entered so far."""
     if viewer.side is None or sheet.current_hand is None:
         return None
-    form = EntryForm(sheet.game, formdata=None)
+    form = EntryForm(sheet.game, formdata=None, meta={"csrf": False})
     form.hand.data = sheet.current_hand
     form.side.data = viewer.side.position
     cell = sheet.cell(sheet.current_hand, viewer.side)
@@ -127,62 +140,93 @@ def _entry_form(sheet: Sheet, viewer: Viewer) -> EntryForm | None:
     return form
 
 
-def _qr_svg(match: Match) -> Markup:
-    """The match's join link as a QR code, inline SVG made on the server."""
-    link = url_for("tables.join_link", code=match.code, _external=True)
+@lru_cache(maxsize=512)
+def _qr_code(link: str) -> Markup:
+    """A join link as a QR code, inline SVG made on the server (once per link and worker)."""
     return Markup(segno.make(link, error="m").svg_inline(scale=5, border=2, omitsize=True))
+
+
+def _qr_svg(match: Match) -> Markup:
+    """The match's join link as a QR code."""
+    return _qr_code(url_for("tables.join_link", code=match.code, _external=True))
+
+
+def _send(page: str, etag: str, status: int = 200) -> Response:
+    """A kept or fresh page, its slots filled for this phone; polled again, never cached stale."""
+    response = make_response(personalise(page, etag), status)
+    response.set_etag(etag)
+    # Always ask again: the ETag makes asking cheap, and a phone waking from sleep catches up.
+    response.headers["Cache-Control"] = "no-cache, private"
+    return response
 
 
 def render_match(
     match: Match,
+    template: str = "sheet/match.html",
     *,
     error: str | None = None,
     status: int = 200,
     entry_form: EntryForm | None = None,
-):  # type: ignore[no-untyped-def]
-    """The match page: the sheet, this phone's entry form, and what it may do now."""
-    sheet = load_sheet(match)
-    viewer = viewer_for(match)
-    return (
-        render_template(
-            "sheet/match.html",
-            entry_form=entry_form or _entry_form(sheet, viewer),
-            error=error,
-            etag=_etag(match, viewer),
-            qr_svg=_qr_svg(match),
-            **_live_context(match, sheet, viewer),
-        ),
-        status,
+) -> Response:
+    """The match page (or its live part) worked out from the database, and kept for the next
+    phone in the same place unless it carries this request's own error or form."""
+    kept = KeptVersion(
+        version=match.version,
+        host_phone=match.host_phone,
+        seats={seat.phone: seat.side_id for seat in match.seats},
     )
+    phone = current_phone()
+    # The phone's seat from the same read as the kept seats: its page and its place agree.
+    seat = next((s for s in match.seats if s.phone == phone), None) if phone else None
+    viewer = Viewer(phone=phone, seat=seat, is_host=phone is not None and phone == match.host_phone)
+    sheet = load_sheet(match)
+    page = render_template(
+        template,
+        entry_form=entry_form or _entry_form(sheet, viewer),
+        error=error,
+        qr_svg=_qr_svg(match),
+        **_live_context(match, sheet, viewer),
+    )
+    if error is None and entry_form is None:
+        page_store().keep(match.id, kept).pages[(template, kept.place(phone))] = page
+    return _send(page, etag_for(match.version, phone), status)
+
+
+def _kept_or_rendered(code: str, template: str) -> Response:
+    """A match page as kept for this version and place, or worked out afresh."""
+    phone = current_phone()
+    known = _known(code)
+    kept = page_store().get(known.match_id, known.version)
+    if kept is not None:
+        page = kept.pages.get((template, kept.place(phone)))
+        if page is not None:
+            return _send(page, etag_for(known.version, phone))
+    match = db.session.get(Match, known.match_id)
+    if match is None:
+        abort(404)
+    return render_match(match, template)
 
 
 @bp.get("/<code>")
-def match(code: str):  # type: ignore[no-untyped-def]
+def match(code: str) -> Response:
     """The sheet of one match, for players, host and watchers alike."""
-    return render_match(_match(code))
+    return _kept_or_rendered(code, "sheet/match.html")
 
 
 @bp.get("/<code>/live")
-def live(code: str):  # type: ignore[no-untyped-def]
-    """The live part of the sheet for polling phones; 304 with no body while nothing changed."""
-    match = _match(code)
-    viewer = viewer_for(match)
-    etag = _etag(match, viewer)
-    if request.if_none_match.contains(etag):
+def live(code: str) -> Response:
+    """The live part of the sheet for polling phones; 304 with no body while nothing changed.
+
+    The unchanged poll is the most frequent request of all: answered from what this worker
+    knows of the match's version (scorekeeper/versions.py), without the database.
+    """
+    etag = etag_for(_known(code).version, current_phone())
+    if etag in request.if_none_match.as_set():
         response = Response(status=304)
-    else:
-        sheet = load_sheet(match)
-        response = make_response(
-            render_template(
-                "sheet/live.html",
-                entry_form=_entry_form(sheet, viewer),
-                **_live_context(match, sheet, viewer),
-            )
-        )
-    response.set_etag(etag)
-    # Always ask again: the ETag makes asking cheap, and a phone waking from sleep catches up.
-    response.headers["Cache-Control"] = "no-cache"
-    return response
+        response.set_etag(etag)
+        response.headers["Cache-Control"] = "no-cache, private"
+        return response
+    return _kept_or_rendered(code, "sheet/live.html")
 
 
 @bp.get("/<code>/sheet.csv")
@@ -324,8 +368,8 @@ def claim(code: str):  # type: ignore[no-untyped-def]
 def watch(code: str):  # type: ignore[no-untyped-def]
     """This phone watches read-only."""
     match = _match(code)
-    _action_form(match)
-    return _done(match, actions.watch(match, ensure_phone()))
+    form = _action_form(match)
+    return _done(match, actions.watch(match, ensure_phone(), form.key.data))
 
 
 @bp.post("/<code>/last-trick")

@@ -53,8 +53,13 @@ def test_worked_hand_through_the_calculator(app, basra, host, guest):
     assert "doesn't add up" not in page
 
     cell = guest.get(f"/m/{basra}/hand/1/side/0").shown
-    for label, points in [("Majority (27+ cards)", 30), ("Aces", 3), ("Jacks", 2),
-                          ("10♦", 3), ("Basras", 10)]:
+    for label, points in [
+        ("Majority (27+ cards)", 30),
+        ("Aces", 3),
+        ("Jacks", 2),
+        ("10♦", 3),
+        ("Basras", 10),
+    ]:
         assert re.search(rf"<td>{re.escape(label)}</td><td>\d+</td><td>{points}</td>", cell)
     with app.app_context():
         alice = db.session.scalars(sa.select(Entry).order_by(Entry.side_id)).first()

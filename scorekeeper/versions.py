@@ -1,0 +1,198 @@
+"""Each match's version, known in every worker without asking the database on every poll.
+
+Every phone at a table asks every two seconds whether its match changed, and nearly every time
+it has not. Every write to a match bumps the match's version (sheet/actions.py); on PostgreSQL
+the same statement announces the new version with NOTIFY, which goes out when, and only if, the
+write commits. Each worker process listens on a connection of its own and remembers the newest
+version it has heard of for each match, so an unchanged poll is answered from memory.
+
+Versions only grow, so the memory keeps the larger of what it heard and what it read: a slow
+read can never hide a newer write. When the listening connection drops, everything remembered
+is forgotten and every lookup reads the database until the worker listens again; a read begun
+before such a drop is not remembered after it. SQLite has no NOTIFY: there every lookup reads
+the version, one indexed row of a local file, which costs little.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from flask import Flask, current_app
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Match
+
+log = logging.getLogger(__name__)
+
+# One channel per schema, so two apps on one server (the test suite's schemas) stay apart.
+CHANNEL_PREFIX = "scorekeeper_"
+# Forgetting is always safe (the next lookup reads the database), so memory is simply capped.
+MAX_REMEMBERED = 100_000
+# How long the listener waits for news before checking whether it should stop, and how long it
+# waits before listening again after its connection dropped.
+LISTEN_TICK = 1.0
+
+
+@dataclass(frozen=True)
+class Known:
+    """A match's id and its version at the moment it was read or announced."""
+
+    match_id: int
+    version: int
+
+
+def announcement() -> list[sa.ColumnElement[Any]]:
+    """Extra RETURNING columns for the statement that bumps a match's version: on PostgreSQL,
+    NOTIFY of the match's new version on this schema's channel, sent when the write commits."""
+    if db.engine.dialect.name != "postgresql":
+        return []
+    channel = sa.func.concat(CHANNEL_PREFIX, sa.func.current_schema())
+    payload = sa.func.concat_ws(" ", Match.code, Match.id, Match.version)
+    return [sa.func.pg_notify(channel, payload)]
+
+
+class MatchVersions:
+    """What version each match is at, per app and per worker process."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self._lock = threading.Lock()
+        self._known: dict[str, Known] = {}
+        self._listening = False
+        # Bumped whenever listening starts or stops: a read begun in another era isn't kept.
+        self._era = 0
+        self._listener: threading.Thread | None = None
+        self._listener_pid: int | None = None
+        self._stop = threading.Event()
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def current(self, code: str, *, fresh: bool = False) -> Known | None:
+        """The match with this code and its version now; None if there is no such match.
+
+        `fresh` reads the database even if the version is remembered: the page a phone is sent
+        to right after its own write may be served by another worker, which hears of that
+        write a moment later.
+        """
+        era = None
+        if self._listens():
+            with self._lock:
+                known = None if fresh else self._known.get(code)
+                era = self._era
+            if known is not None:
+                return known
+        row = db.session.execute(
+            sa.select(Match.id, Match.version).where(Match.code == code)
+        ).first()
+        if row is None:
+            return None
+        known = Known(row.id, row.version)
+        if era is not None:
+            self._remember(code, known, era)
+        return known
+
+    def wrote(self, code: str, known: Known) -> None:
+        """This process committed a new version: remember it now rather than when it is heard."""
+        with self._lock:
+            era = self._era
+        self._remember(code, known, era)
+
+    def _remember(self, code: str, known: Known, era: int) -> None:
+        """Keep a version if it is newer than the one kept and the era is still the same."""
+        with self._lock:
+            if not self._listening or era != self._era:
+                return
+            kept = self._known.get(code)
+            if kept is not None and kept.version >= known.version:
+                return
+            if len(self._known) >= MAX_REMEMBERED:
+                self._known.clear()
+            self._known[code] = known
+
+    # -- listening (PostgreSQL) ------------------------------------------------------------
+
+    def _listens(self) -> bool:
+        """Whether remembered versions can be trusted now; starts this process's listener."""
+        if db.engine.dialect.name != "postgresql":
+            return False
+        if self._listener_pid != os.getpid():
+            with self._lock:
+                # After a fork (or on first use) this process has no listener of its own yet.
+                if self._listener_pid != os.getpid() and not self._stop.is_set():
+                    self._listener_pid = os.getpid()
+                    self._listening = False
+                    self._known.clear()
+                    self._listener = threading.Thread(
+                        target=self._listen, name="match-versions", daemon=True
+                    )
+                    self._listener.start()
+        return self._listening
+
+    def _set_listening(self, listening: bool) -> None:
+        """Start or stop trusting what is remembered; either way, forget it and begin an era."""
+        with self._lock:
+            self._known.clear()
+            self._era += 1
+            self._listening = listening
+
+    def _listen(self) -> None:
+        """The listener thread: LISTEN on a connection of its own; reconnect after any failure."""
+        from psycopg import sql
+
+        while not self._stop.is_set():
+            connection = None
+            try:
+                with self.app.app_context():
+                    # The app's own connection settings (search_path and all), out of the pool.
+                    pooled = db.engine.raw_connection()
+                connection = pooled.driver_connection
+                pooled.detach()
+                connection.autocommit = True
+                schema = connection.execute("SELECT current_schema()").fetchone()[0]
+                channel = sql.Identifier(CHANNEL_PREFIX + schema)
+                connection.execute(sql.SQL("LISTEN {}").format(channel))
+                self._set_listening(True)
+                while not self._stop.is_set():
+                    for note in connection.notifies(timeout=LISTEN_TICK):
+                        self._heard(note.payload)
+            except Exception:
+                if not self._stop.is_set():
+                    log.warning("not listening for match versions: polls read them", exc_info=True)
+            finally:
+                self._set_listening(False)
+                if connection is not None:
+                    connection.close()
+            self._stop.wait(LISTEN_TICK)
+
+    def _heard(self, payload: str) -> None:
+        """An announcement: 'CODE match_id version'."""
+        try:
+            code, match_id, version = payload.split(" ")
+            known = Known(int(match_id), int(version))
+        except ValueError:
+            log.warning("match versions: ignored a malformed announcement %r", payload)
+            return
+        with self._lock:
+            era = self._era
+        self._remember(code, known, era)
+
+    def close(self) -> None:
+        """Stop listening: the listener closes its connection within a tick (tests make many
+        apps in one process; a worker process simply exits)."""
+        self._stop.set()
+
+
+def init_app(app: Flask) -> None:
+    """Give the app its versions store."""
+    app.extensions["match_versions"] = MatchVersions(app)
+
+
+def versions() -> MatchVersions:
+    """The current app's versions store."""
+    store: MatchVersions = current_app.extensions["match_versions"]
+    return store
