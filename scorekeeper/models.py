@@ -156,16 +156,6 @@ class Entry(db.Model):
     # The database itself refuses a second entry for the same side in the same hand.
     __table_args__ = (sa.UniqueConstraint("hand_id", "side_id"),)
 
-    def detail(self) -> dict[str, Any]:
-        """The cell as kept in the corrections trail."""
-        return {
-            "points": self.points,
-            "counts": self.counts,
-            "even_split": self.even_split,
-            "last_trick": self.last_trick,
-            "black_hand": self.black_hand,
-        }
-
 
 class Correction(db.Model):
     """The host changing or filling a cell: who, when, old value, new value, why."""

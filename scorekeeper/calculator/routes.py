@@ -47,6 +47,7 @@ def _calculator(match: Match, side: Side, number: int, *, correcting: bool):  # 
             status = 400
         else:
             if request.form.get("intent") == "enter":
+                code = match.code  # read before the action commits (and expires the match)
                 facts = EntryFacts(
                     points=preview.total, counts=counts, black_hand=bool(form.black_hand.data)
                 )
@@ -62,7 +63,7 @@ def _calculator(match: Match, side: Side, number: int, *, correcting: bool):  # 
                     )
                 else:
                     done = actions.enter_hand(match, side, number, facts, form.key.data)
-                return _done(match, done)
+                return _done(code, done)
     else:
         status = 400
     template = (

@@ -9,9 +9,12 @@ so each check sees what the previous phone wrote.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
 
 from scorekeeper.extensions import db
 from scorekeeper.games import EntryFacts
@@ -35,24 +38,38 @@ def _lock(match: Match) -> Known:
     The same statement announces the new version to every worker (scorekeeper/versions.py),
     sent by PostgreSQL when the write commits and dropped if it rolls back.
     """
-    version = db.session.execute(
-        sa.update(Match)
-        .where(Match.id == match.id)
-        .values(version=Match.version + 1)
-        .returning(Match.version, *announcement())
-    ).scalar_one()
-    db.session.expire_all()
-    return Known(match.id, version)
+    # Everything read before may have changed, except the sides, which no action alters, and
+    # the match's own row, which the UPDATE returns as it now stands.
+    for instance in list(db.session.identity_map.values()):
+        if instance is match:
+            db.session.expire(match, ["seats", "hands", "corrections", "winner"])
+        elif not isinstance(instance, Side):
+            db.session.expire(instance)
+    columns = Match.__table__.c
+    row = db.session.execute(
+        sa.update(Match.__table__)
+        .where(columns.id == match.id)
+        .values(version=columns.version + 1)
+        .returning(*columns, *announcement())
+    ).one()
+    for column in columns:
+        set_committed_value(match, column.key, row._mapping[column])
+    return Known(match.id, match.version)
 
 
 def _first_time(match: Match, key: str | None) -> bool:
     """Record a form's idempotency key; False if that very post was already carried out."""
     if not key:
         return True
-    if db.session.get(Submission, key) is not None:
-        return False
-    db.session.add(Submission(key=key, match_id=match.id))
-    return True
+    # One statement either way: SQLite and PostgreSQL both say ON CONFLICT DO NOTHING.
+    dialect = sqlite if db.engine.dialect.name == "sqlite" else postgresql
+    stored = db.session.execute(
+        dialect.insert(Submission)
+        .values(key=key, match_id=match.id)
+        .on_conflict_do_nothing(index_elements=[Submission.key])
+        .returning(Submission.key)
+    )
+    return stored.first() is not None
 
 
 def _run(match: Match, key: str | None, work) -> Done:  # type: ignore[no-untyped-def]
@@ -79,20 +96,44 @@ def _run(match: Match, key: str | None, work) -> Done:  # type: ignore[no-untype
         ) from clash
 
 
-def _hand(match: Match, number: int) -> Hand | None:
-    """A started hand by its number."""
-    return db.session.scalar(
-        sa.select(Hand).where(Hand.match_id == match.id, Hand.number == number)
+def _cell_values(facts: EntryFacts) -> dict[str, Any]:
+    """What a side entered, as its cell's columns (and as the corrections trail keeps it)."""
+    return {
+        "points": facts.points,
+        "counts": dict(facts.counts) if facts.counts is not None else None,
+        "even_split": facts.even_split,
+        "last_trick": facts.last_trick,
+        "black_hand": facts.black_hand,
+    }
+
+
+def _write_cell(
+    sheet: Sheet, hand_number: int, side: Side, facts: EntryFacts, phone: str, *, restamp: bool
+) -> None:
+    """Store a side's cell under the lock: a new entry (starting the hand if need be), or the
+    next revision of the one there. `restamp` records this phone as the one who entered it."""
+    if hand_number <= len(sheet.rows):
+        row = sheet.rows[hand_number - 1]
+        hand_id, stored = row.hand_id, row.cells[side.position].entry
+    else:
+        hand_id = db.session.execute(
+            sa.insert(Hand).values(match_id=sheet.match.id, number=hand_number).returning(Hand.id)
+        ).scalar_one()
+        stored = None
+    values = _cell_values(facts)
+    if stored is None:
+        db.session.execute(
+            sa.insert(Entry).values(hand_id=hand_id, side_id=side.id, entered_by=phone, **values)
+        )
+        return
+    if restamp:
+        values |= {"entered_by": phone, "entered_at": utcnow()}
+    db.session.execute(
+        sa.update(Entry)
+        .where(Entry.id == stored.id)
+        .values(revision=Entry.revision + 1, **values)
+        .execution_options(synchronize_session=False)
     )
-
-
-def _apply(entry: Entry, facts: EntryFacts) -> None:
-    """Write what a side entered into its cell."""
-    entry.points = facts.points
-    entry.counts = dict(facts.counts) if facts.counts is not None else None
-    entry.even_split = facts.even_split
-    entry.black_hand = facts.black_hand
-    entry.last_trick = facts.last_trick
 
 
 def _check_open_hand(sheet: Sheet, hand_number: int) -> None:
@@ -131,23 +172,12 @@ def enter_hand(
 
     def work() -> Done:
         viewer = require(match, Action.ENTER, side)
-        sheet = load_sheet(match)
+        sheet = load_sheet(match, corrections=False)
         _check_open_hand(sheet, hand_number)
-        hand = _hand(match, hand_number)
-        if hand is None:
-            hand = Hand(match_id=match.id, number=hand_number)
-            db.session.add(hand)
-            db.session.flush()
-        entry = next((e for e in hand.entries if e.side_id == side.id), None)
-        if entry is None:
-            entry = Entry(hand_id=hand.id, side_id=side.id, entered_by=viewer.phone or "")
-            _apply(entry, facts)
-            db.session.add(entry)
+        cell = sheet.cell(hand_number, side)
+        _write_cell(sheet, hand_number, side, facts, viewer.phone or "", restamp=True)
+        if cell is None or cell.entry is None:
             return Done(f"Hand {hand_number}: {side.name} {facts.points} recorded.")
-        _apply(entry, facts)
-        entry.revision += 1
-        entry.entered_by = viewer.phone or ""
-        entry.entered_at = utcnow()
         return Done(f"Hand {hand_number}: {side.name} changed to {facts.points}.")
 
     return _run(match, key, work)
@@ -166,18 +196,14 @@ def correct_cell(
 
     def work() -> Done:
         viewer = require(match, Action.CORRECT)
-        sheet = load_sheet(match)
+        sheet = load_sheet(match, corrections=False)
         open_hand = sheet.current_hand or len(sheet.rows)
         if not 1 <= hand_number <= max(open_hand, len(sheet.rows)):
             raise Refusal(
                 f"Hand {hand_number} hasn't started: there is nothing to correct.", 409, match
             )
-        hand = _hand(match, hand_number)
-        if hand is None:
-            hand = Hand(match_id=match.id, number=hand_number)
-            db.session.add(hand)
-            db.session.flush()
-        entry = next((e for e in hand.entries if e.side_id == side.id), None)
+        cell = sheet.cell(hand_number, side)
+        entry = cell.entry if cell else None
         current_revision = entry.revision if entry else 0
         if current_revision != seen_revision:
             now = f"it now reads {entry.points}" if entry else "it is empty again"
@@ -189,13 +215,7 @@ def correct_cell(
             )
         old_points = entry.points if entry else None
         old_detail = entry.detail() if entry else None
-        if entry is None:
-            entry = Entry(hand_id=hand.id, side_id=side.id, entered_by=viewer.phone or "")
-            _apply(entry, facts)
-            db.session.add(entry)
-        else:
-            _apply(entry, facts)
-            entry.revision += 1
+        _write_cell(sheet, hand_number, side, facts, viewer.phone or "", restamp=False)
         db.session.add(
             Correction(
                 match_id=match.id,
@@ -204,7 +224,7 @@ def correct_cell(
                 old_points=old_points,
                 new_points=facts.points,
                 old_detail=old_detail,
-                new_detail=entry.detail(),
+                new_detail=_cell_values(facts),
                 reason=reason.strip(),
                 by_phone=viewer.phone or "",
             )
@@ -219,7 +239,7 @@ def say_last_trick(match: Match, hand_number: int, taker: Side, key: str | None)
     """Settle a Brisca round tied at the top: the tied side that took the last trick wins it."""
 
     def work() -> Done:
-        sheet = load_sheet(match)
+        sheet = load_sheet(match, corrections=False)
         row = sheet.last_trick_row
         if row is None or row.number != hand_number:
             raise Refusal("That round isn't waiting for the last trick.", 409, match)
@@ -227,11 +247,12 @@ def say_last_trick(match: Match, hand_number: int, taker: Side, key: str | None)
         require(match, Action.LAST_TRICK, among=tied)
         if taker.id not in tied:
             raise Refusal(f"{taker.name} isn't in the tie.", 409, match)
-        hand = _hand(match, hand_number)
-        assert hand is not None
-        for entry in hand.entries:
-            entry.last_trick = entry.side_id == taker.id
-            entry.revision += 1
+        db.session.execute(
+            sa.update(Entry)
+            .where(Entry.hand_id == row.hand_id)
+            .values(last_trick=Entry.side_id == taker.id, revision=Entry.revision + 1)
+            .execution_options(synchronize_session=False)
+        )
         return Done(f"Round {hand_number}: {taker.name} took the last trick.")
 
     return _run(match, key, work)
@@ -242,7 +263,7 @@ def end_match(match: Match, key: str | None) -> Done:
 
     def work() -> Done:
         require(match, Action.END)
-        sheet = load_sheet(match)
+        sheet = load_sheet(match, corrections=False)
         if sheet.winner is None:
             raise Refusal("No side has won yet: play on.", 409, match)
         match.status = Match.ENDED

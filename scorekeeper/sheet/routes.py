@@ -91,10 +91,13 @@ def _side(match: Match, position: int | None) -> Side:
     raise Refusal("There is no such side in this match.", 404, match)
 
 
-def _done(match: Match, done: actions.Done) -> Response:
-    """After a post: say what happened, and back to the sheet (post/redirect/get)."""
+def _done(code: str, done: actions.Done) -> Response:
+    """After a post: say what happened, and back to the sheet (post/redirect/get).
+
+    Callers pass `match.code` ahead of the action, so the code is not read again after commit.
+    """
     flash(done.message, "repeated" if done.repeated else "done")
-    return redirect(url_for("sheet.match", code=match.code))
+    return redirect(url_for("sheet.match", code=code))
 
 
 def _players_per_side(match: Match) -> int:
@@ -275,7 +278,7 @@ def enter(code: str):  # type: ignore[no-untyped-def]
         even_split=bool(form.even_split.data),
         black_hand=bool(form.black_hand.data),
     )
-    return _done(match, actions.enter_hand(match, side, form.hand.data, facts, form.key.data))
+    return _done(match.code, actions.enter_hand(match, side, form.hand.data, facts, form.key.data))
 
 
 @bp.route(
@@ -297,10 +300,18 @@ def correct(code: str, number: int, position: int):  # type: ignore[no-untyped-d
             black_hand=bool(form.black_hand.data),
             last_trick=bool(form.last_trick.data),
         )
-        done = actions.correct_cell(
-            match, side, number, facts, form.revision.data, form.reason.data or "", form.key.data
+        return _done(
+            match.code,
+            actions.correct_cell(
+                match,
+                side,
+                number,
+                facts,
+                form.revision.data,
+                form.reason.data or "",
+                form.key.data,
+            ),
         )
-        return _done(match, done)
     if not form.is_submitted():
         entry = cell.entry if cell else None
         form.hand.data = number
@@ -360,7 +371,8 @@ def claim(code: str):  # type: ignore[no-untyped-def]
     side = _side(match, form.target.data)
     phone = ensure_phone()
     return _done(
-        match, actions.claim_side(match, phone, side, _players_per_side(match), form.key.data)
+        match.code,
+        actions.claim_side(match, phone, side, _players_per_side(match), form.key.data),
     )
 
 
@@ -369,7 +381,7 @@ def watch(code: str):  # type: ignore[no-untyped-def]
     """This phone watches read-only."""
     match = _match(code)
     form = _action_form(match)
-    return _done(match, actions.watch(match, ensure_phone(), form.key.data))
+    return _done(match.code, actions.watch(match, ensure_phone(), form.key.data))
 
 
 @bp.post("/<code>/last-trick")
@@ -382,7 +394,7 @@ def last_trick(code: str):  # type: ignore[no-untyped-def]
     if row is None:
         raise Refusal("No round is waiting for the last trick.", 409, match)
     taker = _side(match, form.target.data)
-    return _done(match, actions.say_last_trick(match, row.number, taker, form.key.data))
+    return _done(match.code, actions.say_last_trick(match, row.number, taker, form.key.data))
 
 
 @bp.post("/<code>/end")
@@ -390,7 +402,7 @@ def end(code: str):  # type: ignore[no-untyped-def]
     """End match: offered once the game's rule says a side has won."""
     match = _match(code)
     form = _action_form(match)
-    return _done(match, actions.end_match(match, form.key.data))
+    return _done(match.code, actions.end_match(match, form.key.data))
 
 
 @bp.post("/<code>/reopen")
@@ -398,7 +410,7 @@ def reopen(code: str):  # type: ignore[no-untyped-def]
     """The host reopens a match ended by mistake."""
     match = _match(code)
     form = _action_form(match)
-    return _done(match, actions.reopen_match(match, form.key.data))
+    return _done(match.code, actions.reopen_match(match, form.key.data))
 
 
 @bp.post("/<code>/abandon")
@@ -406,7 +418,7 @@ def abandon(code: str):  # type: ignore[no-untyped-def]
     """The host abandons the match."""
     match = _match(code)
     form = _action_form(match)
-    return _done(match, actions.abandon_match(match, form.key.data))
+    return _done(match.code, actions.abandon_match(match, form.key.data))
 
 
 @bp.post("/<code>/release")
@@ -414,7 +426,9 @@ def release(code: str):  # type: ignore[no-untyped-def]
     """The host frees a side whose phone is gone."""
     match = _match(code)
     form = _action_form(match)
-    return _done(match, actions.release_side(match, _side(match, form.target.data), form.key.data))
+    return _done(
+        match.code, actions.release_side(match, _side(match, form.target.data), form.key.data)
+    )
 
 
 @bp.post("/<code>/host")
@@ -422,4 +436,4 @@ def hand_over(code: str):  # type: ignore[no-untyped-def]
     """The host hands the host role to another phone at the match."""
     match = _match(code)
     form = _action_form(match)
-    return _done(match, actions.hand_over_host(match, form.target.data or 0, form.key.data))
+    return _done(match.code, actions.hand_over_host(match, form.target.data or 0, form.key.data))

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
-import sqlalchemy.orm as so
 
 from scorekeeper.extensions import db
 from scorekeeper.games import EntryFacts, Game, HandResult, MatchState, Table, get_game
@@ -14,11 +14,46 @@ from scorekeeper.models import Correction, Entry, Hand, Match, Side
 
 
 @dataclass(frozen=True)
+class StoredEntry:
+    """A cell as stored, read as plain values: a sheet reads many of them, and a write changes
+    one with a statement of its own (sheet/actions.py), so none needs to be a model object."""
+
+    id: int
+    side_id: int
+    points: int
+    counts: dict[str, int] | None
+    even_split: bool
+    last_trick: bool
+    black_hand: bool
+    # Goes up with every change, so a correction made from a stale page is caught.
+    revision: int
+
+    def detail(self) -> dict[str, Any]:
+        """The cell as kept in the corrections trail."""
+        return {
+            "points": self.points,
+            "counts": self.counts,
+            "even_split": self.even_split,
+            "last_trick": self.last_trick,
+            "black_hand": self.black_hand,
+        }
+
+
+@dataclass(frozen=True)
+class StoredHand:
+    """A started hand: its stored id and number, and its sides' entries so far."""
+
+    id: int
+    number: int
+    entries: list[StoredEntry]
+
+
+@dataclass(frozen=True)
 class Cell:
     """One side's cell in one hand."""
 
     side: Side
-    entry: Entry | None
+    entry: StoredEntry | None
     points: int | None
     breakdown: Calculation | None
     corrections: int
@@ -29,6 +64,7 @@ class Row:
     """One hand of the sheet, with the running totals after it."""
 
     number: int
+    hand_id: int
     cells: tuple[Cell, ...]
     result: HandResult
     running: tuple[int, ...] | None
@@ -92,7 +128,7 @@ def table_of(match: Match) -> Table:
     )
 
 
-def facts_of(entry: Entry) -> EntryFacts:
+def facts_of(entry: StoredEntry) -> EntryFacts:
     """A stored cell as the rules read it."""
     return EntryFacts(
         points=entry.points,
@@ -103,25 +139,56 @@ def facts_of(entry: Entry) -> EntryFacts:
     )
 
 
-def load_sheet(match: Match) -> Sheet:
-    """Read one match's hands and work its sheet out."""
-    return load_sheets([match])[0]
+def load_sheet(match: Match, *, corrections: bool = True) -> Sheet:
+    """Read one match's hands and work its sheet out; `corrections=False` skips counting each
+    cell's corrections, which only the page shows (a write's checks don't need them)."""
+    return load_sheets([match], corrections=corrections)[0]
 
 
-def load_sheets(matches: list[Match]) -> list[Sheet]:
+def load_sheets(matches: list[Match], *, corrections: bool = True) -> list[Sheet]:
     """Work out several sheets with a fixed number of queries, however many hands they hold."""
     ids = [m.id for m in matches]
-    hands_of: dict[int, list[Hand]] = {m.id: [] for m in matches}
+    hands_of: dict[int, list[StoredHand]] = {m.id: [] for m in matches}
     if ids:
-        for hand in db.session.scalars(
-            sa.select(Hand)
+        # Hands and their entries in one statement of plain rows: a write reads them all
+        # under its lock, and model objects for each cell would cost more than the rules do.
+        last: StoredHand | None = None
+        for row in db.session.execute(
+            sa.select(
+                Hand.match_id,
+                Hand.id.label("hand_id"),
+                Hand.number,
+                Entry.id,
+                Entry.side_id,
+                Entry.points,
+                Entry.counts,
+                Entry.even_split,
+                Entry.last_trick,
+                Entry.black_hand,
+                Entry.revision,
+            )
+            .outerjoin(Entry, Entry.hand_id == Hand.id)
             .where(Hand.match_id.in_(ids))
             .order_by(Hand.match_id, Hand.number)
-            .options(so.selectinload(Hand.entries))
         ):
-            hands_of[hand.match_id].append(hand)
+            if last is None or last.id != row.hand_id:
+                last = StoredHand(id=row.hand_id, number=row.number, entries=[])
+                hands_of[row.match_id].append(last)
+            if row.id is not None:
+                last.entries.append(
+                    StoredEntry(
+                        id=row.id,
+                        side_id=row.side_id,
+                        points=row.points,
+                        counts=row.counts,
+                        even_split=row.even_split,
+                        last_trick=row.last_trick,
+                        black_hand=row.black_hand,
+                        revision=row.revision,
+                    )
+                )
     corrected: dict[tuple[int, int, int], int] = {}
-    if ids:
+    if ids and corrections:
         for match_id, hand_number, side_id, count in db.session.execute(
             sa.select(
                 Correction.match_id, Correction.hand_number, Correction.side_id, sa.func.count()
@@ -133,15 +200,17 @@ def load_sheets(matches: list[Match]) -> list[Sheet]:
     return [_work_out(m, hands_of[m.id], corrected) for m in matches]
 
 
-def _work_out(match: Match, hands: list[Hand], corrected: dict[tuple[int, int, int], int]) -> Sheet:
+def _work_out(
+    match: Match, hands: list[StoredHand], corrected: dict[tuple[int, int, int], int]
+) -> Sheet:
     """One match's stored hands read through its game's rules."""
     game = get_game(match.game)
     table = table_of(match)
     sides = tuple(match.sides)
     position = {side.id: side.position for side in sides}
-    grid: list[list[Entry | None]] = []
+    grid: list[list[StoredEntry | None]] = []
     for hand in hands:
-        cells: list[Entry | None] = [None] * len(sides)
+        cells: list[StoredEntry | None] = [None] * len(sides)
         for entry in hand.entries:
             cells[position[entry.side_id]] = entry
         grid.append(cells)
@@ -157,6 +226,7 @@ def _work_out(match: Match, hands: list[Hand], corrected: dict[tuple[int, int, i
         rows.append(
             Row(
                 number=hand.number,
+                hand_id=hand.id,
                 cells=tuple(
                     Cell(
                         side=side,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import sqlalchemy as sa
+import sqlalchemy.orm as so
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import db
@@ -87,5 +88,12 @@ def create_match(game: Game, choice: NewMatch, host_phone: str) -> Match:
 
 
 def find_match(code: str) -> Match | None:
-    """The match with this code, as stored (callers normalise what was typed)."""
-    return db.session.scalar(sa.select(Match).where(Match.code == code))
+    """The match with this code, as stored (callers normalise what was typed), with its sides:
+    nearly every caller goes on to them."""
+    return (
+        db.session.scalars(
+            sa.select(Match).where(Match.code == code).options(so.joinedload(Match.sides))
+        )
+        .unique()
+        .first()
+    )
