@@ -147,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     finally:
         if app is not None:
+            app.extensions["match_versions"].close()
             with app.app_context():
                 db.engine.dispose()
         if not args.sqlite:

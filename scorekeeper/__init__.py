@@ -9,7 +9,8 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from scorekeeper.extensions import compress, csrf, db, limiter, migrate
+from scorekeeper import ratelimit
+from scorekeeper.extensions import compress, csrf, db, migrate
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -32,10 +33,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # session (it brought a shown message back), and a 304 stays a few hundred bytes.
         SESSION_REFRESH_EACH_REQUEST=False,
         WTF_CSRF_TIME_LIMIT=None,
-        # Set explicitly: the limiter is shared by every app made in one process (tests).
+        # Join-code look-ups per phone address (scorekeeper/ratelimit.py).
         RATELIMIT_ENABLED=True,
         RATELIMIT_STORAGE_URI="memory://",
-        RATELIMIT_HEADERS_ENABLED=True,
+        RATELIMIT_KEY_PREFIX="scorekeeper",
         JOIN_RATE_LIMIT="30 per minute",
         # How many reverse proxies stand in front (nginx, a load balancer): their
         # X-Forwarded-* headers then name the phone's address and the public host.
@@ -65,7 +66,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"))
     csrf.init_app(app)
-    limiter.init_app(app)
+    ratelimit.init_app(app)
     compress.init_app(app)
 
     from scorekeeper import errors, security, versions

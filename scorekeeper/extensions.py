@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from flask_compress import Compress
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
@@ -30,8 +28,6 @@ migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
 # Pages go out compressed: a phone on a weak connection at the table waits less.
 compress = Compress()
-# Storage comes from RATELIMIT_STORAGE_URI, so several processes can share one count.
-limiter = Limiter(key_func=get_remote_address, default_limits=[])
 
 
 @sa.event.listens_for(sa.Engine, "connect")

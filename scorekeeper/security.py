@@ -20,14 +20,19 @@ CONTENT_SECURITY_POLICY = "; ".join(
 )
 
 
+SECURITY_HEADERS = [
+    ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
+    ("X-Content-Type-Options", "nosniff"),
+    ("X-Frame-Options", "DENY"),
+    ("Referrer-Policy", "same-origin"),
+]
+
+
 def register(app: Flask) -> None:
     """Add the security headers to every response."""
 
     @app.after_request
     def secure_headers(response: Response) -> Response:
-        """Set the headers unless a view set its own."""
-        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
+        """Add the headers in one go (no view sets any of them itself)."""
+        response.headers.extend(SECURITY_HEADERS)
         return response

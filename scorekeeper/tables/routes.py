@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 
-from scorekeeper.extensions import limiter
 from scorekeeper.games import GAMES
 from scorekeeper.models import CODE_LENGTH, normalise_code
 from scorekeeper.phones import ensure_phone
+from scorekeeper.ratelimit import join_limited
 from scorekeeper.tables.forms import JoinForm, fields, new_match_form
 from scorekeeper.tables.setup import NewMatch, SetupError, create_match, find_match
 
 bp = Blueprint("tables", __name__)
-
-
-def join_limit() -> str:
-    """The rate limit on code look-ups, from configuration (a guessing phone slows right down)."""
-    return str(current_app.config["JOIN_RATE_LIMIT"])
 
 
 @bp.get("/")
@@ -26,7 +21,7 @@ def home():  # type: ignore[no-untyped-def]
 
 
 @bp.post("/join")
-@limiter.limit(join_limit)
+@join_limited
 def join():  # type: ignore[no-untyped-def]
     """Look a typed code up and open its match."""
     form = JoinForm()
@@ -42,7 +37,7 @@ def join():  # type: ignore[no-untyped-def]
 
 
 @bp.get("/j/<code>")
-@limiter.limit(join_limit)
+@join_limited
 def join_link(code: str):  # type: ignore[no-untyped-def]
     """The link in the QR code: open the match (any case, dashes or spaces in the code)."""
     typed = normalise_code(code)
