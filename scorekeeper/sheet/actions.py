@@ -9,6 +9,7 @@ so each check sees what the previous phone wrote.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
@@ -226,6 +227,22 @@ def say_last_trick(match: Match, hand_number: int, taker: Side, key: str | None)
     return _run(match, key, work)
 
 
+def history_order(match: Match) -> dict[str, Any]:
+    """What a phone's history is ordered by, as every seat at the match must carry it.
+
+    Give it to each new seat, Seat(..., **history_order(match)), and after each change of status
+    call _reorder_history(match): history reads seats alone, through ix_seat_history.
+    """
+    return {"match_open": match.is_open, "match_created_at": match.created_at}
+
+
+def _reorder_history(match: Match) -> None:
+    """The match's status changed: move it in the history of every phone seated at it."""
+    db.session.execute(
+        sa.update(Seat).where(Seat.match_id == match.id).values(**history_order(match))
+    )
+
+
 def end_match(match: Match, key: str | None) -> Done:
     """Any seated phone ends the match, once the game's rule says a side has won."""
 
@@ -238,6 +255,7 @@ def end_match(match: Match, key: str | None) -> Done:
         match.winner_side_id = sheet.winner.id
         match.result = f"{sheet.winner.name} won. {sheet.state.reason}".strip()
         match.ended_at = utcnow()
+        _reorder_history(match)
         return Done(f"Match over: {sheet.winner.name} won.")
 
     return _run(match, key, work)
@@ -252,6 +270,7 @@ def reopen_match(match: Match, key: str | None) -> Done:
         match.winner_side_id = None
         match.result = ""
         match.ended_at = None
+        _reorder_history(match)
         return Done("Match reopened.")
 
     return _run(match, key, work)
@@ -265,6 +284,7 @@ def abandon_match(match: Match, key: str | None) -> Done:
         match.status = Match.ABANDONED
         match.result = "Abandoned."
         match.ended_at = utcnow()
+        _reorder_history(match)
         return Done("Match abandoned.")
 
     return _run(match, key, work)
@@ -328,7 +348,7 @@ def claim_side(
                 409,
                 match,
             )
-        seat = viewer.seat or Seat(match_id=match.id, phone=viewer_phone)
+        seat = viewer.seat or Seat(match_id=match.id, phone=viewer_phone, **history_order(match))
         seat.side_id = side.id
         db.session.add(seat)
         return Done(f"This phone now holds {side.name}.")
@@ -343,7 +363,7 @@ def watch(match: Match, viewer_phone: str) -> Done:
         sa.select(Seat.id).where(Seat.match_id == match.id, Seat.phone == viewer_phone)
     )
     if exists is None:
-        db.session.add(Seat(match_id=match.id, phone=viewer_phone))
+        db.session.add(Seat(match_id=match.id, phone=viewer_phone, **history_order(match)))
         try:
             db.session.commit()
         except IntegrityError:
