@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
 import sqlalchemy as sa
 from flask import Flask
 
 from scorekeeper.extensions import db
+from scorekeeper.history.routes import PER_PAGE
 from scorekeeper.models import Match, Seat
 
 
@@ -25,6 +31,32 @@ def listed(phone, page: str = "") -> list[str]:  # type: ignore[no-untyped-def]
     """The match codes a phone's history page lists, top to bottom."""
     shown = phone.get(f"/history{page}").shown
     return [part.split('"')[0] for part in shown.split('href="/m/')[1:]]
+
+
+def matches(phone, count: int) -> list[str]:  # type: ignore[no-untyped-def]
+    """Create `count` matches from one phone, oldest first; the oldest and the newest with a
+    hand entered, so the newest page and the oldest both show some."""
+    codes = [phone.create("basra", side_0=f"Ana {n}", side_1=f"Ben {n}") for n in range(count)]
+    for code in {codes[0], codes[-1]}:
+        phone.enter(code, 1, 0, 48)
+    return codes
+
+
+@contextmanager
+def statements(app: Flask) -> Iterator[list[str]]:
+    """Every SQL statement the app sends while the block runs."""
+    with app.app_context():
+        engine = db.engine
+    sent: list[str] = []
+
+    def record(connection: Any, cursor: Any, statement: str, *args: Any) -> None:
+        sent.append(statement)
+
+    sa.event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield sent
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", record)
 
 
 def test_every_seat_keeps_its_match_s_place_in_history(app, host, guest, watcher):
@@ -60,3 +92,51 @@ def test_a_reopened_match_goes_back_among_the_unfinished_for_every_phone(host, g
     host.post(f"/m/{newer}/reopen")
     for phone in (host, guest, watcher):
         assert listed(phone) == [newer, older]
+
+
+def test_history_goes_back_a_page_at_a_time(host):
+    codes = matches(host, PER_PAGE)
+    newest_first = codes[::-1]
+    page = host.get("/history").shown
+    assert listed(host) == newest_first
+    assert "Older" not in page and "Newer" not in page
+
+    codes.append(host.create("basra"))
+    newest_first = codes[::-1]
+    page = host.get("/history").shown
+    assert listed(host) == newest_first[:PER_PAGE]
+    assert 'href="/history?page=2">Older' in page and "Newer" not in page
+
+    page = host.get("/history?page=2").shown
+    assert listed(host, "?page=2") == newest_first[PER_PAGE:]
+    assert 'href="/history?page=1">Newer' in page and "Older" not in page
+
+
+@pytest.mark.parametrize("asked", ["?page=0", "?page=-3", "?page=abc", "?page=", "?page=1.5"])
+def test_a_junk_page_number_shows_the_newest_page(host, asked):
+    code = host.create("basra")
+    response = host.get(f"/history{asked}")
+    assert response.status_code == 200
+    assert listed(host, asked) == [code]
+
+
+@pytest.mark.parametrize("asked", ["?page=2", "?page=999999", "?page=99999999999999999999999"])
+def test_a_page_past_the_oldest_match_is_empty_with_a_way_back(host, asked):
+    host.create("basra")
+    response = host.get(f"/history{asked}")
+    assert response.status_code == 200
+    assert listed(host, asked) == []
+    assert 'No matches this far back. <a href="/history">' in response.shown
+
+
+def test_statements_per_page_do_not_grow_with_the_history(app, phones):
+    few, many = phones(), phones()
+    matches(few, 3)
+    matches(many, 25)
+    with statements(app) as for_few:
+        assert len(listed(few)) == 3
+    with statements(app) as for_many:
+        assert len(listed(many)) == PER_PAGE
+    with statements(app) as for_older:
+        assert len(listed(many, "?page=2")) == 25 - PER_PAGE
+    assert len(for_few) == len(for_many) == len(for_older)
