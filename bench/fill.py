@@ -204,10 +204,17 @@ def _store(plans: list[Plan]) -> None:
     for p in plans:
         sides_of.append(side_ids[taken : taken + len(p.holders)])
         taken += len(p.holders)
+    # Each seat carries its match's place in history, as actions.history_order gives it.
     db.session.execute(
         sa.insert(Seat),
         [
-            {"match_id": match_id, "phone": phone, "side_id": side_id}
+            {
+                "match_id": match_id,
+                "phone": phone,
+                "side_id": side_id,
+                "match_open": p.status == Match.OPEN,
+                "match_created_at": p.created_at,
+            }
             for p, match_id, sides in zip(plans, match_ids, sides_of, strict=True)
             for phone, side_id in [
                 *zip(p.holders, sides, strict=True),

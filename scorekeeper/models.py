@@ -107,12 +107,20 @@ class Seat(db.Model):
     phone: so.Mapped[str] = so.mapped_column(sa.String(64), index=True)
     side_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("side.id", ondelete="SET NULL"))
     joined_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
+    # The match's place in history, copied here (actions.history_order keeps it in step) so a
+    # phone's history pages walk ix_seat_history in order instead of sorting all its matches.
+    match_open: so.Mapped[bool]
+    match_created_at: so.Mapped[datetime]
 
     match: so.Mapped[Match] = so.relationship(back_populates="seats")
     side: so.Mapped[Side | None] = so.relationship()
 
-    # One seat per phone per match: a phone holds one side, or watches.
-    __table_args__ = (sa.UniqueConstraint("match_id", "phone"),)
+    __table_args__ = (
+        # One seat per phone per match: a phone holds one side, or watches.
+        sa.UniqueConstraint("match_id", "phone"),
+        # History's order: unfinished first, then the newest (match_id breaks ties).
+        sa.Index("ix_seat_history", "phone", "match_open", "match_created_at", "match_id"),
+    )
 
 
 class Hand(db.Model):

@@ -89,19 +89,38 @@ def logging_kept() -> Iterator[None]:
                 logger.disabled = disabled.get(name, False)
 
 
-def migrate_to_head(app: Flask) -> None:
-    """Run the real Alembic migrations in migrations/ up to the newest revision."""
+@contextmanager
+def alembic_context(app: Flask) -> Iterator[None]:
+    """The app's context for running Alembic, with what env.py does to logging undone after."""
     with app.app_context(), logging_kept(), warnings.catch_warnings():
         # migrations/env.py asks Flask-SQLAlchemy for get_engine() first, deprecated in 3.1;
         # it still works, and env.py is the project's to update, so only that warning is let by.
         warnings.filterwarnings("ignore", "'get_engine' is deprecated", DeprecationWarning)
-        flask_migrate.upgrade()
+        yield
+
+
+def migrate_to(app: Flask, revision: str = "head") -> None:
+    """Run the real Alembic migrations in migrations/ up to a revision: the newest by default."""
+    with alembic_context(app):
+        flask_migrate.upgrade(revision=revision)
+
+
+def migrate_down_to(app: Flask, revision: str) -> None:
+    """Undo the real Alembic migrations in migrations/ down to a revision."""
+    with alembic_context(app):
+        flask_migrate.downgrade(revision=revision)
 
 
 @pytest.fixture
-def upgrade() -> Callable[[Flask], None]:
-    """Migrate an app's database to the newest revision (for the migrations' own test)."""
-    return migrate_to_head
+def upgrade() -> Callable[..., None]:
+    """Migrate an app's database up to a revision, the newest by default (migrations' tests)."""
+    return migrate_to
+
+
+@pytest.fixture
+def downgrade() -> Callable[[Flask, str], None]:
+    """Migrate an app's database down to a revision (for the migrations' own tests)."""
+    return migrate_down_to
 
 
 @pytest.fixture
@@ -119,7 +138,7 @@ def _postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, An
     """PostgreSQL only: this run's schema, migrated once; the settings to reach it."""
     with empty_database(tmp_path_factory.mktemp("db")) as config:
         app = create_app(config)
-        migrate_to_head(app)
+        migrate_to(app)
         with app.app_context():
             db.engine.dispose()
         yield config

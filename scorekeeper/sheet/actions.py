@@ -258,6 +258,22 @@ def say_last_trick(match: Match, hand_number: int, taker: Side, key: str | None)
     return _run(match, key, work)
 
 
+def history_order(match: Match) -> dict[str, Any]:
+    """What a phone's history is ordered by, as every seat at the match must carry it.
+
+    Give it to each new seat, Seat(..., **history_order(match)), and after each change of status
+    call _reorder_history(match): history reads seats alone, through ix_seat_history.
+    """
+    return {"match_open": match.is_open, "match_created_at": match.created_at}
+
+
+def _reorder_history(match: Match) -> None:
+    """The match's status changed: move it in the history of every phone seated at it."""
+    db.session.execute(
+        sa.update(Seat).where(Seat.match_id == match.id).values(**history_order(match))
+    )
+
+
 def end_match(match: Match, key: str | None) -> Done:
     """Any seated phone ends the match, once the game's rule says a side has won."""
 
@@ -270,6 +286,7 @@ def end_match(match: Match, key: str | None) -> Done:
         match.winner_side_id = sheet.winner.id
         match.result = f"{sheet.winner.name} won. {sheet.state.reason}".strip()
         match.ended_at = utcnow()
+        _reorder_history(match)
         return Done(f"Match over: {sheet.winner.name} won.")
 
     return _run(match, key, work)
@@ -284,6 +301,7 @@ def reopen_match(match: Match, key: str | None) -> Done:
         match.winner_side_id = None
         match.result = ""
         match.ended_at = None
+        _reorder_history(match)
         return Done("Match reopened.")
 
     return _run(match, key, work)
@@ -297,6 +315,7 @@ def abandon_match(match: Match, key: str | None) -> Done:
         match.status = Match.ABANDONED
         match.result = "Abandoned."
         match.ended_at = utcnow()
+        _reorder_history(match)
         return Done("Match abandoned.")
 
     return _run(match, key, work)
@@ -360,7 +379,7 @@ def claim_side(
                 409,
                 match,
             )
-        seat = viewer.seat or Seat(match_id=match.id, phone=viewer_phone)
+        seat = viewer.seat or Seat(match_id=match.id, phone=viewer_phone, **history_order(match))
         seat.side_id = side.id
         db.session.add(seat)
         return Done(f"This phone now holds {side.name}.")
@@ -375,7 +394,7 @@ def watch(match: Match, viewer_phone: str, key: str | None) -> Done:
         viewer = require(match, Action.WATCH)
         if viewer.seat is None:
             # A write like any other: the page a watcher sees differs from a newcomer's.
-            db.session.add(Seat(match_id=match.id, phone=viewer_phone))
+            db.session.add(Seat(match_id=match.id, phone=viewer_phone, **history_order(match)))
         return Done("Watching this match.")
 
     return _run(match, key, work)

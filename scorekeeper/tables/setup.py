@@ -11,6 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from scorekeeper.extensions import db
 from scorekeeper.games import Game
 from scorekeeper.models import Match, Seat, Side, new_code
+from scorekeeper.sheet.actions import history_order
 
 
 class SetupError(ValueError):
@@ -81,7 +82,9 @@ def create_match(game: Game, choice: NewMatch, host_phone: str) -> Match:
             db.session.rollback()
             continue
         host_side = match.sides[choice.host_side].id if choice.host_side is not None else None
-        db.session.add(Seat(match_id=match.id, phone=host_phone, side_id=host_side))
+        db.session.add(
+            Seat(match_id=match.id, phone=host_phone, side_id=host_side, **history_order(match))
+        )
         db.session.commit()
         return match
     raise RuntimeError("no free match code after 10 draws")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -27,4 +29,69 @@ def test_migrations_build_an_empty_database_into_the_models_schema(unmigrated_ap
             "alembic_version",
         }
         # A model changed without a migration (or the reverse) shows up here as a difference.
+        assert compare_metadata(context, db.metadata) == []
+
+
+# The revision before seats carried their match's place in history (5d0a3ff06fb1).
+BEFORE_HISTORY_ORDER = "5b0e6f1a9c2d"
+
+
+def test_the_upgrade_copies_each_match_s_place_in_history_onto_its_seats(unmigrated_app, upgrade):
+    upgrade(unmigrated_app, BEFORE_HISTORY_ORDER)
+    match, seat = db.metadata.tables["match"], db.metadata.tables["seat"]
+    created = {1: datetime(2026, 1, 2, 3, 4, 5, 678000), 2: datetime(2025, 6, 7, 8, 9, 10)}
+    with unmigrated_app.app_context(), db.engine.begin() as connection:
+        for match_id, code, status in ((1, "OPEN11", "open"), (2, "ENDED2", "ended")):
+            connection.execute(
+                match.insert().values(
+                    id=match_id,
+                    code=code,
+                    game="basra",
+                    table_format="2",
+                    target=101,
+                    status=status,
+                    host_phone="phone-a",
+                    created_at=created[match_id],
+                )
+            )
+        # Seats as they were: no copied columns yet. A second phone watches the ended match.
+        for match_id, phone in ((1, "phone-a"), (2, "phone-a"), (2, "phone-b")):
+            connection.execute(
+                seat.insert().values(match_id=match_id, phone=phone, joined_at=created[match_id])
+            )
+
+    upgrade(unmigrated_app)
+
+    with unmigrated_app.app_context(), db.engine.connect() as connection:
+        # The placeholder defaults are gone, as in the models: a seat must be given its place.
+        defaults = {c["name"]: c["default"] for c in sa.inspect(connection).get_columns("seat")}
+        assert defaults["match_open"] is None and defaults["match_created_at"] is None
+        rows = connection.execute(
+            sa.select(
+                seat.c.match_id, seat.c.phone, seat.c.match_open, seat.c.match_created_at
+            ).order_by(seat.c.id)
+        ).all()
+    assert [tuple(row) for row in rows] == [
+        (1, "phone-a", True, created[1]),
+        (2, "phone-a", False, created[2]),
+        (2, "phone-b", False, created[2]),
+    ]
+
+
+def test_the_downgrade_takes_the_copied_columns_off_and_the_upgrade_puts_them_back(
+    unmigrated_app, upgrade, downgrade
+):
+    upgrade(unmigrated_app)
+    downgrade(unmigrated_app, BEFORE_HISTORY_ORDER)
+    with unmigrated_app.app_context(), db.engine.connect() as connection:
+        inspector = sa.inspect(connection)
+        columns = {column["name"] for column in inspector.get_columns("seat")}
+        assert columns == {"id", "match_id", "phone", "side_id", "joined_at"}
+        indexes = {index["name"] for index in inspector.get_indexes("seat")}
+        assert "ix_seat_history" not in indexes
+        assert {"ix_seat_match_id", "ix_seat_phone"} <= indexes
+
+    upgrade(unmigrated_app)
+    with unmigrated_app.app_context(), db.engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
         assert compare_metadata(context, db.metadata) == []

@@ -1,0 +1,217 @@
+"""A phone's history: every match it sat at, in order, a page at a time, quick however long."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+from markupsafe import Markup
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+from scorekeeper.history.cards import EXTENSION, CardCache
+from scorekeeper.history.routes import PER_PAGE, page_of
+from scorekeeper.models import Match, Seat
+
+
+def places(app: Flask) -> list[tuple[str, str, bool]]:
+    """Every seat's phone, match code and copy of whether the match is open; fails if a seat's
+    copy of the match's place in history differs from the match itself."""
+    with app.app_context():
+        rows = db.session.execute(
+            sa.select(Seat, Match).join(Match, Match.id == Seat.match_id).order_by(Seat.id)
+        ).all()
+        for seat, match in rows:
+            assert (seat.match_open, seat.match_created_at) == (match.is_open, match.created_at)
+        return [(seat.phone, match.code, seat.match_open) for seat, match in rows]
+
+
+def listed(phone, page: str = "") -> list[str]:  # type: ignore[no-untyped-def]
+    """The match codes a phone's history page lists, top to bottom."""
+    shown = phone.get(f"/history{page}").shown
+    return [part.split('"')[0] for part in shown.split('href="/m/')[1:]]
+
+
+def matches(phone, count: int) -> list[str]:  # type: ignore[no-untyped-def]
+    """Create `count` matches from one phone, oldest first; the oldest and the newest with a
+    hand entered, so the newest page and the oldest both show some."""
+    codes = [phone.create("basra", side_0=f"Ana {n}", side_1=f"Ben {n}") for n in range(count)]
+    for code in {codes[0], codes[-1]}:
+        phone.enter(code, 1, 0, 48)
+    return codes
+
+
+@contextmanager
+def statements(app: Flask) -> Iterator[list[str]]:
+    """Every SQL statement the app sends while the block runs."""
+    with app.app_context():
+        engine = db.engine
+    sent: list[str] = []
+
+    def record(connection: Any, cursor: Any, statement: str, *args: Any) -> None:
+        sent.append(statement)
+
+    sa.event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield sent
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", record)
+
+
+def test_every_seat_keeps_its_match_s_place_in_history(app, host, guest, watcher):
+    code = host.create("basra", side_0="A", side_1="B")
+    guest.join(code, side=1)
+    watcher.join(code, side=None)
+    assert [open_ for _, _, open_ in places(app)] == [True, True, True]
+
+    host.enter(code, 1, 0, 101)
+    guest.enter(code, 1, 1, 0)
+    guest.post(f"/m/{code}/end")
+    assert [open_ for _, _, open_ in places(app)] == [False, False, False]
+
+    host.post(f"/m/{code}/reopen")
+    assert [open_ for _, _, open_ in places(app)] == [True, True, True]
+
+    host.post(f"/m/{code}/abandon")
+    assert [open_ for _, _, open_ in places(app)] == [False, False, False]
+
+
+def test_a_reopened_match_goes_back_among_the_unfinished_for_every_phone(host, guest, watcher):
+    older = host.create("basra", side_0="A", side_1="B")
+    newer = host.create("basra", side_0="C", side_1="D")
+    for code in (older, newer):
+        guest.join(code, side=1)
+        watcher.join(code, side=None)
+    host.enter(newer, 1, 0, 101)
+    guest.enter(newer, 1, 1, 0)
+    guest.post(f"/m/{newer}/end")
+    for phone in (host, guest, watcher):
+        assert listed(phone) == [older, newer]
+
+    host.post(f"/m/{newer}/reopen")
+    for phone in (host, guest, watcher):
+        assert listed(phone) == [newer, older]
+
+
+def test_history_goes_back_a_page_at_a_time(host):
+    codes = matches(host, PER_PAGE)
+    newest_first = codes[::-1]
+    page = host.get("/history").shown
+    assert listed(host) == newest_first
+    assert "Older" not in page and "Newer" not in page
+
+    codes.append(host.create("basra"))
+    newest_first = codes[::-1]
+    page = host.get("/history").shown
+    assert listed(host) == newest_first[:PER_PAGE]
+    assert 'href="/history?page=2">Older' in page and "Newer" not in page
+
+    page = host.get("/history?page=2").shown
+    assert listed(host, "?page=2") == newest_first[PER_PAGE:]
+    assert 'href="/history?page=1">Newer' in page and "Older" not in page
+
+
+@pytest.mark.parametrize("asked", ["?page=0", "?page=-3", "?page=abc", "?page=", "?page=1.5"])
+def test_a_junk_page_number_shows_the_newest_page(host, asked):
+    code = host.create("basra")
+    response = host.get(f"/history{asked}")
+    assert response.status_code == 200
+    assert listed(host, asked) == [code]
+
+
+@pytest.mark.parametrize("asked", ["?page=2", "?page=999999", "?page=99999999999999999999999"])
+def test_a_page_past_the_oldest_match_is_empty_with_a_way_back(host, asked):
+    host.create("basra")
+    response = host.get(f"/history{asked}")
+    assert response.status_code == 200
+    assert listed(host, asked) == []
+    assert 'No matches this far back. <a href="/history">' in response.shown
+
+
+def test_statements_per_page_do_not_grow_with_the_history(app, phones):
+    few, many = phones(), phones()
+    matches(few, 3)
+    matches(many, 25)
+    with statements(app) as for_few:
+        assert len(listed(few)) == 3
+    with statements(app) as for_many:
+        assert len(listed(many)) == PER_PAGE
+    with statements(app) as for_older:
+        assert len(listed(many, "?page=2")) == 25 - PER_PAGE
+    assert len(for_few) == len(for_many) == len(for_older)
+
+
+def test_the_page_query_walks_the_history_index_in_order_without_sorting(app):
+    with app.app_context():
+        query = page_of("a-phone", page=3)
+        sql = str(query.compile(db.engine, compile_kwargs={"literal_binds": True}))
+        if db.engine.dialect.name == "postgresql":
+            # The test tables are nearly empty, where a sort costs nothing: price sorting out,
+            # so the plan shows whether the index can give the order at all.
+            db.session.execute(sa.text("SET LOCAL enable_sort = off"))
+            plan = db.session.scalars(sa.text(f"EXPLAIN {sql}")).all()
+        else:
+            plan = [row[-1] for row in db.session.execute(sa.text(f"EXPLAIN QUERY PLAN {sql}"))]
+        db.session.rollback()
+    shown = "\n".join(plan)
+    assert "ix_seat_history" in shown
+    assert "Sort" not in shown and "TEMP B-TREE" not in shown
+
+
+def test_a_card_is_worked_out_again_when_its_match_changes_and_kept_otherwise(
+    app, host, guest, watcher
+):
+    code = host.create("basra", side_0="Alice", side_1="Ben")
+    guest.join(code, side=1)
+    watcher.join(code, side=None)
+    host.enter(code, 1, 0, 48)
+    guest.enter(code, 1, 1, 5)
+
+    with statements(app) as first:
+        assert "Alice 48 – Ben 5" in host.get("/history").shown
+    with statements(app) as again:
+        assert "Alice 48 – Ben 5" in host.get("/history").shown
+    # Kept: the page reads which matches it lists and their versions, not their sheets; and
+    # a card is the same for every phone at the match, so the others get the kept one too.
+    with statements(app) as others:
+        assert "Alice 48 – Ben 5" in guest.get("/history").shown
+        assert "Alice 48 – Ben 5" in watcher.get("/history").shown
+    assert len(again) < len(first)
+    sheet_reads = re.compile(r"\b(FROM|JOIN) (side|hand|entry|correction)\b", re.IGNORECASE)
+    assert [s for s in first if sheet_reads.search(s)] != []
+    assert [s for s in again + others if sheet_reads.search(s)] == []
+
+    # Every write bumps the match's version: the next page works the card out again.
+    host.enter(code, 2, 0, 10)
+    guest.enter(code, 2, 1, 3)
+    for phone in (host, guest, watcher):
+        assert "Alice 58 – Ben 8" in phone.get("/history").shown
+    host.post(f"/m/{code}/abandon")
+    for phone in (host, guest, watcher):
+        assert "Abandoned" in phone.get("/history").shown
+
+
+def test_the_kept_cards_are_bounded_and_never_go_back_a_version():
+    cards = CardCache(max_cards=2)
+    cards.keep(1, 3, Markup("one at 3"))
+    cards.keep(1, 2, Markup("one at 2"))  # a slow page that read an older version
+    assert cards.get(1, 3) == "one at 3" and cards.get(1, 2) is None
+    cards.keep(1, 4, Markup("one at 4"))
+    assert cards.get(1, 4) == "one at 4" and cards.get(1, 3) is None
+    cards.keep(2, 1, Markup("two"))
+    assert cards.get(1, 4) == "one at 4"  # now the most recently shown
+    cards.keep(3, 1, Markup("three"))
+    assert len(cards) == 2
+    assert cards.get(2, 1) is None and cards.get(1, 4) == "one at 4"
+    assert cards.get(3, 1) == "three"
+
+
+def test_each_app_keeps_its_own_cards(app):
+    other = create_app({**app.config})
+    assert isinstance(app.extensions[EXTENSION], CardCache)
+    assert other.extensions[EXTENSION] is not app.extensions[EXTENSION]
