@@ -18,8 +18,9 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import sqlalchemy as sa
 from flask import Flask, current_app
@@ -185,6 +186,46 @@ class MatchVersions:
         """Stop listening: the listener closes its connection within a tick (tests make many
         apps in one process; a worker process simply exits)."""
         self._stop.set()
+
+
+Kept = TypeVar("Kept")
+
+
+class NewestByMatch(Generic[Kept]):
+    """What a process keeps of recently seen matches, each at the newest version seen: a sheet
+    page, a history card. Every write bumps a match's version, so what was worked out for a
+    version never goes stale; it is only replaced by what a newer version gives."""
+
+    def __init__(self, capacity: int) -> None:
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[int, tuple[int, Kept]] = OrderedDict()
+        self._capacity = capacity
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._kept)
+
+    def get(self, match_id: int, version: int) -> Kept | None:
+        """What is kept for a match at exactly this version, if anything."""
+        with self._lock:
+            kept = self._kept.get(match_id)
+            if kept is None or kept[0] != version:
+                return None
+            self._kept.move_to_end(match_id)
+            return kept[1]
+
+    def keep(self, match_id: int, version: int, value: Kept) -> Kept:
+        """Keep a value for a match at a version, unless this version or a newer one is kept
+        already; what is kept for this version (the value itself if it was older)."""
+        with self._lock:
+            kept = self._kept.get(match_id)
+            if kept is not None and kept[0] >= version:
+                return kept[1] if kept[0] == version else value
+            self._kept[match_id] = (version, value)
+            self._kept.move_to_end(match_id)
+            while len(self._kept) > self._capacity:
+                self._kept.popitem(last=False)
+            return value
 
 
 def init_app(app: Flask) -> None:

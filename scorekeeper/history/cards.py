@@ -10,8 +10,6 @@ processes on several servers stay correct; each just works its cards out once.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 
 import sqlalchemy as sa
@@ -22,6 +20,7 @@ from markupsafe import Markup
 from scorekeeper.extensions import db
 from scorekeeper.models import Match
 from scorekeeper.sheet.state import load_sheets
+from scorekeeper.versions import NewestByMatch
 
 # Where each app keeps its cards: two apps in one process (the tests) must not share them.
 EXTENSION = "history_cards"
@@ -29,37 +28,11 @@ EXTENSION = "history_cards"
 MAX_CARDS = 2000
 
 
-class CardCache:
+class CardCache(NewestByMatch[Markup]):
     """The newest card of each recently shown match, for one app in one process."""
 
     def __init__(self, max_cards: int = MAX_CARDS) -> None:
-        self._lock = threading.Lock()
-        self._cards: OrderedDict[int, tuple[int, Markup]] = OrderedDict()
-        self._max = max_cards
-
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._cards)
-
-    def get(self, match_id: int, version: int) -> Markup | None:
-        """The card kept for a match at exactly this version, if any."""
-        with self._lock:
-            kept = self._cards.get(match_id)
-            if kept is None or kept[0] != version:
-                return None
-            self._cards.move_to_end(match_id)
-            return kept[1]
-
-    def keep(self, match_id: int, version: int, card: Markup) -> None:
-        """Keep a match's card at a version, unless one of a newer version is kept already."""
-        with self._lock:
-            kept = self._cards.get(match_id)
-            if kept is not None and kept[0] > version:
-                return
-            self._cards[match_id] = (version, card)
-            self._cards.move_to_end(match_id)
-            while len(self._cards) > self._max:
-                self._cards.popitem(last=False)
+        super().__init__(max_cards)
 
 
 def cards_for(listed: Sequence[tuple[int, int]]) -> list[Markup]:

@@ -11,8 +11,6 @@ form, flash messages, the ETag) is left in the kept page as a slot, filled for e
 from __future__ import annotations
 
 import hashlib
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from flask import Flask, current_app, render_template, session
@@ -20,6 +18,7 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from scorekeeper.sheet.forms import new_key
+from scorekeeper.versions import NewestByMatch
 
 # Every player's text is escaped on the way into a page, so "<!--" can only come from the
 # templates themselves: a slot can never be forged by a side's name.
@@ -74,38 +73,11 @@ class KeptVersion:
         return place_of(phone, self.host_phone, self.seats)
 
 
-class PageStore:
+class PageStore(NewestByMatch[KeptVersion]):
     """The newest kept version of each recently seen match, for one app in one worker."""
 
     def __init__(self, max_matches: int = MAX_MATCHES) -> None:
-        self._lock = threading.Lock()
-        self._matches: OrderedDict[int, KeptVersion] = OrderedDict()
-        self._max = max_matches
-
-    def get(self, match_id: int, version: int) -> KeptVersion | None:
-        """The kept pages of a match at exactly this version, if any."""
-        with self._lock:
-            kept = self._matches.get(match_id)
-            if kept is None or kept.version != version:
-                return None
-            self._matches.move_to_end(match_id)
-            return kept
-
-    def keep(self, match_id: int, candidate: KeptVersion) -> KeptVersion:
-        """The kept version to add pages to: the one kept already if it is this version, the
-        candidate if it is newer; an older candidate is returned but not kept."""
-        with self._lock:
-            kept = self._matches.get(match_id)
-            if kept is not None and kept.version == candidate.version:
-                self._matches.move_to_end(match_id)
-                return kept
-            if kept is not None and kept.version > candidate.version:
-                return candidate
-            self._matches[match_id] = candidate
-            self._matches.move_to_end(match_id)
-            while len(self._matches) > self._max:
-                self._matches.popitem(last=False)
-            return candidate
+        super().__init__(max_matches)
 
 
 def personalise(page: str, etag: str) -> str:

@@ -191,7 +191,8 @@ def render_match(
         **_live_context(match, sheet, viewer),
     )
     if error is None and entry_form is None:
-        page_store().keep(match.id, kept).pages[(template, kept.place(phone))] = page
+        kept = page_store().keep(match.id, kept.version, kept)
+        kept.pages[(template, kept.place(phone))] = page
     return _send(page, etag_for(match.version, phone), status)
 
 
