@@ -28,7 +28,14 @@ from scorekeeper.phones import current_phone, ensure_phone
 from scorekeeper.sheet import actions
 from scorekeeper.sheet.chart import running_chart
 from scorekeeper.sheet.forms import ActionForm, CorrectionForm, EntryForm
-from scorekeeper.sheet.pages import KeptVersion, etag_for, has_flashes, page_store, personalise
+from scorekeeper.sheet.pages import (
+    KeptVersion,
+    etag_for,
+    etag_versions,
+    has_flashes,
+    page_store,
+    personalise,
+)
 from scorekeeper.sheet.state import Sheet, load_sheet
 from scorekeeper.tables.setup import find_match
 from scorekeeper.versions import Known, versions
@@ -69,15 +76,11 @@ def _match(code: str) -> Match:
     return match
 
 
-def _known(code: str) -> Known:
-    """The match for a code in a URL and its version now, or 404; from memory where it can.
-
-    Right after a post (its message waits in the session) the version is read afresh: the
-    redirected page may land on a worker that hasn't yet heard of that very write.
-    """
+def _known(code: str, *, fresh: bool = False) -> Known:
+    """The match for a code in a URL and its version now, or 404; from memory unless `fresh`."""
     known = None
     if code.isalnum() and len(code) <= 12:
-        known = versions().current(code.upper(), fresh=has_flashes())
+        known = versions().current(code.upper(), fresh=fresh)
     if known is None:
         abort(404)
     return known
@@ -193,18 +196,16 @@ def render_match(
     if error is None and entry_form is None:
         kept = page_store().keep(match.id, kept.version, kept)
         kept.pages[(template, kept.place(phone))] = page
-    return _send(page, etag_for(match.version, phone), status)
+    return _send(page, etag_for(match.version), status)
 
 
-def _kept_or_rendered(code: str, template: str) -> Response:
+def _kept_or_rendered(known: Known, template: str) -> Response:
     """A match page as kept for this version and place, or worked out afresh."""
-    phone = current_phone()
-    known = _known(code)
     kept = page_store().get(known.match_id, known.version)
     if kept is not None:
-        page = kept.pages.get((template, kept.place(phone)))
+        page = kept.pages.get((template, kept.place(current_phone())))
         if page is not None:
-            return _send(page, etag_for(known.version, phone))
+            return _send(page, etag_for(known.version))
     match = db.session.get(Match, known.match_id)
     if match is None:
         abort(404)
@@ -214,7 +215,9 @@ def _kept_or_rendered(code: str, template: str) -> Response:
 @bp.get("/<code>")
 def match(code: str) -> Response:
     """The sheet of one match, for players, host and watchers alike."""
-    return _kept_or_rendered(code, "sheet/match.html")
+    # Right after a post (its message waits) the version is read afresh: this page may land on
+    # a worker that hasn't yet heard of that very write.
+    return _kept_or_rendered(_known(code, fresh=has_flashes()), "sheet/match.html")
 
 
 @bp.get("/<code>/live")
@@ -224,13 +227,18 @@ def live(code: str) -> Response:
     The unchanged poll is the most frequent request of all: answered from what this worker
     knows of the match's version (scorekeeper/versions.py), without the database.
     """
-    etag = etag_for(_known(code).version, current_phone())
+    known = _known(code)
+    if any(version > known.version for version in etag_versions(request.if_none_match)):
+        # The phone has seen a newer version than this worker has heard of (its own write,
+        # served by another worker a moment ago): never send it back in time.
+        known = _known(code, fresh=True)
+    etag = etag_for(known.version)
     if etag in request.if_none_match.as_set():
         response = Response(status=304)
         response.set_etag(etag)
         response.headers["Cache-Control"] = "no-cache, private"
         return response
-    return _kept_or_rendered(code, "sheet/live.html")
+    return _kept_or_rendered(known, "sheet/live.html")
 
 
 @bp.get("/<code>/sheet.csv")
