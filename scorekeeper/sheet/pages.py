@@ -49,27 +49,40 @@ def place_of(phone: str | None, host_phone: str, seats: dict[str, int | None]) -
     return where + ("h" if phone is not None and phone == host_phone else "")
 
 
-def etag_for(version: int) -> str:
-    """What one phone's view of a match depends on: the match's version, and the phone.
-
-    The version alone settles where the phone sits and who is host (a claim or a hand-over is
-    a write). The phone is its session cookie as sent, hashed, not decoded: decoding it was a
-    quarter of the cost of the poll every phone makes every two seconds. A changed cookie (a
-    new phone, a message shown) costs one kept page, then the tag holds again.
-    """
+def cookie_tag() -> str:
+    """This phone's session cookie as sent, hashed (not decoded: decoding it was a quarter of
+    the cost of the poll every phone makes every two seconds)."""
     cookie = request.cookies.get(current_app.config["SESSION_COOKIE_NAME"])
-    tag = hashlib.blake2s(cookie.encode(), digest_size=6).hexdigest() if cookie else "-"
-    return f"{version}-{tag}"
+    return hashlib.blake2s(cookie.encode(), digest_size=6).hexdigest() if cookie else "-"
 
 
-def etag_versions(etags: ETags) -> list[int]:
-    """The match versions in the ETags a phone sent back (as etag_for made them)."""
-    versions = []
+def etag_for(version: int, place: str) -> str:
+    """What one phone's view of a match depends on: the match's version and the phone's place
+    at it (the kept page's key), then the tag of the cookie it came with.
+
+    While the cookie is the same, so is the phone, and its place cannot change without a write:
+    a poll is then settled by the version alone, without reading the cookie.
+    """
+    return f"{version}.{place}.{cookie_tag()}"
+
+
+@dataclass(frozen=True)
+class SentTag:
+    """An ETag a phone sent back, as etag_for made it."""
+
+    version: int
+    place: str
+    cookie: str
+
+
+def sent_tags(etags: ETags) -> list[SentTag]:
+    """The ETags a phone sent back that this app made; anything else is ignored."""
+    sent = []
     for etag in etags.as_set():
-        version, _, _ = etag.partition("-")
-        if version.isdigit():
-            versions.append(int(version))
-    return versions
+        version, place, cookie = (etag.split(".") + ["", "", ""])[:3]
+        if version.isdigit() and place and cookie:
+            sent.append(SentTag(int(version), place, cookie))
+    return sent
 
 
 @dataclass

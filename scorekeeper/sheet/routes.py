@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 from functools import lru_cache
 
 import segno
@@ -30,11 +31,13 @@ from scorekeeper.sheet.chart import running_chart
 from scorekeeper.sheet.forms import ActionForm, CorrectionForm, EntryForm
 from scorekeeper.sheet.pages import (
     KeptVersion,
+    SentTag,
+    cookie_tag,
     etag_for,
-    etag_versions,
     has_flashes,
     page_store,
     personalise,
+    sent_tags,
 )
 from scorekeeper.sheet.state import Sheet, load_sheet
 from scorekeeper.tables.setup import find_match
@@ -196,16 +199,30 @@ def render_match(
     if error is None and entry_form is None:
         kept = page_store().keep(match.id, kept.version, kept)
         kept.pages[(template, kept.place(phone))] = page
-    return _send(page, etag_for(match.version), status)
+    return _send(page, etag_for(match.version, kept.place(phone)), status)
 
 
-def _kept_or_rendered(known: Known, template: str) -> Response:
-    """A match page as kept for this version and place, or worked out afresh."""
+def _unchanged(etag: str) -> Response:
+    """Nothing new for this phone: 304, no body."""
+    response = Response(status=304)
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "no-cache, private"
+    return response
+
+
+def _kept_or_rendered(known: Known, template: str, sent: Sequence[SentTag] = ()) -> Response:
+    """A match page as kept for this version and place, or worked out afresh; for a poll
+    (`sent`: the ETags it sent) a 304 when the phone already shows what it would get."""
     kept = page_store().get(known.match_id, known.version)
     if kept is not None:
-        page = kept.pages.get((template, kept.place(current_phone())))
+        place = kept.place(current_phone())
+        etag = etag_for(known.version, place)
+        if any(tag.version == known.version and tag.place == place for tag in sent):
+            # Same version and place, another cookie (a message shown, say): the same page.
+            return _unchanged(etag)
+        page = kept.pages.get((template, place))
         if page is not None:
-            return _send(page, etag_for(known.version))
+            return _send(page, etag)
     match = db.session.get(Match, known.match_id)
     if match is None:
         abort(404)
@@ -228,17 +245,16 @@ def live(code: str) -> Response:
     knows of the match's version (scorekeeper/versions.py), without the database.
     """
     known = _known(code)
-    if any(version > known.version for version in etag_versions(request.if_none_match)):
+    sent = sent_tags(request.if_none_match)
+    if any(tag.version > known.version for tag in sent):
         # The phone has seen a newer version than this worker has heard of (its own write,
         # served by another worker a moment ago): never send it back in time.
         known = _known(code, fresh=True)
-    etag = etag_for(known.version)
-    if etag in request.if_none_match.as_set():
-        response = Response(status=304)
-        response.set_etag(etag)
-        response.headers["Cache-Control"] = "no-cache, private"
-        return response
-    return _kept_or_rendered(known, "sheet/live.html")
+    cookie = cookie_tag()
+    for tag in sent:
+        if tag.version == known.version and tag.cookie == cookie:
+            return _unchanged(etag_for(known.version, tag.place))
+    return _kept_or_rendered(known, "sheet/live.html", sent)
 
 
 @bp.get("/<code>/sheet.csv")
