@@ -11,6 +11,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorekeeper import ratelimit
 from scorekeeper.extensions import compress, csrf, db, migrate
+from scorekeeper.phones import PhoneSessions
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -63,6 +64,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         hops = int(app.config["TRUSTED_PROXIES"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
 
+    app.session_interface = PhoneSessions()
     db.init_app(app)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"))
     csrf.init_app(app)

@@ -97,6 +97,11 @@ class MatchVersions:
             self._remember(code, known, era)
         return known
 
+    @property
+    def listening(self) -> bool:
+        """Whether this process is listening for versions now (PostgreSQL, once started)."""
+        return self._listening
+
     def wrote(self, code: str, known: Known) -> None:
         """This process committed a new version: remember it now rather than when it is heard."""
         with self._lock:
@@ -204,6 +209,11 @@ class NewestByMatch(Generic[Kept]):
     def __len__(self) -> int:
         with self._lock:
             return len(self._kept)
+
+    def clear(self) -> None:
+        """Forget everything kept (the bench counts each page's statements worked out cold)."""
+        with self._lock:
+            self._kept.clear()
 
     def get(self, match_id: int, version: int) -> Kept | None:
         """What is kept for a match at exactly this version, if anything."""

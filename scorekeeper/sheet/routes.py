@@ -25,7 +25,7 @@ from scorekeeper.extensions import db
 from scorekeeper.games import EntryFacts, get_game
 from scorekeeper.models import Correction, Match, Side
 from scorekeeper.permissions import Action, Refusal, Viewer, require, viewer_for
-from scorekeeper.phones import current_phone, ensure_phone
+from scorekeeper.phones import current_phone, ensure_phone, open_deferred_session
 from scorekeeper.sheet import actions
 from scorekeeper.sheet.chart import running_chart
 from scorekeeper.sheet.forms import ActionForm, CorrectionForm, EntryForm
@@ -254,6 +254,8 @@ def live(code: str) -> Response:
     for tag in sent:
         if tag.version == known.version and tag.cookie == cookie:
             return _unchanged(etag_for(known.version, tag.place))
+    # Something may have changed for this phone: now it matters which phone it is.
+    open_deferred_session()
     return _kept_or_rendered(known, "sheet/live.html", sent)
 
 
