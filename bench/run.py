@@ -179,10 +179,11 @@ def count_queries(
     def poll(code: str) -> int:
         """The poll's statements while nothing changed (the ETag the page gave still holds),
         in a process listening for versions as each worker soon is (on PostgreSQL)."""
-        etag = client.get(f"/m/{code}/live").headers["ETag"]
         listening_by = time.monotonic() + 10
         while listens and not versions.listening and time.monotonic() < listening_by:
+            client.get(f"/m/{code}/live")  # the first request starts the listener
             time.sleep(0.05)
+        etag = client.get(f"/m/{code}/live").headers["ETag"]
         return counter.count(main, "GET", f"/m/{code}/live", 304, headers={"If-None-Match": etag})
 
     def enter(code: str, hand: int) -> int:
