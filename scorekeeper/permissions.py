@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -61,11 +61,14 @@ class Viewer:
         return self.side is not None
 
 
-def viewer_for(match: Match) -> Viewer:
-    """Who is looking at this match from this phone."""
+def viewer_for(match: Match, seats: Iterable[Seat] | None = None) -> Viewer:
+    """Who is looking at this match from this phone; its seat among `seats` if given (the
+    match's seats as already read), else read now."""
     phone = current_phone()
     seat = None
-    if phone is not None:
+    if phone is not None and seats is not None:
+        seat = next((s for s in seats if s.phone == phone), None)
+    elif phone is not None:
         seat = db.session.scalar(
             sa.select(Seat).where(Seat.match_id == match.id, Seat.phone == phone)
         )

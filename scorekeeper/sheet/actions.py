@@ -354,15 +354,12 @@ def hand_over_host(match: Match, seat_id: int, key: str | None) -> Done:
 
 
 def seats_by_side(match: Match) -> dict[int, int]:
-    """How many phones hold each side."""
-    counts = dict(
-        db.session.execute(
-            sa.select(Seat.side_id, sa.func.count())
-            .where(Seat.match_id == match.id, Seat.side_id.is_not(None))
-            .group_by(Seat.side_id)
-        ).all()
-    )
-    return {side_id: n for side_id, n in counts.items() if side_id is not None}
+    """How many phones hold each side (under the lock, the seats are read afresh)."""
+    held: dict[int, int] = {}
+    for seat in match.seats:
+        if seat.side_id is not None:
+            held[seat.side_id] = held.get(seat.side_id, 0) + 1
+    return held
 
 
 def claim_side(

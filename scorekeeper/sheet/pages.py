@@ -118,7 +118,7 @@ def personalise(page: str, etag: str) -> str:
     page = page.replace(SLOT_ETAG, etag)
     if SLOT_FLASHES in page:
         # Only a page right after a post has any: rendering them is then worth its cost.
-        flashes = render_template("_flashes.html") if session.get("_flashes") else ""
+        flashes = render_template("_flashes.html") if has_flashes() else ""
         page = page.replace(SLOT_FLASHES, flashes)
     return page
 

@@ -70,10 +70,17 @@ def count_changes(correction: Correction) -> str:
     return ", ".join(changes)
 
 
+def _code(code: str) -> str:
+    """A code in a URL as stored, or 404: a code is a few letters and digits, and anything else
+    cannot be one (and never reaches SQL)."""
+    if not (code.isalnum() and len(code) <= 12):
+        abort(404)
+    return code.upper()
+
+
 def _match(code: str) -> Match:
     """The match for a code in a URL, or 404."""
-    # A code is a few letters and digits; anything else cannot be one (and never reaches SQL).
-    match = find_match(code.upper()) if code.isalnum() and len(code) <= 12 else None
+    match = find_match(_code(code))
     if match is None:
         abort(404)
     return match
@@ -81,9 +88,7 @@ def _match(code: str) -> Match:
 
 def _known(code: str, *, fresh: bool = False) -> Known:
     """The match for a code in a URL and its version now, or 404; from memory unless `fresh`."""
-    known = None
-    if code.isalnum() and len(code) <= 12:
-        known = versions().current(code.upper(), fresh=fresh)
+    known = versions().current(_code(code), fresh=fresh)
     if known is None:
         abort(404)
     return known
@@ -116,15 +121,11 @@ def _players_per_side(match: Match) -> int:
 
 def _live_context(match: Match, sheet: Sheet, viewer: Viewer) -> dict[str, object]:
     """What the live part of the page needs, for the full page and the poll alike."""
-    held: dict[int, int] = {}
-    for seat in match.seats:
-        if seat.side_id is not None:
-            held[seat.side_id] = held.get(seat.side_id, 0) + 1
     return {
         "sheet": sheet,
         "match": match,
         "viewer": viewer,
-        "held": held,
+        "held": actions.seats_by_side(match),
         "players_per_side": _players_per_side(match),
         "chart": running_chart(
             sheet.state.running, match.target, [s.name for s in sheet.sides], sheet.game.target_unit
@@ -160,13 +161,17 @@ def _qr_svg(match: Match) -> Markup:
     return _qr_code(url_for("tables.join_link", code=match.code, _external=True))
 
 
-def _send(page: str, etag: str, status: int = 200) -> Response:
-    """A kept or fresh page, its slots filled for this phone; polled again, never cached stale."""
-    response = make_response(personalise(page, etag), status)
+def _tagged(response: Response, etag: str) -> Response:
+    """A page or a 304 with its ETag, to be asked for again every time."""
     response.set_etag(etag)
     # Always ask again: the ETag makes asking cheap, and a phone waking from sleep catches up.
     response.headers["Cache-Control"] = "no-cache, private"
     return response
+
+
+def _send(page: str, etag: str, status: int = 200) -> Response:
+    """A kept or fresh page, its slots filled for this phone."""
+    return _tagged(make_response(personalise(page, etag), status), etag)
 
 
 def render_match(
@@ -184,10 +189,9 @@ def render_match(
         host_phone=match.host_phone,
         seats={seat.phone: seat.side_id for seat in match.seats},
     )
-    phone = current_phone()
     # The phone's seat from the same read as the kept seats: its page and its place agree.
-    seat = next((s for s in match.seats if s.phone == phone), None) if phone else None
-    viewer = Viewer(phone=phone, seat=seat, is_host=phone is not None and phone == match.host_phone)
+    viewer = viewer_for(match, match.seats)
+    phone = viewer.phone
     sheet = load_sheet(match)
     page = render_template(
         template,
@@ -204,10 +208,7 @@ def render_match(
 
 def _unchanged(etag: str) -> Response:
     """Nothing new for this phone: 304, no body."""
-    response = Response(status=304)
-    response.set_etag(etag)
-    response.headers["Cache-Control"] = "no-cache, private"
-    return response
+    return _tagged(Response(status=304), etag)
 
 
 def _kept_or_rendered(known: Known, template: str, sent: Sequence[SentTag] = ()) -> Response:
