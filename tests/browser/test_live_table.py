@@ -15,7 +15,7 @@ from scorekeeper.models import Entry, Hand, Match, Side
 from tests.phones import Phone
 
 if TYPE_CHECKING:
-    from tests.browser.conftest import LiveServer
+    from tests.browser.conftest import LiveServer, PhoneMaker
 
 pytestmark = pytest.mark.browser
 
@@ -429,14 +429,21 @@ def stored_entries(live_server: LiveServer, code: str, hand: int, position: int)
         return list(entries)
 
 
-def test_a_double_tap_on_enter_records_once(live_server, new_phone, phones):
-    """Enter tapped twice in a row: one post leaves the phone, one entry is stored."""
+def alice_at_hand_one(new_phone: PhoneMaker, phones) -> tuple[str, Page]:  # type: ignore[no-untyped-def]
+    """A Basra match kept by a phone off the table: Ben has entered 5 for hand 1, and Alice's
+    browser phone holds her side, about to enter hers."""
     keeper, ben = phones(), phones()
     code = keeper.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
     ben.join(code, side=1)
     ben.enter(code, 1, 1, 5)
     alice = new_phone()
     seat(alice, code, "Alice")
+    return code, alice
+
+
+def test_a_double_tap_on_enter_records_once(live_server, new_phone, phones):
+    """Enter tapped twice in a row: one post leaves the phone, one entry is stored."""
+    code, alice = alice_at_hand_one(new_phone, phones)
 
     posts: list[str] = []
     alice.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
@@ -452,12 +459,7 @@ def test_a_double_tap_on_enter_records_once(live_server, new_phone, phones):
 
 def test_an_entry_posted_twice_by_a_flaky_connection_records_once(live_server, new_phone, phones):
     """The same post reaching the app twice (a retry) records the hand once, and says so."""
-    keeper, ben = phones(), phones()
-    code = keeper.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
-    ben.join(code, side=1)
-    ben.enter(code, 1, 1, 5)
-    alice = new_phone()
-    seat(alice, code, "Alice")
+    code, alice = alice_at_hand_one(new_phone, phones)
 
     def sent_twice(route: Route) -> None:
         """The first answer is lost on the way back; the connection sends the post again."""

@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from flask import Flask
 from markupsafe import Markup
 
+from bench.queries import counting
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.history.cards import EXTENSION, CardCache
@@ -51,16 +51,8 @@ def statements(app: Flask) -> Iterator[list[str]]:
     """Every SQL statement the app sends while the block runs."""
     with app.app_context():
         engine = db.engine
-    sent: list[str] = []
-
-    def record(connection: Any, cursor: Any, statement: str, *args: Any) -> None:
-        sent.append(statement)
-
-    sa.event.listen(engine, "before_cursor_execute", record)
-    try:
+    with counting(engine) as sent:
         yield sent
-    finally:
-        sa.event.remove(engine, "before_cursor_execute", record)
 
 
 def test_every_seat_keeps_its_match_s_place_in_history(app, host, guest, watcher):
