@@ -10,7 +10,7 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorekeeper import ratelimit
-from scorekeeper.extensions import compress, csrf, db, migrate
+from scorekeeper.extensions import compress, csrf, db, migrate, ping_when_idle
 from scorekeeper.phones import PhoneSessions
 
 
@@ -66,6 +66,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.session_interface = PhoneSessions()
     db.init_app(app)
+    with app.app_context():
+        if db.engine.dialect.name != "sqlite":
+            ping_when_idle(db.engine)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"))
     csrf.init_app(app)
     ratelimit.init_app(app)
@@ -120,7 +123,8 @@ def _driver_url(url: str) -> str:
 
 
 def _engine_options(url: str) -> dict[str, Any]:
-    """Connection settings: SQLite waits for a busy writer instead of failing at once."""
+    """Connection settings: SQLite waits for a busy writer instead of failing at once. (A
+    server's connections are checked after idling: extensions.ping_when_idle.)"""
     if url.startswith("sqlite"):
         return {"connect_args": {"timeout": 30}}
-    return {"pool_pre_ping": True}
+    return {}

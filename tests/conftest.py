@@ -55,7 +55,7 @@ def empty_database(directory: Path) -> Iterator[dict[str, Any]]:
     config = _config(
         TEST_DATABASE_URL,
         # Every connection of the app (and of Alembic, which borrows its engine) lands in it.
-        {"pool_pre_ping": True, "connect_args": {"options": f"-csearch_path={schema}"}},
+        {"connect_args": {"options": f"-csearch_path={schema}"}},
     )
     admin = create_app(config)
     with admin.app_context():
