@@ -77,7 +77,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper import errors, security, versions
     from scorekeeper.calculator.routes import bp as calculator_bp
     from scorekeeper.history.routes import bp as history_bp
-    from scorekeeper.sheet import pages
+    from scorekeeper.sheet import actions, pages
     from scorekeeper.sheet.routes import bp as sheet_bp
     from scorekeeper.tables.routes import bp as tables_bp
 
@@ -87,6 +87,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(calculator_bp)
     versions.init_app(app)
     pages.init_app(app)
+    actions.init_app(app)
     errors.register(app)
     security.register(app)
     return app

@@ -12,6 +12,11 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Match, Seat, Side
 from scorekeeper.phones import current_phone
 
+# Built once, as most requests run it: building a statement costs more than running it.
+SEAT_OF = sa.select(Seat.id, Seat.side_id).where(
+    Seat.match_id == sa.bindparam("match_id"), Seat.phone == sa.bindparam("phone")
+)
+
 
 class Refusal(Exception):
     """An action this phone may not take now, with the words to show it."""
@@ -44,16 +49,14 @@ HOST_ONLY = {Action.CORRECT, Action.RELEASE, Action.HAND_OVER, Action.ABANDON, A
 
 @dataclass(frozen=True)
 class Viewer:
-    """This phone as the match sees it: its seat (if any) and whether it holds the host role."""
+    """This phone as the match sees it: its seat (if any), the side it holds (if any), and
+    whether it holds the host role."""
 
     phone: str | None
-    seat: Seat | None
+    # Its seat at the match, holding a side or watching; None while it isn't at the table.
+    seat_id: int | None
+    side: Side | None
     is_host: bool
-
-    @property
-    def side(self) -> Side | None:
-        """The side this phone holds, if it holds one."""
-        return self.seat.side if self.seat else None
 
     @property
     def is_seated(self) -> bool:
@@ -61,29 +64,45 @@ class Viewer:
         return self.side is not None
 
 
+def seated_viewer(
+    match: Match, phone: str | None, seat_id: int | None, side_id: int | None
+) -> Viewer:
+    """The viewer, from its seat as read (its id and side's id, None for none)."""
+    side = next((s for s in match.sides if s.id == side_id), None) if side_id is not None else None
+    is_host = phone is not None and phone == match.host_phone
+    return Viewer(phone=phone, seat_id=seat_id, side=side, is_host=is_host)
+
+
 def viewer_for(match: Match, seats: Iterable[Seat] | None = None) -> Viewer:
     """Who is looking at this match from this phone; its seat among `seats` if given (the
     match's seats as already read), else read now."""
     phone = current_phone()
-    seat = None
+    seat_id = side_id = None
     if phone is not None and seats is not None:
         seat = next((s for s in seats if s.phone == phone), None)
+        if seat is not None:
+            seat_id, side_id = seat.id, seat.side_id
     elif phone is not None:
-        seat = db.session.scalar(
-            sa.select(Seat).where(Seat.match_id == match.id, Seat.phone == phone)
-        )
-    return Viewer(phone=phone, seat=seat, is_host=phone is not None and phone == match.host_phone)
+        row = db.session.execute(SEAT_OF, {"match_id": match.id, "phone": phone}).first()
+        if row is not None:
+            seat_id, side_id = row
+    return seated_viewer(match, phone, seat_id, side_id)
 
 
 def require(
-    match: Match, action: Action, side: Side | None = None, among: Collection[int] = ()
+    match: Match,
+    action: Action,
+    side: Side | None = None,
+    among: Collection[int] = (),
+    viewer: Viewer | None = None,
 ) -> Viewer:
     """The viewer, if this phone may take this action on this match now; else a Refusal.
 
     `side` is the column an entry goes into; `among` the ids of the sides tied on a Brisca
-    round, whose phones (and the host) may say who took the last trick.
+    round, whose phones (and the host) may say who took the last trick. `viewer` is this
+    phone as read under the match's write lock (sheet/actions.py); without it, read now.
     """
-    viewer = viewer_for(match)
+    viewer = viewer or viewer_for(match)
     if action is Action.REOPEN:
         if not viewer.is_host:
             raise Refusal("Only the host can reopen a match.", match=match)

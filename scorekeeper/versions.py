@@ -47,10 +47,11 @@ class Known:
     version: int
 
 
-def announcement() -> list[sa.ColumnElement[Any]]:
-    """Extra RETURNING columns for the statement that bumps a match's version: on PostgreSQL,
-    NOTIFY of the match's new version on this schema's channel, sent when the write commits."""
-    if db.engine.dialect.name != "postgresql":
+def announcement(dialect: str) -> list[sa.ColumnElement[Any]]:
+    """Extra RETURNING columns for the statement that bumps a match's version: on PostgreSQL
+    (the `dialect` named "postgresql"), NOTIFY of the match's new version on this schema's
+    channel, sent when the write commits."""
+    if dialect != "postgresql":
         return []
     channel = sa.func.concat(CHANNEL_PREFIX, sa.func.current_schema())
     payload = sa.func.concat_ws(" ", Match.code, Match.id, Match.version)

@@ -8,10 +8,13 @@ so each check sees what the previous phone wrote.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any
 
 import sqlalchemy as sa
+from flask import Flask, current_app
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
@@ -19,9 +22,23 @@ from sqlalchemy.orm.attributes import set_committed_value
 from scorekeeper.extensions import db
 from scorekeeper.games import EntryFacts
 from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side, Submission, utcnow
-from scorekeeper.permissions import Action, Refusal, Viewer, require
-from scorekeeper.sheet.state import Sheet, load_sheet
-from scorekeeper.versions import Known, announcement, versions
+from scorekeeper.permissions import Action, Refusal, Viewer, require, seated_viewer
+from scorekeeper.phones import current_phone
+from scorekeeper.sheet.state import Hands, Sheet, StoredEntry, StoredHand, read_hands, work_out
+from scorekeeper.versions import Known, NewestByMatch, announcement, versions
+
+# Matches whose hands a worker keeps between writes; the least recently written go first.
+MAX_KEPT_HANDS = 1000
+
+# Built once: building a statement costs more than running it, and every entry runs these.
+_entries = Entry.__table__
+NEW_HAND = sa.insert(Hand.__table__).returning(Hand.__table__.c.id)
+NEW_ENTRY = sa.insert(_entries).returning(_entries.c.id)
+NEXT_REVISION = (
+    sa.update(_entries)
+    .where(_entries.c.id == sa.bindparam("entry_id"))
+    .values(revision=_entries.c.revision + 1)
+)
 
 
 @dataclass(frozen=True)
@@ -32,8 +49,112 @@ class Done:
     repeated: bool = False
 
 
-def _lock(match: Match) -> Known:
-    """Take this match's write lock and read everything afresh under it; the new version.
+class KeptHands(NewestByMatch[Hands]):
+    """Each recently written match's hands as its newest version left them, for one app in one
+    worker: the next write checks against them instead of reading every hand again under its
+    lock. Every write bumps the version, so hands kept for the version just before the lock's
+    are exactly what is stored."""
+
+    def __init__(self, max_matches: int = MAX_KEPT_HANDS) -> None:
+        super().__init__(max_matches)
+
+
+def init_app(app: Flask) -> None:
+    """Give the app its kept hands."""
+    app.extensions["match_hands"] = KeptHands()
+
+
+def kept_hands() -> KeptHands:
+    """The current app's kept hands."""
+    kept: KeptHands = current_app.extensions["match_hands"]
+    return kept
+
+
+class Locked:
+    """A match under its write lock: its new version, and its hands as this action leaves them.
+
+    The hands come from what this worker kept of the version before (nobody else can have
+    written since, or the lock's version would be higher), else from the database. An action
+    changes them through write_cell, or says it changed them otherwise (forget_hands); the
+    hands after a committed action are kept for the next one.
+    """
+
+    def __init__(self, match: Match, known: Known, viewer: Viewer) -> None:
+        self.match = match
+        self.known = known
+        # This phone at the match, read with the lock.
+        self.viewer = viewer
+        self._hands: Hands | None = None
+        self._forgotten = False
+
+    def require(
+        self, action: Action, side: Side | None = None, among: Collection[int] = ()
+    ) -> Viewer:
+        """This phone, if it may take this action now (permissions.require); else a Refusal."""
+        return require(self.match, action, side, among, viewer=self.viewer)
+
+    @property
+    def hands(self) -> Hands:
+        """The started hands as they stand within this action."""
+        if self._hands is None:
+            match_id = self.known.match_id
+            self._hands = kept_hands().get(match_id, self.known.version - 1)
+            if self._hands is None:
+                self._hands = read_hands([match_id])[match_id]
+        return self._hands
+
+    def sheet(self) -> Sheet:
+        """The sheet as it stands, for an action's checks."""
+        return work_out(self.match, self.hands)
+
+    def write_cell(
+        self, hand_number: int, side: Side, facts: EntryFacts, phone: str, *, restamp: bool
+    ) -> None:
+        """Store a side's cell: a new entry (starting the hand if need be), or the next revision
+        of the one there. `restamp` records this phone as the one who entered it."""
+        hands = self.hands
+        values = _cell_values(facts)
+        if hand_number <= len(hands):
+            hand = hands[hand_number - 1]
+            stored = next((e for e in hand.entries if e.side_id == side.id), None)
+        else:
+            hand_id = db.session.execute(
+                NEW_HAND, {"match_id": self.known.match_id, "number": hand_number}
+            ).scalar_one()
+            hand = StoredHand(id=hand_id, number=hand_number, entries=())
+            stored = None
+        if stored is None:
+            entry_id = db.session.execute(
+                NEW_ENTRY, {"hand_id": hand.id, "side_id": side.id, "entered_by": phone, **values}
+            ).scalar_one()
+            written = StoredEntry(id=entry_id, side_id=side.id, revision=1, **values)
+            entries = (*hand.entries, written)
+        else:
+            if restamp:
+                values |= {"entered_by": phone, "entered_at": utcnow()}
+            db.session.execute(NEXT_REVISION, {"entry_id": stored.id, **values})
+            written = replace(stored, revision=stored.revision + 1, **_cell_values(facts))
+            entries = tuple(written if e is stored else e for e in hand.entries)
+        self._hands = (
+            *hands[: hand_number - 1],
+            replace(hand, entries=entries),
+            *hands[hand_number:],
+        )
+
+    def forget_hands(self) -> None:
+        """This action changed the hands other than through write_cell: keep nothing of them."""
+        self._forgotten = True
+
+    def keep_hands(self) -> None:
+        """After the commit: keep the hands as this version stands, if this action knows them.
+        (The commit expired the match: its id is read from `known`, not from the database.)"""
+        if self._hands is not None and not self._forgotten:
+            kept_hands().keep(self.known.match_id, self.known.version, self._hands)
+
+
+def _lock(match: Match) -> Locked:
+    """Take this match's write lock and read everything afresh under it: the match at its new
+    version, and this phone's seat at it.
 
     The same statement announces the new version to every worker (scorekeeper/versions.py),
     sent by PostgreSQL when the write commits and dropped if it rolls back.
@@ -45,44 +166,74 @@ def _lock(match: Match) -> Known:
             db.session.expire(match, ["seats", "hands", "corrections", "winner"])
         elif not isinstance(instance, Side):
             db.session.expire(instance)
-    columns = Match.__table__.c
+    phone = current_phone()
     row = db.session.execute(
-        sa.update(Match.__table__)
-        .where(columns.id == match.id)
-        .values(version=columns.version + 1)
-        .returning(*columns, *announcement())
+        _lock_statement(db.engine.dialect.name), {"match_id": match.id, "phone": phone}
     ).one()
-    for column in columns:
+    for column in Match.__table__.c:
         set_committed_value(match, column.key, row._mapping[column])
-    return Known(match.id, match.version)
+    viewer = seated_viewer(match, phone, row.viewer_seat_id, row.viewer_side_id)
+    return Locked(match, Known(match.id, match.version), viewer)
+
+
+@cache
+def _lock_statement(dialect: str) -> sa.Update:
+    """The lock's statement, built once per database kind: bump the version, return the row
+    and the phone's seat."""
+    columns = Match.__table__.c
+    seats = Seat.__table__.c
+    # By the id given, not correlated: SQLite's RETURNING names the match's columns unqualified.
+    phones_seat = sa.and_(
+        seats.match_id == sa.bindparam("match_id"), seats.phone == sa.bindparam("phone")
+    )
+    return (
+        sa.update(Match.__table__)
+        .where(columns.id == sa.bindparam("match_id"))
+        .values(version=columns.version + 1)
+        .returning(
+            *columns,
+            sa.select(seats.id).where(phones_seat).scalar_subquery().label("viewer_seat_id"),
+            sa.select(seats.side_id).where(phones_seat).scalar_subquery().label("viewer_side_id"),
+            *announcement(dialect),
+        )
+    )
 
 
 def _first_time(match: Match, key: str | None) -> bool:
     """Record a form's idempotency key; False if that very post was already carried out."""
     if not key:
         return True
-    # One statement either way: SQLite and PostgreSQL both say ON CONFLICT DO NOTHING.
-    dialect = sqlite if db.engine.dialect.name == "sqlite" else postgresql
     stored = db.session.execute(
-        dialect.insert(Submission)
-        .values(key=key, match_id=match.id)
-        .on_conflict_do_nothing(index_elements=[Submission.key])
-        .returning(Submission.key)
+        _submission_statement(db.engine.dialect.name), {"key": key, "match_id": match.id}
     )
     return stored.first() is not None
 
 
-def _run(match: Match, key: str | None, work) -> Done:  # type: ignore[no-untyped-def]
+@cache
+def _submission_statement(dialect: str) -> sa.Insert:
+    """Record a key unless it is there, built once per database kind: SQLite and PostgreSQL
+    both say ON CONFLICT DO NOTHING, so it is one statement either way."""
+    insert = sqlite.insert if dialect == "sqlite" else postgresql.insert
+    submissions = Submission.__table__
+    return (
+        insert(submissions)
+        .on_conflict_do_nothing(index_elements=[submissions.c.key])
+        .returning(submissions.c.key)
+    )
+
+
+def _run(match: Match, key: str | None, work: Callable[[Locked], Done]) -> Done:
     """Lock, skip a repeated post, do the work, commit; undo everything on a refusal."""
     try:
-        known = _lock(match)
+        locked = _lock(match)
         if not _first_time(match, key):
             db.session.rollback()
             return Done("Already recorded.", repeated=True)
-        done = work()
+        done = work(locked)
         code = match.code
         db.session.commit()
-        versions().wrote(code, known)
+        versions().wrote(code, locked.known)
+        locked.keep_hands()
         return done
     except Refusal:
         db.session.rollback()
@@ -105,35 +256,6 @@ def _cell_values(facts: EntryFacts) -> dict[str, Any]:
         "last_trick": facts.last_trick,
         "black_hand": facts.black_hand,
     }
-
-
-def _write_cell(
-    sheet: Sheet, hand_number: int, side: Side, facts: EntryFacts, phone: str, *, restamp: bool
-) -> None:
-    """Store a side's cell under the lock: a new entry (starting the hand if need be), or the
-    next revision of the one there. `restamp` records this phone as the one who entered it."""
-    if hand_number <= len(sheet.rows):
-        row = sheet.rows[hand_number - 1]
-        hand_id, stored = row.hand_id, row.cells[side.position].entry
-    else:
-        hand_id = db.session.execute(
-            sa.insert(Hand).values(match_id=sheet.match.id, number=hand_number).returning(Hand.id)
-        ).scalar_one()
-        stored = None
-    values = _cell_values(facts)
-    if stored is None:
-        db.session.execute(
-            sa.insert(Entry).values(hand_id=hand_id, side_id=side.id, entered_by=phone, **values)
-        )
-        return
-    if restamp:
-        values |= {"entered_by": phone, "entered_at": utcnow()}
-    db.session.execute(
-        sa.update(Entry)
-        .where(Entry.id == stored.id)
-        .values(revision=Entry.revision + 1, **values)
-        .execution_options(synchronize_session=False)
-    )
 
 
 def _check_open_hand(sheet: Sheet, hand_number: int) -> None:
@@ -170,12 +292,12 @@ def enter_hand(
 ) -> Done:
     """A side enters (or changes, until every side has entered) its total for the open hand."""
 
-    def work() -> Done:
-        viewer = require(match, Action.ENTER, side)
-        sheet = load_sheet(match, corrections=False)
+    def work(locked: Locked) -> Done:
+        viewer = locked.require(Action.ENTER, side)
+        sheet = locked.sheet()
         _check_open_hand(sheet, hand_number)
         cell = sheet.cell(hand_number, side)
-        _write_cell(sheet, hand_number, side, facts, viewer.phone or "", restamp=True)
+        locked.write_cell(hand_number, side, facts, viewer.phone or "", restamp=True)
         if cell is None or cell.entry is None:
             return Done(f"Hand {hand_number}: {side.name} {facts.points} recorded.")
         return Done(f"Hand {hand_number}: {side.name} changed to {facts.points}.")
@@ -194,9 +316,9 @@ def correct_cell(
 ) -> Done:
     """The host corrects a cell, or fills one a side cannot; the old value goes to the trail."""
 
-    def work() -> Done:
-        viewer = require(match, Action.CORRECT)
-        sheet = load_sheet(match, corrections=False)
+    def work(locked: Locked) -> Done:
+        viewer = locked.require(Action.CORRECT)
+        sheet = locked.sheet()
         open_hand = sheet.current_hand or len(sheet.rows)
         if not 1 <= hand_number <= max(open_hand, len(sheet.rows)):
             raise Refusal(
@@ -215,7 +337,7 @@ def correct_cell(
             )
         old_points = entry.points if entry else None
         old_detail = entry.detail() if entry else None
-        _write_cell(sheet, hand_number, side, facts, viewer.phone or "", restamp=False)
+        locked.write_cell(hand_number, side, facts, viewer.phone or "", restamp=False)
         db.session.add(
             Correction(
                 match_id=match.id,
@@ -238,13 +360,13 @@ def correct_cell(
 def say_last_trick(match: Match, hand_number: int, taker: Side, key: str | None) -> Done:
     """Settle a Brisca round tied at the top: the tied side that took the last trick wins it."""
 
-    def work() -> Done:
-        sheet = load_sheet(match, corrections=False)
+    def work(locked: Locked) -> Done:
+        sheet = locked.sheet()
         row = sheet.last_trick_row
         if row is None or row.number != hand_number:
             raise Refusal("That round isn't waiting for the last trick.", 409, match)
         tied = {sheet.sides[i].id for i in row.result.needs_last_trick}
-        require(match, Action.LAST_TRICK, among=tied)
+        locked.require(Action.LAST_TRICK, among=tied)
         if taker.id not in tied:
             raise Refusal(f"{taker.name} isn't in the tie.", 409, match)
         db.session.execute(
@@ -253,6 +375,7 @@ def say_last_trick(match: Match, hand_number: int, taker: Side, key: str | None)
             .values(last_trick=Entry.side_id == taker.id, revision=Entry.revision + 1)
             .execution_options(synchronize_session=False)
         )
+        locked.forget_hands()
         return Done(f"Round {hand_number}: {taker.name} took the last trick.")
 
     return _run(match, key, work)
@@ -277,9 +400,9 @@ def _reorder_history(match: Match) -> None:
 def end_match(match: Match, key: str | None) -> Done:
     """Any seated phone ends the match, once the game's rule says a side has won."""
 
-    def work() -> Done:
-        require(match, Action.END)
-        sheet = load_sheet(match, corrections=False)
+    def work(locked: Locked) -> Done:
+        locked.require(Action.END)
+        sheet = locked.sheet()
         if sheet.winner is None:
             raise Refusal("No side has won yet: play on.", 409, match)
         match.status = Match.ENDED
@@ -295,8 +418,8 @@ def end_match(match: Match, key: str | None) -> Done:
 def reopen_match(match: Match, key: str | None) -> Done:
     """The host reopens a match ended by mistake."""
 
-    def work() -> Done:
-        require(match, Action.REOPEN)
+    def work(locked: Locked) -> Done:
+        locked.require(Action.REOPEN)
         match.status = Match.OPEN
         match.winner_side_id = None
         match.result = ""
@@ -310,8 +433,8 @@ def reopen_match(match: Match, key: str | None) -> Done:
 def abandon_match(match: Match, key: str | None) -> Done:
     """The host abandons an unfinished match; it stays in history as abandoned."""
 
-    def work() -> Done:
-        require(match, Action.ABANDON)
+    def work(locked: Locked) -> Done:
+        locked.require(Action.ABANDON)
         match.status = Match.ABANDONED
         match.result = "Abandoned."
         match.ended_at = utcnow()
@@ -324,8 +447,8 @@ def abandon_match(match: Match, key: str | None) -> Done:
 def release_side(match: Match, side: Side, key: str | None) -> Done:
     """The host frees a side (a dead phone): its phones become watchers, the side is free."""
 
-    def work() -> Done:
-        require(match, Action.RELEASE)
+    def work(locked: Locked) -> Done:
+        locked.require(Action.RELEASE)
         seats = db.session.scalars(
             sa.select(Seat).where(Seat.match_id == match.id, Seat.side_id == side.id)
         ).all()
@@ -341,8 +464,8 @@ def release_side(match: Match, side: Side, key: str | None) -> Done:
 def hand_over_host(match: Match, seat_id: int, key: str | None) -> Done:
     """The host gives the host role to another phone at the match."""
 
-    def work() -> Done:
-        viewer = require(match, Action.HAND_OVER)
+    def work(locked: Locked) -> Done:
+        viewer = locked.require(Action.HAND_OVER)
         seat = db.session.get(Seat, seat_id)
         if seat is None or seat.match_id != match.id or seat.phone == viewer.phone:
             raise Refusal("Pick another phone at this match.", 409, match)
@@ -367,8 +490,8 @@ def claim_side(
 ) -> Done:
     """A phone claims a side that still has room (a partnership's two phones may share one)."""
 
-    def work() -> Done:
-        viewer: Viewer = require(match, Action.CLAIM)
+    def work(locked: Locked) -> Done:
+        viewer = locked.require(Action.CLAIM)
         held = seats_by_side(match).get(side.id, 0)
         if held >= players_per_side:
             raise Refusal(
@@ -376,7 +499,11 @@ def claim_side(
                 409,
                 match,
             )
-        seat = viewer.seat or Seat(match_id=match.id, phone=viewer_phone, **history_order(match))
+        seat = (
+            db.session.get(Seat, viewer.seat_id)
+            if viewer.seat_id is not None
+            else Seat(match_id=match.id, phone=viewer_phone, **history_order(match))
+        )
         seat.side_id = side.id
         db.session.add(seat)
         return Done(f"This phone now holds {side.name}.")
@@ -387,9 +514,9 @@ def claim_side(
 def watch(match: Match, viewer_phone: str, key: str | None) -> Done:
     """A phone watches the match read-only; it lands in this phone's history."""
 
-    def work() -> Done:
-        viewer = require(match, Action.WATCH)
-        if viewer.seat is None:
+    def work(locked: Locked) -> Done:
+        viewer = locked.require(Action.WATCH)
+        if viewer.seat_id is None:
             # A write like any other: the page a watcher sees differs from a newcomer's.
             db.session.add(Seat(match_id=match.id, phone=viewer_phone, **history_order(match)))
         return Done("Watching this match.")

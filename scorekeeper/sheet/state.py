@@ -45,7 +45,7 @@ class StoredHand:
 
     id: int
     number: int
-    entries: list[StoredEntry]
+    entries: tuple[StoredEntry, ...]
 
 
 @dataclass(frozen=True)
@@ -139,43 +139,45 @@ def facts_of(entry: StoredEntry) -> EntryFacts:
     )
 
 
-def load_sheet(match: Match, *, corrections: bool = True) -> Sheet:
-    """Read one match's hands and work its sheet out; `corrections=False` skips counting each
-    cell's corrections, which only the page shows (a write's checks don't need them)."""
-    return load_sheets([match], corrections=corrections)[0]
+# A match's started hands in order, as a write left them or a read found them: plain values
+# that no request changes, so a worker may keep them from one version of the match to the next
+# (sheet/actions.py).
+Hands = tuple[StoredHand, ...]
+
+# Built once: building a statement costs more than running it, and a write runs this one.
+HANDS_OF = (
+    sa.select(
+        Hand.match_id,
+        Hand.id.label("hand_id"),
+        Hand.number,
+        Entry.id,
+        Entry.side_id,
+        Entry.points,
+        Entry.counts,
+        Entry.even_split,
+        Entry.last_trick,
+        Entry.black_hand,
+        Entry.revision,
+    )
+    .outerjoin(Entry, Entry.hand_id == Hand.id)
+    .where(Hand.match_id.in_(sa.bindparam("ids", expanding=True)))
+    .order_by(Hand.match_id, Hand.number)
+)
 
 
-def load_sheets(matches: list[Match], *, corrections: bool = True) -> list[Sheet]:
-    """Work out several sheets with a fixed number of queries, however many hands they hold."""
-    ids = [m.id for m in matches]
-    hands_of: dict[int, list[StoredHand]] = {m.id: [] for m in matches}
+def read_hands(ids: list[int]) -> dict[int, Hands]:
+    """The started hands of several matches with their entries, in one statement of plain rows:
+    a write reads them under its lock, and model objects for each cell would cost more than the
+    rules do."""
+    read: dict[int, list[tuple[int, int, list[StoredEntry]]]] = {i: [] for i in ids}
     if ids:
-        # Hands and their entries in one statement of plain rows: a write reads them all
-        # under its lock, and model objects for each cell would cost more than the rules do.
-        last: StoredHand | None = None
-        for row in db.session.execute(
-            sa.select(
-                Hand.match_id,
-                Hand.id.label("hand_id"),
-                Hand.number,
-                Entry.id,
-                Entry.side_id,
-                Entry.points,
-                Entry.counts,
-                Entry.even_split,
-                Entry.last_trick,
-                Entry.black_hand,
-                Entry.revision,
-            )
-            .outerjoin(Entry, Entry.hand_id == Hand.id)
-            .where(Hand.match_id.in_(ids))
-            .order_by(Hand.match_id, Hand.number)
-        ):
-            if last is None or last.id != row.hand_id:
-                last = StoredHand(id=row.hand_id, number=row.number, entries=[])
-                hands_of[row.match_id].append(last)
+        last: tuple[int, int, list[StoredEntry]] | None = None
+        for row in db.session.execute(HANDS_OF, {"ids": ids}):
+            if last is None or last[0] != row.hand_id:
+                last = (row.hand_id, row.number, [])
+                read[row.match_id].append(last)
             if row.id is not None:
-                last.entries.append(
+                last[2].append(
                     StoredEntry(
                         id=row.id,
                         side_id=row.side_id,
@@ -187,6 +189,22 @@ def load_sheets(matches: list[Match], *, corrections: bool = True) -> list[Sheet
                         revision=row.revision,
                     )
                 )
+    return {
+        match_id: tuple(StoredHand(id=i, number=n, entries=tuple(e)) for i, n, e in hands)
+        for match_id, hands in read.items()
+    }
+
+
+def load_sheet(match: Match, *, corrections: bool = True) -> Sheet:
+    """Read one match's hands and work its sheet out; `corrections=False` skips counting each
+    cell's corrections, which only the page shows (a write's checks don't need them)."""
+    return load_sheets([match], corrections=corrections)[0]
+
+
+def load_sheets(matches: list[Match], *, corrections: bool = True) -> list[Sheet]:
+    """Work out several sheets with a fixed number of queries, however many hands they hold."""
+    ids = [m.id for m in matches]
+    hands_of = read_hands(ids)
     corrected: dict[tuple[int, int, int], int] = {}
     if ids and corrections:
         for match_id, hand_number, side_id, count in db.session.execute(
@@ -197,13 +215,15 @@ def load_sheets(matches: list[Match], *, corrections: bool = True) -> list[Sheet
             .group_by(Correction.match_id, Correction.hand_number, Correction.side_id)
         ):
             corrected[(match_id, hand_number, side_id)] = count
-    return [_work_out(m, hands_of[m.id], corrected) for m in matches]
+    return [work_out(m, hands_of[m.id], corrected) for m in matches]
 
 
-def _work_out(
-    match: Match, hands: list[StoredHand], corrected: dict[tuple[int, int, int], int]
+def work_out(
+    match: Match, hands: Hands, corrected: dict[tuple[int, int, int], int] | None = None
 ) -> Sheet:
-    """One match's stored hands read through its game's rules."""
+    """One match's stored hands read through its game's rules; `corrected` counts each cell's
+    corrections by (match id, hand number, side id), for the page."""
+    corrected = corrected or {}
     game = get_game(match.game)
     table = table_of(match)
     sides = tuple(match.sides)

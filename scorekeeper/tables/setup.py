@@ -90,13 +90,13 @@ def create_match(game: Game, choice: NewMatch, host_phone: str) -> Match:
     raise RuntimeError("no free match code after 10 draws")
 
 
+# Built once, as every post to a match runs it: building a statement costs more than running it.
+MATCH_BY_CODE = (
+    sa.select(Match).where(Match.code == sa.bindparam("code")).options(so.joinedload(Match.sides))
+)
+
+
 def find_match(code: str) -> Match | None:
     """The match with this code, as stored (callers normalise what was typed), with its sides:
     nearly every caller goes on to them."""
-    return (
-        db.session.scalars(
-            sa.select(Match).where(Match.code == code).options(so.joinedload(Match.sides))
-        )
-        .unique()
-        .first()
-    )
+    return db.session.scalars(MATCH_BY_CODE, {"code": code}).unique().first()
