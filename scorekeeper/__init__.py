@@ -79,6 +79,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.history.routes import bp as history_bp
     from scorekeeper.sheet import actions, pages
     from scorekeeper.sheet.routes import bp as sheet_bp
+    from scorekeeper.tables import setup
     from scorekeeper.tables.routes import bp as tables_bp
 
     app.register_blueprint(tables_bp)
@@ -88,6 +89,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     versions.init_app(app)
     pages.init_app(app)
     actions.init_app(app)
+    setup.init_app(app)
     errors.register(app)
     security.register(app)
     return app

@@ -152,9 +152,10 @@ class Locked:
             kept_hands().keep(self.known.match_id, self.known.version, self._hands)
 
 
-def _lock(match: Match) -> Locked:
+def _lock(match: Match, key: str | None) -> tuple[Locked, bool]:
     """Take this match's write lock and read everything afresh under it: the match at its new
-    version, and this phone's seat at it.
+    version, and this phone's seat at it. Also record the form's idempotency key: False with
+    the lock if that very post was already carried out.
 
     The same statement announces the new version to every worker (scorekeeper/versions.py),
     sent by PostgreSQL when the write commits and dropped if it rolls back.
@@ -167,35 +168,60 @@ def _lock(match: Match) -> Locked:
         elif not isinstance(instance, Side):
             db.session.expire(instance)
     phone = current_phone()
-    row = db.session.execute(
-        _lock_statement(db.engine.dialect.name), {"match_id": match.id, "phone": phone}
-    ).one()
+    dialect = db.engine.dialect.name
+    # On PostgreSQL, where every statement is a round trip, the key goes in the same one.
+    with_key = dialect == "postgresql" and bool(key)
+    parameters: dict[str, Any] = {"match_id": match.id, "phone": phone}
+    if with_key:
+        parameters |= {"key": key, "made_at": utcnow()}
+    row = db.session.execute(_lock_statement(dialect, with_key), parameters).one()
     for column in Match.__table__.c:
         set_committed_value(match, column.key, row._mapping[column])
     viewer = seated_viewer(match, phone, row.viewer_seat_id, row.viewer_side_id)
-    return Locked(match, Known(match.id, match.version), viewer)
+    locked = Locked(match, Known(match.id, match.version), viewer)
+    return locked, (row.recorded == 1 if with_key else _first_time(match, key))
 
 
 @cache
-def _lock_statement(dialect: str) -> sa.Update:
+def _lock_statement(dialect: str, with_key: bool) -> sa.Update:
     """The lock's statement, built once per database kind: bump the version, return the row
-    and the phone's seat."""
+    and the phone's seat; `with_key` (PostgreSQL) also records the idempotency key, as
+    _first_time does, and returns whether it did."""
     columns = Match.__table__.c
     seats = Seat.__table__.c
     # By the id given, not correlated: SQLite's RETURNING names the match's columns unqualified.
     phones_seat = sa.and_(
         seats.match_id == sa.bindparam("match_id"), seats.phone == sa.bindparam("phone")
     )
+    returning = [
+        *columns,
+        sa.select(seats.id).where(phones_seat).scalar_subquery().label("viewer_seat_id"),
+        sa.select(seats.side_id).where(phones_seat).scalar_subquery().label("viewer_side_id"),
+        *announcement(dialect),
+    ]
+    if with_key:
+        # A resent post's INSERT waits on the unique key until the first one commits (then
+        # does nothing) or rolls back (then records it): the two cannot both go ahead.
+        submissions = Submission.__table__
+        recorded = (
+            postgresql.insert(submissions)
+            .values(
+                key=sa.bindparam("key"),
+                match_id=sa.bindparam("match_id"),
+                made_at=sa.bindparam("made_at"),
+            )
+            .on_conflict_do_nothing(index_elements=[submissions.c.key])
+            .returning(submissions.c.key)
+            .cte("recorded")
+        )
+        returning.append(
+            sa.select(sa.func.count()).select_from(recorded).scalar_subquery().label("recorded")
+        )
     return (
         sa.update(Match.__table__)
         .where(columns.id == sa.bindparam("match_id"))
         .values(version=columns.version + 1)
-        .returning(
-            *columns,
-            sa.select(seats.id).where(phones_seat).scalar_subquery().label("viewer_seat_id"),
-            sa.select(seats.side_id).where(phones_seat).scalar_subquery().label("viewer_side_id"),
-            *announcement(dialect),
-        )
+        .returning(*returning)
     )
 
 
@@ -225,8 +251,8 @@ def _submission_statement(dialect: str) -> sa.Insert:
 def _run(match: Match, key: str | None, work: Callable[[Locked], Done]) -> Done:
     """Lock, skip a repeated post, do the work, commit; undo everything on a refusal."""
     try:
-        locked = _lock(match)
-        if not _first_time(match, key):
+        locked, first_time = _lock(match, key)
+        if not first_time:
             db.session.rollback()
             return Done("Already recorded.", repeated=True)
         done = work(locked)

@@ -40,7 +40,7 @@ from scorekeeper.sheet.pages import (
     sent_tags,
 )
 from scorekeeper.sheet.state import Sheet, load_sheet
-from scorekeeper.tables.setup import find_match
+from scorekeeper.tables.setup import kept_matches
 from scorekeeper.versions import Known, versions
 
 bp = Blueprint("sheet", __name__, url_prefix="/m")
@@ -79,8 +79,9 @@ def _code(code: str) -> str:
 
 
 def _match(code: str) -> Match:
-    """The match for a code in a URL, or 404."""
-    match = find_match(_code(code))
+    """The match for a code in a URL, or 404: a copy of what this worker kept of it, whose
+    status and version are read when first asked for (tables/setup.py)."""
+    match = kept_matches().copy_of(_code(code))
     if match is None:
         abort(404)
     return match

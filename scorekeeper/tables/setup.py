@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
+from flask import Flask, current_app
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import db
@@ -100,3 +103,66 @@ def find_match(code: str) -> Match | None:
     """The match with this code, as stored (callers normalise what was typed), with its sides:
     nearly every caller goes on to them."""
     return db.session.scalars(MATCH_BY_CODE, {"code": code}).unique().first()
+
+
+# What a match's row says that no action changes (sheet/actions.py changes status, host, result,
+# winner and version), so a copy kept across requests stays true.
+FIXED_COLUMNS = frozenset(
+    {"id", "code", "game", "table_format", "target", "table_rules", "created_at"}
+)
+# Matches a worker keeps a copy of; the least recently used go first.
+MAX_KEPT_MATCHES = 1000
+
+
+class KeptMatches:
+    """Each recently used match as this worker first found it, for one app: its settings and
+    sides, which never change after setup, without what actions change.
+
+    A request takes a copy into its session (Session.merge without loading) instead of reading
+    the match and its sides again. What an action can change is left unloaded in the copy, so
+    it is read afresh when first asked for: by the write lock, which returns it with the new
+    version (sheet/actions.py), or by a page, in one statement for the match's own row.
+    """
+
+    def __init__(self, capacity: int = MAX_KEPT_MATCHES) -> None:
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[str, Match] = OrderedDict()
+        self._capacity = capacity
+
+    def copy_of(self, code: str) -> Match | None:
+        """The match with this code (as stored), in this request's session; None if none."""
+        with self._lock:
+            kept = self._kept.get(code)
+            if kept is not None:
+                self._kept.move_to_end(code)
+        if kept is None:
+            found = find_match(code)
+            if found is None:
+                return None
+            db.session.expire(
+                found, [c.key for c in Match.__table__.c if c.key not in FIXED_COLUMNS]
+            )
+            # Out of this session: kept detached, and never changed, as other requests copy it.
+            db.session.expunge(found)
+            kept = found
+            with self._lock:
+                self._kept[code] = kept
+                while len(self._kept) > self._capacity:
+                    self._kept.popitem(last=False)
+        return db.session.merge(kept, load=False)
+
+    def clear(self) -> None:
+        """Forget every kept match (the bench counts statements cold)."""
+        with self._lock:
+            self._kept.clear()
+
+
+def init_app(app: Flask) -> None:
+    """Give the app its kept matches."""
+    app.extensions["kept_matches"] = KeptMatches()
+
+
+def kept_matches() -> KeptMatches:
+    """The current app's kept matches."""
+    kept: KeptMatches = current_app.extensions["kept_matches"]
+    return kept
