@@ -83,6 +83,13 @@ class Match(db.Model):
         return self.status == self.OPEN
 
 
+# What a match's row says from setup on: no action changes these (sheet/actions.py changes the
+# status, host, result, winner and version), so what was read of them once stays true.
+MATCH_FIXED_COLUMNS = frozenset(
+    {"id", "code", "game", "table_format", "target", "table_rules", "created_at"}
+)
+
+
 class Side(db.Model):
     """One column of the sheet: a player, or a partnership that shares its score."""
 

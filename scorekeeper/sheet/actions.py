@@ -21,7 +21,17 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from scorekeeper.extensions import db
 from scorekeeper.games import EntryFacts
-from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side, Submission, utcnow
+from scorekeeper.models import (
+    MATCH_FIXED_COLUMNS,
+    Correction,
+    Entry,
+    Hand,
+    Match,
+    Seat,
+    Side,
+    Submission,
+    utcnow,
+)
 from scorekeeper.permissions import Action, Refusal, Viewer, require, seated_viewer
 from scorekeeper.phones import current_phone
 from scorekeeper.sheet.state import Hands, Sheet, StoredEntry, StoredHand, read_hands, work_out
@@ -32,8 +42,37 @@ MAX_KEPT_HANDS = 1000
 
 # Built once: building a statement costs more than running it, and every entry runs these.
 _entries = Entry.__table__
-NEW_HAND = sa.insert(Hand.__table__).returning(Hand.__table__.c.id)
+_hands = Hand.__table__
+NEW_HAND = sa.insert(_hands).returning(_hands.c.id)
 NEW_ENTRY = sa.insert(_entries).returning(_entries.c.id)
+# What a side's cell is given when it is written, besides its hand.
+_CELL = ("side_id", "points", "counts", "even_split", "last_trick", "black_hand", "entered_by")
+# PostgreSQL: a new hand and its first entry in one statement (one round trip, not two), the
+# hand's INSERT feeding the entry's. SQLite has no INSERT in a WITH, and no round trips.
+_started = (
+    sa.insert(_hands)
+    .values(
+        match_id=sa.bindparam("match_id"),
+        number=sa.bindparam("number"),
+        started_at=sa.bindparam("now", type_=_hands.c.started_at.type),
+    )
+    .returning(_hands.c.id)
+    .cte("started")
+)
+START_HAND = (
+    sa.insert(_entries)
+    .from_select(
+        ["hand_id", *_CELL, "entered_at", "revision"],
+        sa.select(
+            _started.c.id,
+            *(sa.bindparam(name, type_=_entries.c[name].type) for name in _CELL),
+            sa.bindparam("now", type_=_entries.c.entered_at.type),
+            # A new cell's first revision.
+            sa.literal(1),
+        ),
+    )
+    .returning(_entries.c.id, _entries.c.hand_id)
+)
 NEXT_REVISION = (
     sa.update(_entries)
     .where(_entries.c.id == sa.bindparam("entry_id"))
@@ -114,19 +153,17 @@ class Locked:
         of the one there. `restamp` records this phone as the one who entered it."""
         hands = self.hands
         values = _cell_values(facts)
-        if hand_number <= len(hands):
+        cell = {"side_id": side.id, "entered_by": phone, **values}
+        stored = None
+        if hand_number > len(hands):
+            hand_id, entry_id = self._start_hand(hand_number, cell)
+            hand = StoredHand(id=hand_id, number=hand_number, entries=())
+        else:
             hand = hands[hand_number - 1]
             stored = next((e for e in hand.entries if e.side_id == side.id), None)
-        else:
-            hand_id = db.session.execute(
-                NEW_HAND, {"match_id": self.known.match_id, "number": hand_number}
-            ).scalar_one()
-            hand = StoredHand(id=hand_id, number=hand_number, entries=())
-            stored = None
+            if stored is None:
+                entry_id = db.session.execute(NEW_ENTRY, {"hand_id": hand.id, **cell}).scalar_one()
         if stored is None:
-            entry_id = db.session.execute(
-                NEW_ENTRY, {"hand_id": hand.id, "side_id": side.id, "entered_by": phone, **values}
-            ).scalar_one()
             written = StoredEntry(id=entry_id, side_id=side.id, revision=1, **values)
             entries = (*hand.entries, written)
         else:
@@ -140,6 +177,19 @@ class Locked:
             replace(hand, entries=entries),
             *hands[hand_number:],
         )
+
+    def _start_hand(self, number: int, cell: dict[str, Any]) -> tuple[int, int]:
+        """Start hand `number` with a side's cell in it: the new hand's id and the entry's."""
+        match_id = self.known.match_id
+        if db.engine.dialect.name == "postgresql":
+            row = db.session.execute(
+                START_HAND, {"match_id": match_id, "number": number, "now": utcnow(), **cell}
+            ).one()
+            return row.hand_id, row.id
+        hand_id = db.session.execute(
+            NEW_HAND, {"match_id": match_id, "number": number}
+        ).scalar_one()
+        return hand_id, db.session.execute(NEW_ENTRY, {"hand_id": hand_id, **cell}).scalar_one()
 
     def forget_hands(self) -> None:
         """This action changed the hands other than through write_cell: keep nothing of them."""
@@ -160,8 +210,8 @@ def _lock(match: Match, key: str | None) -> tuple[Locked, bool]:
     The same statement announces the new version to every worker (scorekeeper/versions.py),
     sent by PostgreSQL when the write commits and dropped if it rolls back.
     """
-    # Everything read before may have changed, except the sides, which no action alters, and
-    # the match's own row, which the UPDATE returns as it now stands.
+    # Everything read before may have changed, except the sides and the match's settings,
+    # which no action alters, and what actions change of the match, which the UPDATE returns.
     for instance in list(db.session.identity_map.values()):
         if instance is match:
             db.session.expire(match, ["seats", "hands", "corrections", "winner"])
@@ -175,11 +225,15 @@ def _lock(match: Match, key: str | None) -> tuple[Locked, bool]:
     if with_key:
         parameters |= {"key": key, "made_at": utcnow()}
     row = db.session.execute(_lock_statement(dialect, with_key), parameters).one()
-    for column in Match.__table__.c:
+    for column in _CHANGING:
         set_committed_value(match, column.key, row._mapping[column])
     viewer = seated_viewer(match, phone, row.viewer_seat_id, row.viewer_side_id)
     locked = Locked(match, Known(match.id, match.version), viewer)
     return locked, (row.recorded == 1 if with_key else _first_time(match, key))
+
+
+# The match's columns an action can change: the lock returns these as they now stand.
+_CHANGING = [c for c in Match.__table__.c if c.key not in MATCH_FIXED_COLUMNS]
 
 
 @cache
@@ -194,7 +248,7 @@ def _lock_statement(dialect: str, with_key: bool) -> sa.Update:
         seats.match_id == sa.bindparam("match_id"), seats.phone == sa.bindparam("phone")
     )
     returning = [
-        *columns,
+        *_CHANGING,
         sa.select(seats.id).where(phones_seat).scalar_subquery().label("viewer_seat_id"),
         sa.select(seats.side_id).where(phones_seat).scalar_subquery().label("viewer_side_id"),
         *announcement(dialect),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import sqlalchemy as sa
@@ -27,6 +28,18 @@ class StoredEntry:
     black_hand: bool
     # Goes up with every change, so a correction made from a stale page is caught.
     revision: int
+
+    @cached_property
+    def facts(self) -> EntryFacts:
+        """The cell as the rules read it; worked out once, as kept hands carry their entries
+        from one write to the next."""
+        return EntryFacts(
+            points=self.points,
+            counts=dict(self.counts) if self.counts is not None else None,
+            even_split=self.even_split,
+            last_trick=self.last_trick,
+            black_hand=self.black_hand,
+        )
 
     def detail(self) -> dict[str, Any]:
         """The cell as kept in the corrections trail."""
@@ -128,17 +141,6 @@ def table_of(match: Match) -> Table:
     )
 
 
-def facts_of(entry: StoredEntry) -> EntryFacts:
-    """A stored cell as the rules read it."""
-    return EntryFacts(
-        points=entry.points,
-        counts=dict(entry.counts) if entry.counts is not None else None,
-        even_split=entry.even_split,
-        last_trick=entry.last_trick,
-        black_hand=entry.black_hand,
-    )
-
-
 # A match's started hands in order, as a write left them or a read found them: plain values
 # that no request changes, so a worker may keep them from one version of the match to the next
 # (sheet/actions.py).
@@ -228,16 +230,20 @@ def work_out(
     table = table_of(match)
     sides = tuple(match.sides)
     position = {side.id: side.position for side in sides}
+    positions = len(sides)
     grid: list[list[StoredEntry | None]] = []
     for hand in hands:
-        cells: list[StoredEntry | None] = [None] * len(sides)
+        cells: list[StoredEntry | None] = [None] * positions
         for entry in hand.entries:
             cells[position[entry.side_id]] = entry
         grid.append(cells)
-    state = game.state(table, [[facts_of(e) if e else None for e in cells] for cells in grid])
+    state = game.state(table, [[e.facts if e else None for e in cells] for cells in grid])
 
     rows: list[Row] = []
     complete_seen = 0
+    # Each side's attributes read once, not once per cell: a write works out every row.
+    columns = [(side, side.position, side.id) for side in sides]
+    match_id = match.id
     for hand, cells, result in zip(hands, grid, state.hands, strict=True):
         running = None
         if result.complete:
@@ -250,12 +256,12 @@ def work_out(
                 cells=tuple(
                     Cell(
                         side=side,
-                        entry=cells[side.position],
-                        points=result.points[side.position],
-                        breakdown=result.breakdowns[side.position],
-                        corrections=corrected.get((match.id, hand.number, side.id), 0),
+                        entry=cells[at],
+                        points=result.points[at],
+                        breakdown=result.breakdowns[at],
+                        corrections=corrected.get((match_id, hand.number, side_id), 0),
                     )
-                    for side in sides
+                    for side, at, side_id in columns
                 ),
                 result=result,
                 running=running,

@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import db
 from scorekeeper.games import Game
-from scorekeeper.models import Match, Seat, Side, new_code
+from scorekeeper.models import MATCH_FIXED_COLUMNS, Match, Seat, Side, new_code
 from scorekeeper.sheet.actions import history_order
 
 
@@ -105,11 +105,6 @@ def find_match(code: str) -> Match | None:
     return db.session.scalars(MATCH_BY_CODE, {"code": code}).unique().first()
 
 
-# What a match's row says that no action changes (sheet/actions.py changes status, host, result,
-# winner and version), so a copy kept across requests stays true.
-FIXED_COLUMNS = frozenset(
-    {"id", "code", "game", "table_format", "target", "table_rules", "created_at"}
-)
 # Matches a worker keeps a copy of; the least recently used go first.
 MAX_KEPT_MATCHES = 1000
 
@@ -140,7 +135,7 @@ class KeptMatches:
             if found is None:
                 return None
             db.session.expire(
-                found, [c.key for c in Match.__table__.c if c.key not in FIXED_COLUMNS]
+                found, [c.key for c in Match.__table__.c if c.key not in MATCH_FIXED_COLUMNS]
             )
             # Out of this session: kept detached, and never changed, as other requests copy it.
             db.session.expunge(found)
