@@ -399,8 +399,8 @@ def correct_cell(
     def work(locked: Locked) -> Done:
         viewer = locked.require(Action.CORRECT)
         sheet = locked.sheet()
-        open_hand = sheet.current_hand or len(sheet.rows)
-        if not 1 <= hand_number <= max(open_hand, len(sheet.rows)):
+        open_hand = sheet.current_hand or len(sheet.hands)
+        if not 1 <= hand_number <= max(open_hand, len(sheet.hands)):
             raise Refusal(
                 f"Hand {hand_number} hasn't started: there is nothing to correct.", 409, match
             )

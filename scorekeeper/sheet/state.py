@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -90,18 +91,60 @@ class Row:
 
 @dataclass(frozen=True)
 class Sheet:
-    """Everything a match page shows, worked out once per request."""
+    """Everything a match page shows, worked out once per request. Its rows are laid out only
+    when asked for: a write's checks need the rules' verdict and a cell or two, not every row."""
 
     match: Match
     game: Game
     table: Table
     sides: tuple[Side, ...]
-    rows: tuple[Row, ...]
     state: MatchState
     # The hand open for entries, or None when a side has won (End match) or the match is over.
     current_hand: int | None
-    # Brisca: a round tied at the top that waits for "who took the last trick".
-    last_trick_row: Row | None
+    # The stored hands; their entries by hand, in side order; each cell's corrections by
+    # (match id, hand number, side id).
+    hands: Hands = field(repr=False)
+    grid: tuple[tuple[StoredEntry | None, ...], ...] = field(repr=False)
+    corrected: Mapping[tuple[int, int, int], int] = field(repr=False)
+
+    @cached_property
+    def rows(self) -> tuple[Row, ...]:
+        """Every hand of the sheet, with the running totals after each complete one."""
+        rows: list[Row] = []
+        complete_seen = 0
+        # Each side's attributes read once, not once per cell.
+        columns = [(side, side.position, side.id) for side in self.sides]
+        match_id = self.match.id
+        for hand, cells, result in zip(self.hands, self.grid, self.state.hands, strict=True):
+            running = None
+            if result.complete:
+                running = self.state.running[complete_seen]
+                complete_seen += 1
+            rows.append(
+                Row(
+                    number=hand.number,
+                    hand_id=hand.id,
+                    cells=tuple(
+                        Cell(
+                            side=side,
+                            entry=cells[at],
+                            points=result.points[at],
+                            breakdown=result.breakdowns[at],
+                            corrections=self.corrected.get((match_id, hand.number, side_id), 0),
+                        )
+                        for side, at, side_id in columns
+                    ),
+                    result=result,
+                    running=running,
+                )
+            )
+        return tuple(rows)
+
+    @property
+    def last_trick_row(self) -> Row | None:
+        """Brisca: a round tied at the top that waits for "who took the last trick"."""
+        at = _waiting_for_last_trick(self.state)
+        return self.rows[at] if at is not None else None
 
     @property
     def winner(self) -> Side | None:
@@ -115,9 +158,17 @@ class Sheet:
 
     def cell(self, hand_number: int, side: Side) -> Cell | None:
         """The cell of a side in a hand, if that hand has been started."""
-        if 1 <= hand_number <= len(self.rows):
-            return self.rows[hand_number - 1].cells[side.position]
-        return None
+        if not 1 <= hand_number <= len(self.hands):
+            return None
+        hand, at = self.hands[hand_number - 1], side.position
+        result = self.state.hands[hand_number - 1]
+        return Cell(
+            side=side,
+            entry=self.grid[hand_number - 1][at],
+            points=result.points[at],
+            breakdown=result.breakdowns[at],
+            corrections=self.corrected.get((self.match.id, hand.number, side.id), 0),
+        )
 
     def missing(self) -> tuple[Side, ...]:
         """The sides yet to enter the current hand."""
@@ -239,50 +290,27 @@ def work_out(
         grid.append(cells)
     state = game.state(table, [[e.facts if e else None for e in cells] for cells in grid])
 
-    rows: list[Row] = []
-    complete_seen = 0
-    # Each side's attributes read once, not once per cell: a write works out every row.
-    columns = [(side, side.position, side.id) for side in sides]
-    match_id = match.id
-    for hand, cells, result in zip(hands, grid, state.hands, strict=True):
-        running = None
-        if result.complete:
-            running = state.running[complete_seen]
-            complete_seen += 1
-        rows.append(
-            Row(
-                number=hand.number,
-                hand_id=hand.id,
-                cells=tuple(
-                    Cell(
-                        side=side,
-                        entry=cells[at],
-                        points=result.points[at],
-                        breakdown=result.breakdowns[at],
-                        corrections=corrected.get((match_id, hand.number, side_id), 0),
-                    )
-                    for side, at, side_id in columns
-                ),
-                result=result,
-                running=running,
-            )
-        )
-
-    last_trick_row = next((r for r in rows if r.result.needs_last_trick), None)
+    waiting = _waiting_for_last_trick(state)
     current_hand: int | None
-    if not match.is_open or state.winner is not None or last_trick_row is not None:
+    if not match.is_open or state.winner is not None or waiting is not None:
         current_hand = None
-    elif rows and not rows[-1].complete:
-        current_hand = rows[-1].number
+    elif hands and not state.hands[-1].complete:
+        current_hand = hands[-1].number
     else:
-        current_hand = len(rows) + 1
+        current_hand = len(hands) + 1
     return Sheet(
         match=match,
         game=game,
         table=table,
         sides=sides,
-        rows=tuple(rows),
         state=state,
         current_hand=current_hand,
-        last_trick_row=last_trick_row,
+        hands=hands,
+        grid=tuple(tuple(cells) for cells in grid),
+        corrected=corrected,
     )
+
+
+def _waiting_for_last_trick(state: MatchState) -> int | None:
+    """Brisca: the index of the round tied at the top that waits for the last trick, if any."""
+    return next((i for i, result in enumerate(state.hands) if result.needs_last_trick), None)
