@@ -1,0 +1,145 @@
+"""Several workers over one database, each with its own memory of matches (kept hands, kept
+match copies), and the pool's check of connections that sat idle."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+
+from scorekeeper import create_app, extensions
+from scorekeeper.extensions import db, ping_when_idle
+from scorekeeper.models import Entry, Hand, Match
+from tests.phones import Phone
+
+# What a test app's settings say, copied to a second app on the same database.
+SHARED_SETTINGS = (
+    "TESTING",
+    "SECRET_KEY",
+    "SQLALCHEMY_DATABASE_URI",
+    "SQLALCHEMY_ENGINE_OPTIONS",
+    "RATELIMIT_ENABLED",
+)
+
+
+@pytest.fixture
+def other_worker(app: Flask) -> Iterator[Flask]:
+    """A second app on the test app's database: another worker, with a memory of its own."""
+    other = create_app({key: app.config[key] for key in SHARED_SETTINGS if key in app.config})
+    yield other
+    other.extensions["match_versions"].close()
+    with other.app_context():
+        db.engine.dispose()
+
+
+def on(worker: Flask, phone: Phone) -> Phone:
+    """The same phone (its cookie) with its requests served by another worker."""
+    moved = Phone(worker)
+    cookie = phone.client.get_cookie(worker.config["SESSION_COOKIE_NAME"])
+    assert cookie is not None
+    moved.client.set_cookie(cookie.key, cookie.value)
+    return moved
+
+
+def entries(app: Flask, code: str) -> list[tuple[int, int, int]]:
+    """(hand, side position, points) of every stored entry of a match."""
+    with app.app_context():
+        match = db.session.scalar(sa.select(Match).where(Match.code == code))
+        positions = {side.id: side.position for side in match.sides}
+        rows = db.session.execute(
+            sa.select(Hand.number, Entry.side_id, Entry.points)
+            .join(Entry, Entry.hand_id == Hand.id)
+            .where(Hand.match_id == match.id)
+        ).all()
+        return sorted((number, positions[side_id], points) for number, side_id, points in rows)
+
+
+@pytest.fixture
+def basra(host: Phone, guest: Phone) -> str:
+    """A two-sided Basra match, the guest holding side 1."""
+    code = host.create("basra", table_format="2", target="101", side_0="Alice", side_1="Ben")
+    assert "This phone now holds Ben" in guest.join(code, side=1).shown
+    return code
+
+
+def test_a_worker_checks_against_what_another_worker_wrote_since(
+    app, other_worker, host, guest, basra
+):
+    # This worker keeps the hands it leaves; the other one then completes hand 1.
+    assert "Hand 1: Alice 40 recorded" in host.enter(basra, 1, 0, 40).shown
+    assert "Hand 1: Ben 3 recorded" in on(other_worker, guest).enter(basra, 1, 1, 3).shown
+    # Back on the first worker: hand 1 is complete (not what it kept), so hand 2 opens.
+    assert "Hand 2: Alice 12 recorded" in host.enter(basra, 2, 0, 12).shown
+    refused = host.enter(basra, 1, 0, 41)
+    assert refused.status_code == 409
+    assert "Hand 1 is complete" in refused.shown
+    assert entries(app, basra) == [(1, 0, 40), (1, 1, 3), (2, 0, 12)]
+
+
+def test_a_worker_that_kept_hands_sees_a_correction_made_elsewhere(
+    app, other_worker, host, guest, basra
+):
+    host.enter(basra, 1, 0, 40)
+    guest.enter(basra, 1, 1, 3)
+    # The host corrects Ben's cell through the other worker; the first still kept revision 1.
+    assert "corrected from 3 to 13" in on(other_worker, host).correct(basra, 1, 1, 13).shown
+    stale = host.correct(basra, 1, 1, 23, revision=1)
+    assert stale.status_code == 409
+    assert "meanwhile: it now reads 13" in stale.shown
+    assert entries(app, basra) == [(1, 0, 40), (1, 1, 13)]
+
+
+def test_a_kept_match_copy_reads_what_another_worker_changed(app, other_worker, host, guest, basra):
+    # Both workers have used the match (each keeps a copy); the other one abandons it.
+    host.enter(basra, 1, 0, 40)
+    assert "Match abandoned" in on(other_worker, host).post(f"/m/{basra}/abandon").shown
+    # A typo on the first worker: its page shows the match as it now stands.
+    typo = guest.enter(basra, 1, 1, "3O")
+    assert typo.status_code == 400
+    assert "Abandoned" in typo.shown
+    refused = guest.enter(basra, 1, 1, 3)
+    assert refused.status_code == 409
+    assert "This match has abandoned" in refused.shown
+    assert entries(app, basra) == [(1, 0, 40)]
+
+
+def _pinging(app: Flask, monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The app's engine with the idle check on (create_app leaves it off SQLite, which no
+    server can drop), counting the pings it sends."""
+    engine = db.engine
+    if engine.dialect.name == "sqlite":
+        ping_when_idle(engine)
+    pings: list[object] = []
+    ping = engine.dialect.do_ping
+
+    def counted(dbapi_connection: object) -> bool:
+        pings.append(dbapi_connection)
+        return ping(dbapi_connection)
+
+    monkeypatch.setattr(engine.dialect, "do_ping", counted)
+    return pings
+
+
+def test_a_connection_used_a_moment_ago_is_not_pinged(app, monkeypatch):
+    with app.app_context():
+        pings = _pinging(app, monkeypatch)
+        for _ in range(3):
+            with db.engine.connect() as connection:
+                assert connection.execute(sa.text("SELECT 1")).scalar() == 1
+        assert pings == []
+
+
+def test_a_connection_that_idled_and_was_dropped_is_replaced(app, monkeypatch):
+    monkeypatch.setattr(extensions, "PING_AFTER_IDLE", 0.0)
+    with app.app_context():
+        pings = _pinging(app, monkeypatch)
+        with db.engine.connect() as connection:
+            dropped = connection.connection.dbapi_connection
+        # As a restarted database server leaves it: the pooled connection no longer works.
+        dropped.close()
+        with db.engine.connect() as connection:
+            assert connection.execute(sa.text("SELECT 1")).scalar() == 1
+            assert connection.connection.dbapi_connection is not dropped
+        assert pings[0] is dropped
