@@ -51,7 +51,15 @@ class PointsField(IntegerField):
 
 
 class KeyedForm(FlaskForm):
-    """A form that carries its idempotency key, so a double tap records once."""
+    """A form that carries its idempotency key, so a double tap records once.
+
+    Its CSRF token is checked by CSRFProtect before any view runs (extensions.csrf), so the
+    form itself neither checks it again nor signs a fresh one on every post; pages put the
+    token in with csrf_token() or pages.FORM_SECRETS.
+    """
+
+    class Meta:
+        csrf = False
 
     key = HiddenField(
         default=new_key,

@@ -140,7 +140,7 @@ def _entry_form(sheet: Sheet, viewer: Viewer) -> EntryForm | None:
     """This phone's entry form for the open hand, filled with what its side entered so far."""
     if viewer.side is None or sheet.current_hand is None:
         return None
-    form = EntryForm(sheet.game, formdata=None, meta={"csrf": False})
+    form = EntryForm(sheet.game, formdata=None)
     form.hand.data = sheet.current_hand
     form.side.data = viewer.side.position
     cell = sheet.cell(sheet.current_hand, viewer.side)

@@ -35,9 +35,19 @@ def test_bad_total_is_refused_on_the_entry_form(app, table, guest, points, messa
     assert snapshot(app) == before
 
 
-def test_missing_csrf_token_is_refused(app, table, guest):
+@pytest.mark.parametrize(
+    ("path", "form"),
+    [
+        ("enter", {"hand": 1, "side": 1, "points": 5}),
+        ("hand/1/side/0/correct", {"hand": 1, "side": 0, "points": 5, "revision": 1}),
+        ("calc", {"hand": 1, "revision": 0, "n_basras": 1}),
+        ("end", {}),
+    ],
+)
+def test_missing_csrf_token_is_refused(app, table, host, guest, path, form):
+    host.enter(table, 1, 0, 40)
     before = snapshot(app)
-    response = guest.post(f"/m/{table}/enter", {"hand": 1, "side": 1, "points": 5}, csrf=False)
+    response = guest.post(f"/m/{table}/{path}", form, csrf=False)
     assert response.status_code == 400
     assert "out of date" in response.shown
     assert snapshot(app) == before
