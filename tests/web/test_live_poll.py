@@ -1,0 +1,135 @@
+"""The live poll every phone makes every two seconds: a 304 while nothing changed for it, the
+new live part as soon as something did, never an older one."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+
+from scorekeeper.extensions import db
+from tests.phones import Phone
+from tests.web.test_workers import on, other_worker
+
+__all__ = ["other_worker"]
+
+
+@pytest.fixture
+def basra(host: Phone, guest: Phone) -> str:
+    """A two-sided Basra match, the guest holding side 1."""
+    code = host.create("basra", table_format="2", target="101", side_0="Alice", side_1="Ben")
+    assert "This phone now holds Ben" in guest.join(code, side=1).shown
+    return code
+
+
+def poll(phone: Phone, code: str, etag: str | None = None):  # type: ignore[no-untyped-def]
+    """One poll of the live part, sending back the ETag the last answer gave."""
+    headers = {"If-None-Match": etag} if etag else {}
+    return phone.client.get(f"/m/{code}/live", headers=headers)
+
+
+def resigned(app: Flask, phone: Phone, **extra: object) -> None:
+    """Give the phone a cookie with the same identity but other contents (as a message waiting
+    to be shown would), signed as the app signs it."""
+    name = app.config["SESSION_COOKIE_NAME"]
+    serializer = app.session_interface.get_signing_serializer(app)  # type: ignore[attr-defined]
+    contents = serializer.loads(phone.client.get_cookie(name).value)
+    phone.client.set_cookie(name, serializer.dumps({**contents, **extra}))
+
+
+def tag(etag: str) -> list[str]:
+    """An ETag's parts: the match's version, the phone's place, its cookie's tag."""
+    return etag.strip('"').split(".")
+
+
+def test_an_unchanged_poll_is_a_304_until_a_write(host, guest, basra):
+    first = poll(guest, basra)
+    assert first.status_code == 200
+    etag = first.headers["ETag"]
+    unchanged = poll(guest, basra, etag)
+    assert unchanged.status_code == 304
+    assert unchanged.get_data() == b""
+    # A 304 leaves the phone's cookie alone: it was never even read.
+    assert "Set-Cookie" not in unchanged.headers
+    host.enter(basra, 1, 0, 40)
+    changed = poll(guest, basra, etag)
+    assert changed.status_code == 200
+    assert changed.headers["ETag"] != etag
+    assert "40" in changed.shown
+
+
+def test_a_new_cookie_in_the_same_place_still_gets_its_304(app, guest, basra):
+    etag = poll(guest, basra).headers["ETag"]
+    resigned(app, guest, note="a message was shown")
+    unchanged = poll(guest, basra, etag)
+    assert unchanged.status_code == 304
+    # The same version and place, tagged with the cookie the phone now sends.
+    version, place, cookie = tag(unchanged.headers["ETag"])
+    assert [version, place] == tag(etag)[:2]
+    assert cookie != tag(etag)[2]
+
+
+def test_a_phone_that_changed_place_gets_the_new_live_part(app, host, guest, basra):
+    etag = poll(guest, basra).headers["ETag"]
+    assert "This phone holds <strong>Ben</strong>" in poll(guest, basra).get_data(as_text=True)
+    # The host frees Ben's side: the guest's phone now only watches.
+    assert "Ben is free" in host.post(f"/m/{basra}/release", {"target": 1}).shown
+    moved = poll(guest, basra, etag)
+    assert moved.status_code == 200
+    assert "Watching" in moved.shown
+
+
+def test_a_poll_never_goes_back_to_an_older_version(app, other_worker, host, guest, basra):
+    etag = poll(guest, basra).headers["ETag"]
+    # The host writes through the other worker; the guest's phone, served there too, sees it.
+    on(other_worker, host).enter(basra, 1, 0, 40)
+    newer = poll(on(other_worker, guest), basra, etag)
+    assert newer.status_code == 200
+    newer_etag = newer.headers["ETag"]
+    # Back on the first worker with the newer ETag: never the older live part.
+    back = poll(guest, basra, newer_etag)
+    assert back.status_code in (200, 304)
+    if back.status_code == 200:
+        assert "40" in back.shown
+        assert int(tag(back.headers["ETag"])[0]) >= int(tag(newer_etag)[0])
+
+
+def _wait_until(condition, seconds: float = 15.0) -> bool:  # type: ignore[no-untyped-def]
+    """Whether the condition came true within the time given."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_write_while_the_listener_is_down_is_not_missed(app, host, guest, basra):
+    versions = app.extensions["match_versions"]
+    etag = poll(guest, basra).headers["ETag"]
+    with app.app_context():
+        on_postgres = db.engine.dialect.name == "postgresql"
+        if on_postgres:
+            # Each worker listens on a connection of its own: drop it, as a restart would (and
+            # any left by an earlier test's app on this schema, which is closing anyway).
+            assert _wait_until(lambda: versions.listening)
+            schema = db.session.scalar(sa.text("SELECT current_schema()"))
+            dropped = db.session.scalar(
+                sa.text(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE query = :listen"
+                ),
+                {"listen": f'LISTEN "scorekeeper_{schema}"'},
+            )
+            db.session.commit()
+            assert dropped >= 1
+            assert _wait_until(lambda: not versions.listening)
+    # Written while nobody listens (on SQLite, where nobody ever does): no NOTIFY is heard.
+    host.enter(basra, 1, 0, 40)
+    if on_postgres:
+        assert _wait_until(lambda: versions.listening)
+    changed = poll(guest, basra, etag)
+    assert changed.status_code == 200
+    assert "40" in changed.shown
