@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from flask import Flask, Request, Response, session
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
+from itsdangerous import URLSafeTimedSerializer
 
 
 def current_phone() -> str | None:
@@ -55,6 +56,16 @@ class PhoneSessions(SecureCookieSessionInterface):
         if request.method == "GET" and request.path.endswith("/live"):
             return DeferredSession(lambda: super(PhoneSessions, self).open_session(app, request))
         return super().open_session(app, request)
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        """Flask's cookie serializer, made once per app and key instead of twice per request
+        (making one signs an empty session to learn what kind of serializer it was given)."""
+        keys = (app.secret_key, app.config["SECRET_KEY_FALLBACKS"])
+        kept = app.extensions.get("session_serializer")
+        if kept is None or kept[0] != keys:
+            kept = (keys, super().get_signing_serializer(app))
+            app.extensions["session_serializer"] = kept
+        return kept[1]
 
     def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
         if isinstance(session, DeferredSession) and not session.opened:

@@ -27,6 +27,20 @@ def test_session_cookie_is_httponly_and_samesite(host):
     assert cookie.http_only and cookie.same_site == "Lax"
 
 
+def test_a_new_secret_key_makes_every_old_cookie_a_stranger(app, host):
+    code = host.create("basra", side_0="Alice")
+    holds = "This phone holds <strong>Alice</strong>"
+    assert holds in host.get(f"/m/{code}").get_data(as_text=True)
+    signed_before = host.client.get_cookie("session").value
+    # Keys are rotated: a cookie signed with the old one no longer names a phone here.
+    app.config["SECRET_KEY"] = "a-new-secret"
+    assert "Not at the table yet" in host.get(f"/m/{code}").get_data(as_text=True)
+    # With the old key kept as a fallback, the phone's old cookie is itself again.
+    app.config["SECRET_KEY_FALLBACKS"] = ["test-secret"]
+    host.client.set_cookie("session", signed_before)
+    assert holds in host.get(f"/m/{code}").get_data(as_text=True)
+
+
 def test_secret_key_is_made_into_the_instance_folder(tmp_path, monkeypatch):
     monkeypatch.delenv("SCOREKEEPER_SECRET_KEY", raising=False)
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'x.sqlite'}")
