@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import re
 import threading
 import time
@@ -50,8 +51,10 @@ def test_acknowledged_entries_survive_a_kill_9(shared_database):
                         status, page = phone.post(
                             f"/m/{code}/enter", {"hand": hand, "side": side, "points": points}
                         )
-                    except OSError:
-                        return  # the server is gone: this entry was never acknowledged
+                    except (OSError, http.client.HTTPException):
+                        # The server is gone, before or while answering (a page cut off
+                        # halfway): this entry was never acknowledged.
+                        return
                     if status != 200 or "recorded" not in page:
                         return
                     with lock:
