@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 
 import pytest
@@ -18,6 +19,16 @@ def test_security_headers_allow_no_inline_script(guest):
     assert "frame-ancestors 'none'" in policy
     assert response.headers["X-Content-Type-Options"] == "nosniff"
     assert "<script>" not in response.get_data(as_text=True)
+
+
+def test_pages_name_an_icon_that_is_served_from_here(guest):
+    # Without one, every phone's browser asks for /favicon.ico on every page and gets a 404.
+    page = guest.get("/").get_data(as_text=True)
+    icon = re.search(r'<link rel="icon" href="([^"]+)"', page)
+    assert icon and icon.group(1).startswith("/static/")
+    with guest.get(icon.group(1)) as served:
+        assert served.status_code == 200
+        assert served.mimetype == "image/svg+xml"
 
 
 def test_session_cookie_is_httponly_and_samesite(host):
