@@ -167,10 +167,9 @@ class Locked:
             written = StoredEntry(id=entry_id, side_id=side.id, revision=1, **values)
             entries = (*hand.entries, written)
         else:
-            if restamp:
-                values |= {"entered_by": phone, "entered_at": utcnow()}
-            db.session.execute(NEXT_REVISION, {"entry_id": stored.id, **values})
-            written = replace(stored, revision=stored.revision + 1, **_cell_values(facts))
+            stamp = {"entered_by": phone, "entered_at": utcnow()} if restamp else {}
+            db.session.execute(NEXT_REVISION, {"entry_id": stored.id, **values, **stamp})
+            written = replace(stored, revision=stored.revision + 1, **values)
             entries = tuple(written if e is stored else e for e in hand.entries)
         self._hands = (
             *hands[: hand_number - 1],
@@ -219,17 +218,23 @@ def _lock(match: Match, key: str | None) -> tuple[Locked, bool]:
             db.session.expire(instance)
     phone = current_phone()
     dialect = db.engine.dialect.name
-    # On PostgreSQL, where every statement is a round trip, the key goes in the same one.
-    with_key = dialect == "postgresql" and bool(key)
     parameters: dict[str, Any] = {"match_id": match.id, "phone": phone}
-    if with_key:
+    if key:
         parameters |= {"key": key, "made_at": utcnow()}
+    # On PostgreSQL, where every statement is a round trip, the key goes in the lock's.
+    with_key = dialect == "postgresql" and bool(key)
     row = db.session.execute(_lock_statement(dialect, with_key), parameters).one()
     for column in _CHANGING:
         set_committed_value(match, column.key, row._mapping[column])
     viewer = seated_viewer(match, phone, row.viewer_seat_id, row.viewer_side_id)
     locked = Locked(match, Known(match.id, match.version), viewer)
-    return locked, (row.recorded == 1 if with_key else _first_time(match, key))
+    if not key:
+        first_time = True
+    elif with_key:
+        first_time = row.recorded == 1
+    else:
+        first_time = db.session.execute(_recording(dialect), parameters).first() is not None
+    return locked, first_time
 
 
 # The match's columns an action can change: the lock returns these as they now stand.
@@ -239,8 +244,8 @@ _CHANGING = [c for c in Match.__table__.c if c.key not in MATCH_FIXED_COLUMNS]
 @cache
 def _lock_statement(dialect: str, with_key: bool) -> sa.Update:
     """The lock's statement, built once per database kind: bump the version, return the row
-    and the phone's seat; `with_key` (PostgreSQL) also records the idempotency key, as
-    _first_time does, and returns whether it did."""
+    and the phone's seat; `with_key` (PostgreSQL) also records the idempotency key, and
+    returns whether it did."""
     columns = Match.__table__.c
     seats = Seat.__table__.c
     # By the id given, not correlated: SQLite's RETURNING names the match's columns unqualified.
@@ -254,20 +259,7 @@ def _lock_statement(dialect: str, with_key: bool) -> sa.Update:
         *announcement(dialect),
     ]
     if with_key:
-        # A resent post's INSERT waits on the unique key until the first one commits (then
-        # does nothing) or rolls back (then records it): the two cannot both go ahead.
-        submissions = Submission.__table__
-        recorded = (
-            postgresql.insert(submissions)
-            .values(
-                key=sa.bindparam("key"),
-                match_id=sa.bindparam("match_id"),
-                made_at=sa.bindparam("made_at"),
-            )
-            .on_conflict_do_nothing(index_elements=[submissions.c.key])
-            .returning(submissions.c.key)
-            .cte("recorded")
-        )
+        recorded = _recording(dialect).cte("recorded")
         returning.append(
             sa.select(sa.func.count()).select_from(recorded).scalar_subquery().label("recorded")
         )
@@ -279,24 +271,21 @@ def _lock_statement(dialect: str, with_key: bool) -> sa.Update:
     )
 
 
-def _first_time(match: Match, key: str | None) -> bool:
-    """Record a form's idempotency key; False if that very post was already carried out."""
-    if not key:
-        return True
-    stored = db.session.execute(
-        _submission_statement(db.engine.dialect.name), {"key": key, "match_id": match.id}
-    )
-    return stored.first() is not None
-
-
 @cache
-def _submission_statement(dialect: str) -> sa.Insert:
-    """Record a key unless it is there, built once per database kind: SQLite and PostgreSQL
-    both say ON CONFLICT DO NOTHING, so it is one statement either way."""
+def _recording(dialect: str) -> sa.Insert:
+    """Record a post's idempotency key, returning it, unless it is there already: SQLite and
+    PostgreSQL both say ON CONFLICT DO NOTHING. A resent post's INSERT waits on the unique key
+    until the first one commits (then does nothing) or rolls back (then records it): the two
+    cannot both go ahead."""
     insert = sqlite.insert if dialect == "sqlite" else postgresql.insert
     submissions = Submission.__table__
     return (
         insert(submissions)
+        .values(
+            key=sa.bindparam("key"),
+            match_id=sa.bindparam("match_id"),
+            made_at=sa.bindparam("made_at"),
+        )
         .on_conflict_do_nothing(index_elements=[submissions.c.key])
         .returning(submissions.c.key)
     )
