@@ -12,8 +12,7 @@ from flask import Flask
 from bench.database import BenchError
 from bench.phones import SignedPhone
 from scorekeeper.extensions import db
-from scorekeeper.tables.setup import KeptMatches
-from scorekeeper.versions import NewestByMatch
+from scorekeeper.versions import RecentlyUsed
 
 
 @contextmanager
@@ -59,7 +58,7 @@ class QueryCounter:
         # Cold: nothing kept from an earlier count, as a worker meets a page the first time
         # (kept pages and cards then spare the database altogether).
         for kept in self.app.extensions.values():
-            if isinstance(kept, NewestByMatch | KeptMatches):
+            if isinstance(kept, RecentlyUsed):
                 kept.clear()
         with counting(self.engine) as statements:
             response = client.open(path, method=method, headers=headers, data=data)

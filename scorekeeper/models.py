@@ -88,6 +88,8 @@ class Match(db.Model):
 MATCH_FIXED_COLUMNS = frozenset(
     {"id", "code", "game", "table_format", "target", "table_rules", "created_at"}
 )
+# The rest of the row: what actions change, which the write lock returns as it now stands.
+MATCH_CHANGING_COLUMNS = tuple(c for c in Match.__table__.c if c.key not in MATCH_FIXED_COLUMNS)
 
 
 class Side(db.Model):

@@ -197,14 +197,18 @@ class MatchVersions:
 Kept = TypeVar("Kept")
 
 
-class NewestByMatch(Generic[Kept]):
-    """What a process keeps of recently seen matches, each at the newest version seen: a sheet
-    page, a history card. Every write bumps a match's version, so what was worked out for a
-    version never goes stale; it is only replaced by what a newer version gives."""
+Key = TypeVar("Key")
+Value = TypeVar("Value")
+
+
+class RecentlyUsed(Generic[Key, Value]):
+    """What a process keeps in memory, shared by its threads and bounded: at most `capacity`
+    entries, the least recently used forgotten first. Forgetting is always safe: whatever is
+    kept in one can be read again from the database."""
 
     def __init__(self, capacity: int) -> None:
         self._lock = threading.Lock()
-        self._kept: OrderedDict[int, tuple[int, Kept]] = OrderedDict()
+        self._kept: OrderedDict[Key, Value] = OrderedDict()
         self._capacity = capacity
 
     def __len__(self) -> int:
@@ -215,6 +219,32 @@ class NewestByMatch(Generic[Kept]):
         """Forget everything kept (the bench counts each page's statements worked out cold)."""
         with self._lock:
             self._kept.clear()
+
+    def recall(self, key: Key) -> Value | None:
+        """What is kept for this key, if anything."""
+        with self._lock:
+            value = self._kept.get(key)
+            if value is not None:
+                self._kept.move_to_end(key)
+            return value
+
+    def remember(self, key: Key, value: Value) -> None:
+        """Keep this value for this key, forgetting the least recently used beyond capacity."""
+        with self._lock:
+            self._put(key, value)
+
+    def _put(self, key: Key, value: Value) -> None:
+        """remember(), for a caller already holding the lock."""
+        self._kept[key] = value
+        self._kept.move_to_end(key)
+        while len(self._kept) > self._capacity:
+            self._kept.popitem(last=False)
+
+
+class NewestByMatch(RecentlyUsed[int, tuple[int, Kept]]):
+    """What a process keeps of recently seen matches, each at the newest version seen: a sheet
+    page, a history card. Every write bumps a match's version, so what was worked out for a
+    version never goes stale; it is only replaced by what a newer version gives."""
 
     def get(self, match_id: int, version: int) -> Kept | None:
         """What is kept for a match at exactly this version, if anything."""
@@ -232,10 +262,7 @@ class NewestByMatch(Generic[Kept]):
             kept = self._kept.get(match_id)
             if kept is not None and kept[0] >= version:
                 return kept[1] if kept[0] == version else value
-            self._kept[match_id] = (version, value)
-            self._kept.move_to_end(match_id)
-            while len(self._kept) > self._capacity:
-                self._kept.popitem(last=False)
+            self._put(match_id, (version, value))
             return value
 
 

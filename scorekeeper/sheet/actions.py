@@ -22,7 +22,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from scorekeeper.extensions import db
 from scorekeeper.games import EntryFacts
 from scorekeeper.models import (
-    MATCH_FIXED_COLUMNS,
+    MATCH_CHANGING_COLUMNS,
     Correction,
     Entry,
     Hand,
@@ -224,7 +224,7 @@ def _lock(match: Match, key: str | None) -> tuple[Locked, bool]:
     # On PostgreSQL, where every statement is a round trip, the key goes in the lock's.
     with_key = dialect == "postgresql" and bool(key)
     row = db.session.execute(_lock_statement(dialect, with_key), parameters).one()
-    for column in _CHANGING:
+    for column in MATCH_CHANGING_COLUMNS:
         set_committed_value(match, column.key, row._mapping[column])
     viewer = seated_viewer(match, phone, row.viewer_seat_id, row.viewer_side_id)
     locked = Locked(match, Known(match.id, match.version), viewer)
@@ -235,10 +235,6 @@ def _lock(match: Match, key: str | None) -> tuple[Locked, bool]:
     else:
         first_time = db.session.execute(_recording(dialect), parameters).first() is not None
     return locked, first_time
-
-
-# The match's columns an action can change: the lock returns these as they now stand.
-_CHANGING = [c for c in Match.__table__.c if c.key not in MATCH_FIXED_COLUMNS]
 
 
 @cache
@@ -253,7 +249,7 @@ def _lock_statement(dialect: str, with_key: bool) -> sa.Update:
         seats.match_id == sa.bindparam("match_id"), seats.phone == sa.bindparam("phone")
     )
     returning = [
-        *_CHANGING,
+        *MATCH_CHANGING_COLUMNS,
         sa.select(seats.id).where(phones_seat).scalar_subquery().label("viewer_seat_id"),
         sa.select(seats.side_id).where(phones_seat).scalar_subquery().label("viewer_side_id"),
         *announcement(dialect),

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -13,8 +11,9 @@ from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import db
 from scorekeeper.games import Game
-from scorekeeper.models import MATCH_FIXED_COLUMNS, Match, Seat, Side, new_code
+from scorekeeper.models import MATCH_CHANGING_COLUMNS, Match, Seat, Side, new_code
 from scorekeeper.sheet.actions import history_order
+from scorekeeper.versions import RecentlyUsed
 
 
 class SetupError(ValueError):
@@ -109,7 +108,7 @@ def find_match(code: str) -> Match | None:
 MAX_KEPT_MATCHES = 1000
 
 
-class KeptMatches:
+class KeptMatches(RecentlyUsed[str, Match]):
     """Each recently used match as this worker first found it, for one app: its settings and
     sides, which never change after setup, without what actions change.
 
@@ -120,36 +119,20 @@ class KeptMatches:
     """
 
     def __init__(self, capacity: int = MAX_KEPT_MATCHES) -> None:
-        self._lock = threading.Lock()
-        self._kept: OrderedDict[str, Match] = OrderedDict()
-        self._capacity = capacity
+        super().__init__(capacity)
 
     def copy_of(self, code: str) -> Match | None:
         """The match with this code (as stored), in this request's session; None if none."""
-        with self._lock:
-            kept = self._kept.get(code)
-            if kept is not None:
-                self._kept.move_to_end(code)
+        kept = self.recall(code)
         if kept is None:
-            found = find_match(code)
-            if found is None:
+            kept = find_match(code)
+            if kept is None:
                 return None
-            db.session.expire(
-                found, [c.key for c in Match.__table__.c if c.key not in MATCH_FIXED_COLUMNS]
-            )
+            db.session.expire(kept, [c.key for c in MATCH_CHANGING_COLUMNS])
             # Out of this session: kept detached, and never changed, as other requests copy it.
-            db.session.expunge(found)
-            kept = found
-            with self._lock:
-                self._kept[code] = kept
-                while len(self._kept) > self._capacity:
-                    self._kept.popitem(last=False)
+            db.session.expunge(kept)
+            self.remember(code, kept)
         return db.session.merge(kept, load=False)
-
-    def clear(self) -> None:
-        """Forget every kept match (the bench counts statements cold)."""
-        with self._lock:
-            self._kept.clear()
 
 
 def init_app(app: Flask) -> None:
