@@ -114,8 +114,7 @@ class Sheet:
         complete_seen = 0
         # Each side's attributes read once, not once per cell.
         columns = [(side, side.position, side.id) for side in self.sides]
-        match_id = self.match.id
-        for hand, cells, result in zip(self.hands, self.grid, self.state.hands, strict=True):
+        for index, (hand, result) in enumerate(zip(self.hands, self.state.hands, strict=True)):
             running = None
             if result.complete:
                 running = self.state.running[complete_seen]
@@ -124,16 +123,7 @@ class Sheet:
                 Row(
                     number=hand.number,
                     hand_id=hand.id,
-                    cells=tuple(
-                        Cell(
-                            side=side,
-                            entry=cells[at],
-                            points=result.points[at],
-                            breakdown=result.breakdowns[at],
-                            corrections=self.corrected.get((match_id, hand.number, side_id), 0),
-                        )
-                        for side, at, side_id in columns
-                    ),
+                    cells=tuple(self._cell(index, *column) for column in columns),
                     result=result,
                     running=running,
                 )
@@ -160,14 +150,17 @@ class Sheet:
         """The cell of a side in a hand, if that hand has been started."""
         if not 1 <= hand_number <= len(self.hands):
             return None
-        hand, at = self.hands[hand_number - 1], side.position
-        result = self.state.hands[hand_number - 1]
+        return self._cell(hand_number - 1, side, side.position, side.id)
+
+    def _cell(self, index: int, side: Side, at: int, side_id: int) -> Cell:
+        """The cell of the hand at `index` in the column `at` of `side` (whose id is given)."""
+        result = self.state.hands[index]
         return Cell(
             side=side,
-            entry=self.grid[hand_number - 1][at],
+            entry=self.grid[index][at],
             points=result.points[at],
             breakdown=result.breakdowns[at],
-            corrections=self.corrected.get((self.match.id, hand.number, side.id), 0),
+            corrections=self.corrected.get((self.match.id, self.hands[index].number, side_id), 0),
         )
 
     def missing(self) -> tuple[Side, ...]:
