@@ -36,6 +36,14 @@ class Phone:
         self.app = app
         self.client = FlaskClient(app, Shown, use_cookies=True)
 
+    def on(self, worker: Flask) -> Phone:
+        """This phone (its cookie) with its requests served by another worker."""
+        moved = Phone(worker)
+        cookie = self.client.get_cookie(worker.config["SESSION_COOKIE_NAME"])
+        assert cookie is not None
+        moved.client.set_cookie(cookie.key, cookie.value)
+        return moved
+
     def get(self, url: str) -> TestResponse:
         """Open a page."""
         return self.client.get(url)

@@ -31,14 +31,6 @@ def totals(page: str) -> list[str]:
     return re.findall(r"<td[^>]*>(-?\d+)</td>", foot)
 
 
-@pytest.fixture
-def basra(host, guest):
-    """Alice (host) and Ben, head to head to 101."""
-    code = host.create("basra", table_format="2", target="101", side_0="Alice", side_1="Ben")
-    guest.join(code, side=1)
-    return code
-
-
 def test_worked_hand_through_the_calculator(app, basra, host, guest):
     preview = count(host, basra, ALICE, intent="preview")
     page = preview.shown

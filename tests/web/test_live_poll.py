@@ -5,23 +5,11 @@ from __future__ import annotations
 
 import time
 
-import pytest
 import sqlalchemy as sa
 from flask import Flask
 
 from scorekeeper.extensions import db
 from tests.phones import Phone
-from tests.web.test_workers import on, other_worker
-
-__all__ = ["other_worker"]
-
-
-@pytest.fixture
-def basra(host: Phone, guest: Phone) -> str:
-    """A two-sided Basra match, the guest holding side 1."""
-    code = host.create("basra", table_format="2", target="101", side_0="Alice", side_1="Ben")
-    assert "This phone now holds Ben" in guest.join(code, side=1).shown
-    return code
 
 
 def poll(phone: Phone, code: str, etag: str | None = None):  # type: ignore[no-untyped-def]
@@ -84,8 +72,8 @@ def test_a_phone_that_changed_place_gets_the_new_live_part(app, host, guest, bas
 def test_a_poll_never_goes_back_to_an_older_version(app, other_worker, host, guest, basra):
     etag = poll(guest, basra).headers["ETag"]
     # The host writes through the other worker; the guest's phone, served there too, sees it.
-    on(other_worker, host).enter(basra, 1, 0, 40)
-    newer = poll(on(other_worker, guest), basra, etag)
+    host.on(other_worker).enter(basra, 1, 0, 40)
+    newer = poll(guest.on(other_worker), basra, etag)
     assert newer.status_code == 200
     newer_etag = newer.headers["ETag"]
     # Back on the first worker with the newer ETag: never the older live part.

@@ -3,44 +3,13 @@ match copies), and the pool's check of connections that sat idle."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 import sqlalchemy as sa
 from flask import Flask
 
-from scorekeeper import create_app, extensions
+from scorekeeper import extensions
 from scorekeeper.extensions import db, ping_when_idle
 from scorekeeper.models import Entry, Hand, Match
-from tests.phones import Phone
-
-# What a test app's settings say, copied to a second app on the same database.
-SHARED_SETTINGS = (
-    "TESTING",
-    "SECRET_KEY",
-    "SQLALCHEMY_DATABASE_URI",
-    "SQLALCHEMY_ENGINE_OPTIONS",
-    "RATELIMIT_ENABLED",
-)
-
-
-@pytest.fixture
-def other_worker(app: Flask) -> Iterator[Flask]:
-    """A second app on the test app's database: another worker, with a memory of its own."""
-    other = create_app({key: app.config[key] for key in SHARED_SETTINGS if key in app.config})
-    yield other
-    other.extensions["match_versions"].close()
-    with other.app_context():
-        db.engine.dispose()
-
-
-def on(worker: Flask, phone: Phone) -> Phone:
-    """The same phone (its cookie) with its requests served by another worker."""
-    moved = Phone(worker)
-    cookie = phone.client.get_cookie(worker.config["SESSION_COOKIE_NAME"])
-    assert cookie is not None
-    moved.client.set_cookie(cookie.key, cookie.value)
-    return moved
 
 
 def entries(app: Flask, code: str) -> list[tuple[int, int, int]]:
@@ -56,20 +25,12 @@ def entries(app: Flask, code: str) -> list[tuple[int, int, int]]:
         return sorted((number, positions[side_id], points) for number, side_id, points in rows)
 
 
-@pytest.fixture
-def basra(host: Phone, guest: Phone) -> str:
-    """A two-sided Basra match, the guest holding side 1."""
-    code = host.create("basra", table_format="2", target="101", side_0="Alice", side_1="Ben")
-    assert "This phone now holds Ben" in guest.join(code, side=1).shown
-    return code
-
-
 def test_a_worker_checks_against_what_another_worker_wrote_since(
     app, other_worker, host, guest, basra
 ):
     # This worker keeps the hands it leaves; the other one then completes hand 1.
     assert "Hand 1: Alice 40 recorded" in host.enter(basra, 1, 0, 40).shown
-    assert "Hand 1: Ben 3 recorded" in on(other_worker, guest).enter(basra, 1, 1, 3).shown
+    assert "Hand 1: Ben 3 recorded" in guest.on(other_worker).enter(basra, 1, 1, 3).shown
     # Back on the first worker: hand 1 is complete (not what it kept), so hand 2 opens.
     assert "Hand 2: Alice 12 recorded" in host.enter(basra, 2, 0, 12).shown
     refused = host.enter(basra, 1, 0, 41)
@@ -84,7 +45,7 @@ def test_a_worker_that_kept_hands_sees_a_correction_made_elsewhere(
     host.enter(basra, 1, 0, 40)
     guest.enter(basra, 1, 1, 3)
     # The host corrects Ben's cell through the other worker; the first still kept revision 1.
-    assert "corrected from 3 to 13" in on(other_worker, host).correct(basra, 1, 1, 13).shown
+    assert "corrected from 3 to 13" in host.on(other_worker).correct(basra, 1, 1, 13).shown
     stale = host.correct(basra, 1, 1, 23, revision=1)
     assert stale.status_code == 409
     assert "meanwhile: it now reads 13" in stale.shown
@@ -94,7 +55,7 @@ def test_a_worker_that_kept_hands_sees_a_correction_made_elsewhere(
 def test_a_kept_match_copy_reads_what_another_worker_changed(app, other_worker, host, guest, basra):
     # Both workers have used the match (each keeps a copy); the other one abandons it.
     host.enter(basra, 1, 0, 40)
-    assert "Match abandoned" in on(other_worker, host).post(f"/m/{basra}/abandon").shown
+    assert "Match abandoned" in host.on(other_worker).post(f"/m/{basra}/abandon").shown
     # A typo on the first worker: its page shows the match as it now stands.
     typo = guest.enter(basra, 1, 1, "3O")
     assert typo.status_code == 400
