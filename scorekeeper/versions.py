@@ -98,6 +98,12 @@ class MatchVersions:
             self._remember(code, known, era)
         return known
 
+    def heard(self, code: str) -> Known | None:
+        """The newest version this process has heard of for a match, from memory alone; None
+        if it has heard of none, or cannot trust what it heard (not listening)."""
+        with self._lock:
+            return self._known.get(code) if self._listening else None
+
     @property
     def listening(self) -> bool:
         """Whether this process is listening for versions now (PostgreSQL, once started)."""

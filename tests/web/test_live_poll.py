@@ -121,3 +121,22 @@ def test_a_write_while_the_listener_is_down_is_not_missed(app, host, guest, basr
     changed = poll(guest, basra, etag)
     assert changed.status_code == 200
     assert "40" in changed.shown
+
+
+def test_an_entry_written_from_what_a_worker_kept_is_heard_by_every_worker(
+    app, other_worker, host, guest, basra
+):
+    # The first worker keeps the match as Alice's entry left it, so her change is written in
+    # one statement of its own (sheet/actions._write_at_once), which announces it as well.
+    host.enter(basra, 1, 0, 40)
+    watcher = guest.on(other_worker)
+    etag = poll(watcher, basra).headers["ETag"]
+    with other_worker.app_context():
+        if db.engine.dialect.name == "postgresql":
+            # The other worker goes by what it hears, once it listens.
+            versions = other_worker.extensions["match_versions"]
+            assert _wait_until(lambda: versions.listening)
+    assert poll(watcher, basra, etag).status_code == 304
+    assert "Hand 1: Alice changed to 44" in host.enter(basra, 1, 0, 44).shown
+    assert _wait_until(lambda: poll(watcher, basra, etag).status_code == 200)
+    assert "44" in poll(watcher, basra, etag).shown

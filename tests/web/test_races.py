@@ -12,6 +12,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
 import sqlalchemy as sa
 from flask import Flask
 from werkzeug.test import TestResponse
@@ -111,46 +112,66 @@ def table(phones: Callable[[], Phone], game: str, seats: list[int], **fields: An
     return code, host, others
 
 
-def test_partners_entering_the_same_hand_at_once_leave_one_entry(app, phones):
+def play_hand(code: str, phones: list[Phone], number: int, points: int = 10) -> None:
+    """Each phone enters `points` for its side (in order) in hand `number`: the worker then
+    keeps the match as the last entry left it, and the next entry is checked against that
+    and written in one statement (sheet/actions._write_at_once) unless the match moved on."""
+    for side, phone in enumerate(phones):
+        assert f"{points} recorded." in phone.enter(code, number, side, points).shown
+
+
+# A race on a match just joined (every phone goes through the write lock), and one on a match
+# whose last write was an entry on this worker (every phone first tries to write at once).
+AFTER = pytest.mark.parametrize("hands_before", [0, 1], ids=["just-joined", "after-a-hand"])
+
+
+@AFTER
+def test_partners_entering_the_same_hand_at_once_leave_one_entry(app, phones, hands_before):
     for _ in range(ROUNDS):
-        code, host, (partner, _rival) = table(
+        code, host, (partner, rival) = table(
             phones, "basra", [0, 1], table_format="2v2", target="101", side_0="Us", side_1="Them"
         )
+        for number in range(1, hands_before + 1):
+            play_hand(code, [host, rival], number)
+        hand = hands_before + 1
         totals = [40, 50]
         url = f"/m/{code}/enter"
         responses = race(
             [
-                ready(phone, url, {"hand": 1, "side": 0, "points": points})
+                ready(phone, url, {"hand": hand, "side": 0, "points": points})
                 for phone, points in zip([host, partner], totals, strict=True)
             ]
         )
 
-        recorded = [
-            p for r, p in zip(responses, totals, strict=True) if f"Us {p} recorded." in r.shown
-        ]
-        changed = [
-            p for r, p in zip(responses, totals, strict=True) if f"Us changed to {p}." in r.shown
-        ]
+        said = [(r, p, f"Hand {hand}: Us") for r, p in zip(responses, totals, strict=True)]
+        recorded = [p for r, p, us in said if f"{us} {p} recorded." in r.shown]
+        changed = [p for r, p, us in said if f"{us} changed to {p}." in r.shown]
         clashed = [r for r in responses if r.status_code == 409 and "same moment" in r.shown]
         assert len(recorded) == 1
         assert len(recorded) + len(changed) + len(clashed) == 2
         # Whoever wrote last is what the cell holds; a refused phone changed nothing.
         last = changed[0] if changed else recorded[0]
-        assert entries(app, code) == [(1, 0, last, 1 + len(changed))]
-        assert hands(app, code) == [1]
+        before = [(n, side, 10, 1) for n in range(1, hand) for side in (0, 1)]
+        assert entries(app, code) == [*before, (hand, 0, last, 1 + len(changed))]
+        assert hands(app, code) == list(range(1, hand + 1))
 
 
-def test_a_post_sent_ten_times_with_one_key_records_once(app, phones):
+@AFTER
+def test_a_post_sent_ten_times_with_one_key_records_once(app, phones, hands_before):
     for _ in range(ROUNDS):
-        code, _host, (guest,) = table(phones, "basra", [1], side_0="Alice", side_1="Ben")
+        code, host, (guest,) = table(phones, "basra", [1], side_0="Alice", side_1="Ben")
+        for number in range(1, hands_before + 1):
+            play_hand(code, [host, guest], number)
+        hand = hands_before + 1
         key = f"double-tap-{code}"
-        data = {"hand": 1, "side": 1, "points": 7}
+        data = {"hand": hand, "side": 1, "points": 7}
         responses = race([ready(twin(guest), f"/m/{code}/enter", data, key) for _ in range(10)])
 
         assert all(r.status_code == 200 for r in responses)
-        assert sum("Hand 1: Ben 7 recorded." in r.shown for r in responses) == 1
+        assert sum(f"Hand {hand}: Ben 7 recorded." in r.shown for r in responses) == 1
         assert sum("Already recorded." in r.shown for r in responses) == 9
-        assert entries(app, code) == [(1, 1, 7, 1)]
+        before = [(n, side, 10, 1) for n in range(1, hand) for side in (0, 1)]
+        assert entries(app, code) == [*before, (hand, 1, 7, 1)]
         with app.app_context():
             assert (
                 db.session.scalar(
@@ -234,22 +255,33 @@ def test_host_correcting_while_the_side_changes_its_open_cell_loses_neither(app,
             assert cells == [(1, 1, 30, seen + 1)]
 
 
-def test_every_side_entering_a_new_hand_at_once_starts_one_hand(app, phones):
+@AFTER
+def test_every_side_entering_a_new_hand_at_once_starts_one_hand(app, phones, hands_before):
     names = {"side_0": "N", "side_1": "E", "side_2": "S", "side_3": "W"}
     for _ in range(ROUNDS):
         code, host, others = table(
             phones, "other", [1, 2, 3], table_format="free", target="500", **names
         )
+        for number in range(1, hands_before + 1):
+            play_hand(code, [host, *others], number)
+        hand = hands_before + 1
         totals = [5, 6, 7, 8]
         responses = race(
             [
-                ready(phone, f"/m/{code}/enter", {"hand": 1, "side": side, "points": totals[side]})
+                ready(
+                    phone, f"/m/{code}/enter", {"hand": hand, "side": side, "points": totals[side]}
+                )
                 for side, phone in enumerate([host, *others])
             ]
         )
 
         for side, response in enumerate(responses):
             assert response.status_code == 200
-            assert f"Hand 1: {names[f'side_{side}']} {totals[side]} recorded." in response.shown
-        assert hands(app, code) == [1]
-        assert entries(app, code) == [(1, side, totals[side], 1) for side in range(4)]
+            said = f"Hand {hand}: {names[f'side_{side}']} {totals[side]} recorded."
+            assert said in response.shown
+        assert hands(app, code) == list(range(1, hand + 1))
+        before = [(n, side, 10, 1) for n in range(1, hand) for side in range(4)]
+        assert entries(app, code) == [
+            *before,
+            *((hand, side, totals[side], 1) for side in range(4)),
+        ]

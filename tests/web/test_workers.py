@@ -3,6 +3,8 @@ match copies), and the pool's check of connections that sat idle."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 import sqlalchemy as sa
 from flask import Flask
@@ -64,6 +66,40 @@ def test_a_kept_match_copy_reads_what_another_worker_changed(app, other_worker, 
     assert refused.status_code == 409
     assert "This match has abandoned" in refused.shown
     assert entries(app, basra) == [(1, 0, 40)]
+
+
+def deaf(worker: Flask) -> None:
+    """Stop the worker hearing of other workers' writes, as if every announcement were still on
+    its way: it goes by what it kept, until a database statement says otherwise."""
+    versions = worker.extensions["match_versions"]
+    versions.close()
+    deadline = time.monotonic() + 15
+    while versions.listening and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not versions.listening
+
+
+def test_an_entry_checked_against_what_a_worker_kept_is_stored_only_if_nothing_changed(
+    app, other_worker, host, guest, basra
+):
+    deaf(app)
+    # This worker keeps the match as Alice's entry left it: hand 1 open, Ben's cell empty.
+    assert "Hand 1: Alice 40 recorded" in host.enter(basra, 1, 0, 40).shown
+    # Ben completes hand 1 through the other worker; the first one doesn't hear of it.
+    assert "Hand 1: Ben 3 recorded" in guest.on(other_worker).enter(basra, 1, 1, 3).shown
+    # Back on the first: by what it kept, Alice could still change her hand 1 total. She can't.
+    refused = host.enter(basra, 1, 0, 41)
+    assert refused.status_code == 409
+    assert "Hand 1 is complete" in refused.shown
+    # By what it kept, hand 2 couldn't start yet. It can.
+    assert "Hand 2: Alice 12 recorded" in host.enter(basra, 2, 0, 12).shown
+    # Ended through the other worker: the next entry on this one is refused, not stored.
+    guest.on(other_worker).enter(basra, 2, 1, 101)
+    assert "Match over: Ben won" in guest.on(other_worker).post(f"/m/{basra}/end").shown
+    late = host.enter(basra, 2, 0, 13)
+    assert late.status_code == 409
+    assert "This match has ended" in late.shown
+    assert entries(app, basra) == [(1, 0, 40), (1, 1, 3), (2, 0, 12), (2, 1, 101)]
 
 
 def _pinging(app: Flask, monkeypatch: pytest.MonkeyPatch) -> list[object]:
