@@ -127,6 +127,16 @@ class KeptStandings(NewestByMatch[Standing]):
         super().__init__(max_matches)
 
 
+def keep_standing(match: Match, hands: Hands) -> None:
+    """Keep the match as a page just read it, for the next write on this worker, under the
+    version read first: its seats and hands, read after that, can only be as new or newer, and
+    what is kept is trusted only while that version is still the match's (actions check it in
+    the statement that writes, or take the version before the lock's), when they are the same."""
+    columns = {column.key: getattr(match, column.key) for column in MATCH_CHANGING_COLUMNS}
+    seats = {seat.phone: (seat.id, seat.side_id) for seat in match.seats}
+    kept_standings().keep(match.id, columns["version"], Standing(columns, seats, hands))
+
+
 def init_app(app: Flask) -> None:
     """Give the app its kept standings."""
     app.extensions["match_standings"] = KeptStandings()

@@ -185,8 +185,11 @@ def render_match(
 ) -> Response:
     """The match page (or its live part) worked out from the database, and kept for the next
     phone in the same place unless it carries this request's own error or form."""
+    # The version first, then what it says of the seats and the sheet (read after it, so no
+    # older): a page kept for a version, and the standing kept for the next write, rest on it.
+    version = match.version
     kept = KeptVersion(
-        version=match.version,
+        version=version,
         host_phone=match.host_phone,
         seats={seat.phone: seat.side_id for seat in match.seats},
     )
@@ -194,6 +197,7 @@ def render_match(
     viewer = viewer_for(match, match.seats)
     phone = viewer.phone
     sheet = load_sheet(match)
+    actions.keep_standing(match, sheet.hands)
     page = render_template(
         template,
         entry_form=entry_form or _entry_form(sheet, viewer),
@@ -204,7 +208,7 @@ def render_match(
     if error is None and entry_form is None:
         kept = page_store().keep(match.id, kept.version, kept)
         kept.pages[(template, kept.place(phone))] = page
-    return _send(page, etag_for(match.version, kept.place(phone)), status)
+    return _send(page, etag_for(version, kept.place(phone)), status)
 
 
 def _unchanged(etag: str) -> Response:

@@ -102,6 +102,23 @@ def test_an_entry_checked_against_what_a_worker_kept_is_stored_only_if_nothing_c
     assert entries(app, basra) == [(1, 0, 40), (1, 1, 3), (2, 0, 12), (2, 1, 101)]
 
 
+def test_a_worker_that_only_showed_the_sheet_checks_an_entry_against_it_and_the_database(
+    app, other_worker, host, guest, basra
+):
+    deaf(app)
+    assert "Hand 1: Alice 40 recorded" in host.on(other_worker).enter(basra, 1, 0, 40).shown
+    # This worker shows the sheet (hand 1 open), and keeps the match as it read it.
+    assert "waiting for" in host.get(f"/m/{basra}").shown
+    assert "Hand 1: Ben 3 recorded" in guest.on(other_worker).enter(basra, 1, 1, 3).shown
+    refused = host.enter(basra, 1, 0, 41)
+    assert refused.status_code == 409
+    assert "Hand 1 is complete" in refused.shown
+    # Shown again, at the version it is now: the next entry goes by it.
+    assert "Hand 2: Alice 12 recorded" in host.enter(basra, 2, 0, 12).shown
+    assert "Hand 2: Alice changed to 14" in host.enter(basra, 2, 0, 14).shown
+    assert entries(app, basra) == [(1, 0, 40), (1, 1, 3), (2, 0, 14)]
+
+
 def _pinging(app: Flask, monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """The app's engine with the idle check on (create_app leaves it off SQLite, which no
     server can drop), counting the pings it sends."""
