@@ -4,6 +4,11 @@ Every action first bumps the match's version with an UPDATE: on PostgreSQL that 
 the phones of one table take turns (two partners entering together, End match pressed twice),
 and on SQLite the write lock does the same. Only then is the sheet read and the action checked,
 so each check sees what the previous phone wrote.
+
+One shortcut, for the entry every side makes after every hand, on PostgreSQL: checked against
+the match as this worker last wrote or showed it, then written by a single statement that bumps
+the version only if it is still the one checked (_write_at_once). If anyone wrote in between,
+that statement writes nothing and the entry goes the long way above.
 """
 
 from __future__ import annotations
@@ -118,20 +123,23 @@ class Standing:
 
 
 class KeptStandings(NewestByMatch[Standing]):
-    """Each recently written match as its newest version left it, for one app in one worker:
-    the next write checks against it instead of reading every hand again under its lock, and
-    an entry may even be written at once (_write_at_once). Every write bumps the version, so
-    what is kept for the version just before a write's is exactly what is stored."""
+    """Each match recently written or shown, as its newest version then stood, for one app in
+    one worker: the next write checks against it instead of reading every hand again under its
+    lock, and an entry may even be written at once (_write_at_once). Every write bumps the
+    version, so what is kept for the version just before a write's is exactly what is stored."""
 
     def __init__(self, max_matches: int = MAX_KEPT_STANDINGS) -> None:
         super().__init__(max_matches)
 
 
 def keep_standing(match: Match, hands: Hands) -> None:
-    """Keep the match as a page just read it, for the next write on this worker, under the
-    version read first: its seats and hands, read after that, can only be as new or newer, and
-    what is kept is trusted only while that version is still the match's (actions check it in
-    the statement that writes, or take the version before the lock's), when they are the same."""
+    """Keep the match as a page has just read it, for the next write on this worker.
+
+    It is kept under its version, which the page must read first: seats and hands read after
+    it can only be as new or newer. A write trusts what is kept only while that version is
+    still the match's (the statement that writes checks it, or the lock returns the next one),
+    and then it is exactly what is stored.
+    """
     columns = {column.key: getattr(match, column.key) for column in MATCH_CHANGING_COLUMNS}
     seats = {seat.phone: (seat.id, seat.side_id) for seat in match.seats}
     kept_standings().keep(match.id, columns["version"], Standing(columns, seats, hands))
@@ -420,10 +428,10 @@ def _run(
 
 def _write_at_once(match: Match, key: str | None, work: Callable[[Locked], Done]) -> Done | None:
     """PostgreSQL: an entry checked against the match as this worker kept it (the version it
-    wrote last), then written by one statement that is its own transaction, which goes ahead
-    only if the match is still at that version: one round trip instead of four (BEGIN, the
-    lock, the cell, COMMIT). Every phone enters after every hand, and at a busy table this is
-    most of what the server does.
+    last wrote or showed), then written by one statement that is its own transaction, which
+    goes ahead only if the match is still at that version: one round trip instead of four
+    (BEGIN, the lock, the cell, COMMIT). Every phone enters after every hand, and at a busy
+    table this is most of what the server does.
 
     None when it cannot be done so (nothing kept, a stale or refused check, a repeated post):
     then nothing was written, and the caller takes the lock (_run), which decides for sure.
@@ -449,6 +457,7 @@ def _write_at_once(match: Match, key: str | None, work: Callable[[Locked], Done]
         return None
     cell = draft.cell
     if cell is None or not cell.restamp:
+        # Nothing to write, or not as an entry writes it (the statement stamps the phone).
         return None
     kind = "start" if cell.hand is None else "add" if cell.stored is None else "revise"
     parameters = {"match_id": match.id, "seen": version, "key": key, "now": utcnow()}
@@ -465,6 +474,7 @@ def _write_at_once(match: Match, key: str | None, work: Callable[[Locked], Done]
         with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
             row = connection.execute(_at_once_statement(kind), parameters).first()
     except IntegrityError:
+        # That hand or cell is there already: the match moved on, and nothing was written.
         return None
     if row is None:
         # The match moved on since, or this very post was recorded: nothing was written.
