@@ -35,20 +35,7 @@ def two_servers(shared_database) -> Iterator[tuple[str, str]]:
 def test_an_entry_through_one_server_appears_live_through_the_other(two_servers):
     first, second = two_servers
     host, guest = HttpPhone(first), HttpPhone(second)
-    status, page = host.post(
-        "/new/basra",
-        {
-            "table_format": "2",
-            "target": "101",
-            "host_side": "0",
-            "side_0": "Alice",
-            "side_1": "Ben",
-            "rule_carry_over": "stack",
-            "rule_double_basra": "off",
-            "rule_basra_value": "flat",
-            "rule_seven_diamonds": "standard",
-        },
-    )
+    status, page = host.post("/new/basra", BASRA_FORM)
     assert status == 200
     code = re.search(r"/m/([A-Z2-9]{6})/live", page).group(1)
     status, _ = guest.post(f"/m/{code}/claim", {"target": 1})
