@@ -110,10 +110,10 @@ class Seat(db.Model):
     """A phone's place at a match: holding a side, or watching (side is None)."""
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
-    match_id: so.Mapped[int] = so.mapped_column(
-        sa.ForeignKey("match.id", ondelete="CASCADE"), index=True
-    )
-    phone: so.Mapped[str] = so.mapped_column(sa.String(64), index=True)
+    # Looked up by match through the unique (match_id, phone), by phone through ix_seat_history:
+    # neither needs an index of its own for every seat written to keep up.
+    match_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("match.id", ondelete="CASCADE"))
+    phone: so.Mapped[str] = so.mapped_column(sa.String(64))
     side_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("side.id", ondelete="SET NULL"))
     joined_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
     # The match's place in history, copied here (actions.history_order keeps it in step) so a
