@@ -51,15 +51,18 @@ class QueryCounter:
         expect: int,
         headers: dict[str, str] | None = None,
         data: dict[str, Any] | None = None,
+        *,
+        cold: bool = True,
     ) -> int:
-        """How many statements one request sends; fails if it is not answered with `expect`."""
+        """How many statements one request sends; fails if it is not answered with `expect`.
+        `cold`: with nothing kept from an earlier request, as a worker meets a match the first
+        time (kept pages and cards then spare the database altogether); else after them."""
         client = self.app.test_client()
         client.set_cookie(self.app.config["SESSION_COOKIE_NAME"], phone.cookie_value)
-        # Cold: nothing kept from an earlier count, as a worker meets a page the first time
-        # (kept pages and cards then spare the database altogether).
-        for kept in self.app.extensions.values():
-            if isinstance(kept, RecentlyUsed):
-                kept.clear()
+        if cold:
+            for kept in self.app.extensions.values():
+                if isinstance(kept, RecentlyUsed):
+                    kept.clear()
         with counting(self.engine) as statements:
             response = client.open(path, method=method, headers=headers, data=data)
         if response.status_code != expect:
