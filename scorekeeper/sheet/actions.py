@@ -59,6 +59,10 @@ NEXT_REVISION = (
 # What a side entered (_cell_values), and what its cell is given besides, except its hand.
 _VALUES = ("points", "counts", "even_split", "last_trick", "black_hand")
 _CELL = ("side_id", *_VALUES, "entered_by")
+# Every seat at a match: its phone, its id, the side it holds.
+SEATS_OF = sa.select(Seat.phone, Seat.id, Seat.side_id).where(
+    Seat.match_id == sa.bindparam("match_id")
+)
 
 
 def _now() -> sa.BindParameter[Any]:
@@ -329,7 +333,13 @@ def _lock(match: Match, key: str | None) -> tuple[Locked, bool]:
     columns = {column.key: row._mapping[column] for column in MATCH_CHANGING_COLUMNS}
     for name, value in columns.items():
         set_committed_value(match, name, value)
-    seats = {phone: (seat_id, side_id) for phone, seat_id, side_id in row.seats or ()}
+    seated = row.seats or ()
+    if dialect == "postgresql" and row.before != row.version - 1:
+        # The UPDATE waited for another writer's lock and then took the row as that writer
+        # left it; but its subqueries read the database as it was when the statement began,
+        # so the seats it returned may be older (a side released meanwhile): read them now.
+        seated = db.session.execute(SEATS_OF, {"match_id": match.id}).all()
+    seats = {phone: (seat_id, side_id) for phone, seat_id, side_id in seated}
     locked = Locked(match, Known(match.id, match.version), columns, seats)
     if not key:
         first_time = True
@@ -343,8 +353,9 @@ def _lock(match: Match, key: str | None) -> tuple[Locked, bool]:
 @cache
 def _lock_statement(dialect: str, with_key: bool) -> sa.Update:
     """The lock's statement, built once per database kind: bump the version, return the row
-    and every seat at the match (phone, seat id, side id) as JSON; `with_key` (PostgreSQL) also
-    records the idempotency key, and returns whether it did."""
+    and every seat at the match (phone, seat id, side id) as JSON (on PostgreSQL also the
+    version the statement's subqueries saw); `with_key` (PostgreSQL) also records the
+    idempotency key, and returns whether it did."""
     columns = Match.__table__.c
     seats = Seat.__table__.c
     if dialect == "postgresql":
@@ -361,6 +372,16 @@ def _lock_statement(dialect: str, with_key: bool) -> sa.Update:
         .label("seats"),
         *announcement(dialect),
     ]
+    if dialect == "postgresql":
+        # The version as the statement's subqueries see it: one below the new one, unless the
+        # UPDATE waited for another writer (see _lock).
+        before = Match.__table__.alias("before")
+        returning.append(
+            sa.select(before.c.version)
+            .where(before.c.id == sa.bindparam("match_id"))
+            .scalar_subquery()
+            .label("before")
+        )
     if with_key:
         recorded = _recording(dialect).cte("recorded")
         returning.append(
@@ -480,6 +501,8 @@ def _write_at_once(match: Match, key: str | None, work: Callable[[Locked], Done]
         # The match moved on since, or this very post was recorded: nothing was written.
         return None
     versions().wrote(match.code, draft.known)
+    # The request's copy of the match as it now stands, should anything read it after this.
+    set_committed_value(match, "version", row.version)
     if row.entry_id is None:
         return Done("Already recorded.", repeated=True)
     draft.stored(cell, row.hand_id, row.entry_id)

@@ -8,6 +8,7 @@ several fresh matches, so more than one interleaving gets its chance.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -18,7 +19,7 @@ from flask import Flask
 from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Correction, Entry, Hand, Match, Side, Submission
+from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side, Submission
 from tests.phones import Phone, stored_match
 
 ROUNDS = 5
@@ -285,3 +286,58 @@ def test_every_side_entering_a_new_hand_at_once_starts_one_hand(app, phones, han
             *before,
             *((hand, side, totals[side], 1) for side in range(4)),
         ]
+
+
+def test_a_write_that_waited_for_a_side_to_be_released_sees_it_released(app, host, guest, basra):
+    assert "Hand 1: Alice 40 recorded" in host.enter(basra, 1, 0, 40).shown
+    with app.app_context():
+        match_id, ben = db.session.execute(
+            sa.select(Match.id, Side.id)
+            .join(Side, Side.match_id == Match.id)
+            .where(Match.code == basra, Side.name == "Ben")
+        ).one()
+        on_postgres = db.engine.dialect.name == "postgresql"
+        # Another worker in the middle of releasing Ben's side: its lock held, not committed.
+        releasing = db.engine.connect()
+        transaction = releasing.begin()
+        releasing.execute(
+            sa.update(Match).where(Match.id == match_id).values(version=Match.version + 1)
+        )
+        releasing.execute(
+            sa.update(Seat)
+            .where(Seat.match_id == match_id, Seat.side_id == ben)
+            .values(side_id=None)
+        )
+    # The host's correction waits for that lock; the release commits while it waits.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        correcting = pool.submit(host.correct, basra, 1, 0, 41, revision=1)
+        if on_postgres:
+            assert _waiting_for_a_lock(app)
+        else:
+            time.sleep(0.5)
+        transaction.commit()
+        releasing.close()
+        assert "Hand 1: Alice corrected from 40 to 41" in correcting.result(timeout=30).shown
+    # Ben's phone no longer holds Ben, whatever the correction read as it waited.
+    late = guest.enter(basra, 1, 1, 5)
+    assert late.status_code == 403
+    assert "Claim a side first" in late.shown
+    assert entries(app, basra) == [(1, 0, 41, 2)]
+
+
+def _waiting_for_a_lock(app: Flask) -> bool:
+    """Whether a session of this database waits for a lock within the next 15 seconds."""
+    deadline = time.monotonic() + 15
+    with app.app_context():
+        while time.monotonic() < deadline:
+            waiting = db.session.scalar(
+                sa.text(
+                    "SELECT count(*) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND wait_event_type = 'Lock'"
+                )
+            )
+            db.session.rollback()
+            if waiting:
+                return True
+            time.sleep(0.05)
+    return False
