@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, IntegerField, StringField
+from wtforms.utils import unset_value
 from wtforms.validators import (
     InputRequired,
     Length,
@@ -50,6 +53,23 @@ class PointsField(IntegerField):
             raise ValueError(WHOLE_NUMBER)
 
 
+class KeyField(HiddenField):
+    """A form's idempotency key: the one posted, or a fresh one (new_key) for a form about to
+    be shown. Only then is one drawn: a post brings its own, and drawing one is a system call
+    that a busy worker's other threads would wait on."""
+
+    def process(
+        self,
+        formdata: Any,
+        data: Any = unset_value,
+        extra_filters: Sequence[Callable[[Any], Any]] | None = None,
+    ) -> None:
+        """Read the posted key; the default only for a form that was not posted."""
+        if formdata is not None and data is unset_value:
+            data = None
+        super().process(formdata, data, extra_filters)
+
+
 class KeyedForm(FlaskForm):
     """A form that carries its idempotency key, so a double tap records once.
 
@@ -61,7 +81,7 @@ class KeyedForm(FlaskForm):
     class Meta:
         csrf = False
 
-    key = HiddenField(
+    key = KeyField(
         default=new_key,
         validators=[Optional(), Regexp(r"^[A-Za-z0-9_-]{1,64}$", message="Reload the page.")],
     )

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.phones import snapshot
+
+# A form's idempotency key as a page renders it.
+KEY = re.compile(r'name="key" type="hidden" value="([^"]*)"')
 
 
 @pytest.fixture
@@ -160,3 +165,14 @@ def test_double_submit_records_once(app, table, guest):
     with app.app_context():
         entries = db.session.scalars(sa.select(Entry)).all()
         assert [(e.points, e.revision) for e in entries] == [(5, 1)]
+
+
+def test_a_form_shown_again_after_a_typo_keeps_its_key_and_each_new_one_has_its_own(table, host):
+    host.enter(table, 1, 0, 40)
+    url = f"/m/{table}/hand/1/side/0/correct"
+    fresh = [KEY.search(host.get(url).shown).group(1) for _ in range(2)]
+    assert all(fresh) and fresh[0] != fresh[1]
+    # Resent once fixed, the same key: if the first send got through after all, it records once.
+    typo = host.post(url, {"hand": 1, "side": 0, "points": "4O", "revision": 1}, key="kept-key")
+    assert typo.status_code == 400
+    assert KEY.search(typo.shown).group(1) == "kept-key"
