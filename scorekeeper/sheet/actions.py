@@ -202,6 +202,10 @@ class Locked:
     ) -> None:
         self.match = match
         self.known = known
+        # What actions change of the match, as it stands: on the request's copy too, which
+        # reads them from here rather than from the database.
+        for name, value in columns.items():
+            set_committed_value(match, name, value)
         self._columns = columns
         self._seats = seats
         phone = current_phone()
@@ -331,8 +335,6 @@ def _lock(match: Match, key: str | None) -> tuple[Locked, bool]:
     with_key = dialect == "postgresql" and bool(key)
     row = db.session.execute(_lock_statement(dialect, with_key), parameters).one()
     columns = {column.key: row._mapping[column] for column in MATCH_CHANGING_COLUMNS}
-    for name, value in columns.items():
-        set_committed_value(match, name, value)
     seated = row.seats or ()
     if dialect == "postgresql" and row.before != row.version - 1:
         # The UPDATE waited for another writer's lock and then took the row as that writer
@@ -340,7 +342,7 @@ def _lock(match: Match, key: str | None) -> tuple[Locked, bool]:
         # so the seats it returned may be older (a side released meanwhile): read them now.
         seated = db.session.execute(SEATS_OF, {"match_id": match.id}).all()
     seats = {phone: (seat_id, side_id) for phone, seat_id, side_id in seated}
-    locked = Locked(match, Known(match.id, match.version), columns, seats)
+    locked = Locked(match, Known(match.id, row.version), columns, seats)
     if not key:
         first_time = True
     elif with_key:
@@ -466,8 +468,6 @@ def _write_at_once(match: Match, key: str | None, work: Callable[[Locked], Done]
     heard = versions().heard(match.code)
     if heard is not None and heard.version != version:
         return None
-    for name, value in standing.columns.items():
-        set_committed_value(match, name, value)
     draft = Drafted(
         match, Known(match.id, version + 1), standing.columns, standing.seats, standing.hands
     )
