@@ -398,22 +398,28 @@ def _lock_statement(dialect: str, with_key: bool) -> sa.Update:
 
 
 @cache
-def _recording(dialect: str) -> sa.Insert:
-    """Record a post's idempotency key, returning it, unless it is there already: SQLite and
-    PostgreSQL both say ON CONFLICT DO NOTHING. A resent post's INSERT waits on the unique key
-    until the first one commits (then does nothing) or rolls back (then records it): the two
-    cannot both go ahead."""
+def _recording(dialect: str, row: sa.Select | None = None) -> sa.Insert:
+    """Record a post's idempotency key, returning it and its match, unless it is there
+    already: SQLite and PostgreSQL both say ON CONFLICT DO NOTHING. A resent post's INSERT
+    waits on the unique key until the first one commits (then does nothing) or rolls back
+    (then records it): the two cannot both go ahead.
+
+    From the parameters key, match_id and made_at; or from `row`, a SELECT of the key, the
+    match and the moment, which records nothing if it gives no row. Built once for each
+    database kind and each `row`.
+    """
     insert = sqlite.insert if dialect == "sqlite" else postgresql.insert
     submissions = Submission.__table__
-    return (
-        insert(submissions)
-        .values(
+    if row is None:
+        recording = insert(submissions).values(
             key=sa.bindparam("key"),
             match_id=sa.bindparam("match_id"),
             made_at=sa.bindparam("made_at"),
         )
-        .on_conflict_do_nothing(index_elements=[submissions.c.key])
-        .returning(submissions.c.key)
+    else:
+        recording = insert(submissions).from_select(["key", "match_id", "made_at"], row)
+    return recording.on_conflict_do_nothing(index_elements=[submissions.c.key]).returning(
+        submissions.c.key, submissions.c.match_id
     )
 
 
@@ -534,16 +540,8 @@ def _at_once_statement(kind: str) -> sa.Select:
         .returning(matches.c.id, matches.c.version, *announcement("postgresql"))
         .cte("locked")
     )
-    recorded = (
-        postgresql.insert(submissions)
-        .from_select(
-            ["key", "match_id", "made_at"],
-            sa.select(sa.bindparam("key", type_=submissions.c.key.type), locked.c.id, _now()),
-        )
-        .on_conflict_do_nothing(index_elements=[submissions.c.key])
-        .returning(submissions.c.match_id)
-        .cte("recorded")
-    )
+    key = sa.bindparam("key", type_=submissions.c.key.type)
+    recorded = _recording("postgresql", sa.select(key, locked.c.id, _now())).cte("recorded")
     written: sa.Insert | sa.Update
     if kind == "start":
         written = _cell_added(_hand_started(recorded.c.match_id).c.id)
