@@ -57,6 +57,12 @@ class Table:
         """The table's choice for a rule (callers pass keys the game defines)."""
         return self.rules[key]
 
+    def rule_on(self, key: str) -> bool:
+        """Whether a yes/no table rule is on here (False when the table has no such rule)."""
+        # Every yes/no rule defaults to "off", so a table made before the rule existed plays
+        # without it, as the game's own choice() says too.
+        return self.rules.get(key) == "on"
+
 
 @dataclass(frozen=True)
 class CalcField:
@@ -171,6 +177,19 @@ class Game(Protocol):
     # Bounds of a plain entry for one hand.
     min_points: int
     max_points: int
+    # What one row of the sheet is called at the table ("Hand", "Round"): templates ask it.
+    hand_word: str
+
+    # Read-only, so a game may narrow the type (Brisca's deck_points is always an int).
+    @property
+    def deck_points(self) -> int | None:
+        """The whole deck's card points (None where an entry is not card points)."""
+        ...
+
+    @property
+    def goes_negative(self) -> bool:
+        """Whether a plain entry for one hand may be below zero."""
+        ...
 
     def target_label(self, target: int) -> str:
         """How a target reads: "401 Standard", "101 points", "3 rounds"."""

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ._common import (
+from .base import CalcField, Calculation, EntryFacts, Table, TableFormat, TableRule
+from .calculator import (
     MAJORITY_CARDS,
     MOST_ALONE,
     MOST_TIED,
     PACK,
-    Expected,
-    PointsGame,
     calculation,
     count_field,
     flag_field,
@@ -22,7 +21,8 @@ from ._common import (
     require_most_cards_claim,
     require_within_cards,
 )
-from .base import CalcField, Calculation, EntryFacts, Table, TableFormat, TableRule
+from .game import PointsGame
+from .hand_checks import Expected
 
 # basra.txt: "The side with more than half of them — twenty-seven or more out of fifty-two —
 # scores 30 points for the majority."
@@ -213,7 +213,7 @@ class Basra(PointsGame):
         """The 30 majority plus whatever earlier ties held over."""
         return MAJORITY + held_over
 
-    def held_after(self, table: Table, cells: Sequence[EntryFacts | None], held_over: int) -> int:
+    def held_after(self, table: Table, cells: Sequence[EntryFacts], held_over: int) -> int:
         """Points held over after a complete hand, under the table's carry-over rules."""
         if not self.tied(table, cells):
             # Someone took the majority, and with it everything held over.
@@ -226,12 +226,10 @@ class Basra(PointsGame):
             return MAJORITY
         return held_over + MAJORITY
 
-    def tied(self, table: Table, cells: Sequence[EntryFacts | None]) -> bool:
+    def tied(self, table: Table, cells: Sequence[EntryFacts]) -> bool:
         """Whether nobody took the majority this hand, as the entries tell it."""
         # basra.txt: "A 26–26 split scores nobody; instead, hold the 30 points over".
         for cell in cells:
-            if cell is None:
-                continue
             if cell.even_split:
                 return True
             counts = cell.counts or {}

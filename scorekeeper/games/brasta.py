@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ._common import (
+from .base import CalcField, Calculation, Table, TableFormat
+from .calculator import (
     MAJORITY_CARDS,
     PACK,
-    Expected,
-    PointsGame,
     calculation,
     count_field,
     flag_field,
@@ -17,7 +16,8 @@ from ._common import (
     require,
     require_cards_for_clears,
 )
-from .base import CalcField, Calculation, Table, TableFormat
+from .game import PointsGame
+from .hand_checks import Expected
 
 # brasta.txt: "201 for Quick, 401 for Standard, or 601 for Pro".
 TARGET_NAMES = {201: "Quick", 401: "Standard", 601: "Pro"}

@@ -4,27 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ._common import (
-    Expected,
-    GameBase,
-    all_by_calculator,
-    calculation,
-    count_field,
-    cross_check,
-    line,
-    read_counts,
-)
-from .base import (
-    CalcField,
-    Calculation,
-    EntryFacts,
-    HandFacts,
-    HandResult,
-    MatchState,
-    Table,
-    TableFormat,
-    TableRule,
-)
+from .base import CalcField, Calculation, EntryFacts, Table, TableFormat, TableRule
+from .calculator import calculation, count_field, line, read_counts
+from .game import GameBase, Outcome
+from .hand_checks import Expected
 
 # brisca.txt: "The total value of the cards in a suit is 30 points. Correspondingly, the whole
 # deck is 120 points."
@@ -60,6 +43,8 @@ class Brisca(GameBase):
     # A plain entry is the side's card points for the round.
     min_points = 0
     max_points = DECK_POINTS
+    deck_points = DECK_POINTS
+    hand_word = "Round"
     table_rules = (
         TableRule(
             "black_hand",
@@ -87,100 +72,80 @@ class Brisca(GameBase):
             ]
         )
 
+    def black_hands(self, table: Table, cells: Sequence[EntryFacts]) -> list[int]:
+        """The sides that claim a black hand, when the table plays the Black hand rule."""
+        if self.choice(table, "black_hand") != "on":
+            return []
+        return [side for side, cell in enumerate(cells) if cell.black_hand]
+
     def round_winner(
         self, table: Table, cells: Sequence[EntryFacts], points: Sequence[int]
-    ) -> tuple[int | None, tuple[int, ...], list[str]]:
-        """Who won a complete round, which tied sides need the last trick, and what's amiss."""
-        if self.choice(table, "black_hand") == "on":
-            claims = [side for side, cell in enumerate(cells) if cell.black_hand]
-            # brisca.txt: "if it happens that you hold the three strongest trump cards (Ace,
-            # Three, King) you would win the round."
-            if len(claims) == 1:
-                return claims[0], (), []
-            if len(claims) > 1:
-                return (
-                    None,
-                    (),
-                    [
-                        f"{len(claims)} sides claim a black hand; only one can hold "
-                        "the Ace, Three and King of trumps"
-                    ],
-                )
+    ) -> tuple[int | None, tuple[int, ...]]:
+        """Who won a complete round, and which tied sides need the last trick to say."""
+        claims = self.black_hands(table, cells)
+        # brisca.txt: "if it happens that you hold the three strongest trump cards (Ace,
+        # Three, King) you would win the round." Two claims settle nothing (hand_problems says).
+        if len(claims) == 1:
+            return claims[0], ()
+        if len(claims) > 1:
+            return None, ()
         top = max(points)
         tied = [side for side, side_points in enumerate(points) if side_points == top]
         if len(tied) == 1:
-            return tied[0], (), []
+            return tied[0], ()
         # brisca.txt: "In case both teams won 60 points, the winner is the team that won the
         # last trick." With three sides (decided here): the last trick among the tied.
         took_last = [side for side in tied if cells[side].last_trick]
         if len(took_last) == 1:
-            return took_last[0], (), []
-        return None, tuple(tied), []
+            return took_last[0], ()
+        return None, tuple(tied)
 
-    def round_problems(
+    def hand_outcome(
+        self,
+        table: Table,
+        cells: Sequence[EntryFacts],
+        points: Sequence[int],
+        breakdowns: Sequence[Calculation | None],
+    ) -> Outcome:
+        """A round won for the round's winner; the card points only decide who that is."""
+        winner, needs_last_trick = self.round_winner(table, cells, points)
+        return Outcome(
+            adds=tuple(int(side == winner) for side in range(len(cells))),
+            round_winner=winner,
+            needs_last_trick=needs_last_trick,
+        )
+
+    def match_winner(
+        self, table: Table, totals: Sequence[int], outcome: Outcome
+    ) -> tuple[int, str] | None:
+        """The round's winner, once that round brings its rounds won to the target."""
+        # brisca.txt: "The first team that wins a specific number of rounds ... wins the session."
+        side = outcome.round_winner
+        if side is None or totals[side] < table.target:
+            return None
+        return side, f"First to {self.target_label(table.target)}"
+
+    def hand_problems(
         self, table: Table, cells: Sequence[EntryFacts], points: Sequence[int]
     ) -> list[str]:
         """What a complete round fails to add up to."""
         problems: list[str] = []
+        claims = self.black_hands(table, cells)
+        if len(claims) > 1:
+            problems.append(
+                f"{len(claims)} sides claim a black hand; only one can hold "
+                "the Ace, Three and King of trumps"
+            )
         last_claims = sum(cell.last_trick for cell in cells)
         if last_claims > 1:
             problems.append(f"{last_claims} sides say they took the last trick; only one did")
         # A black hand ends the round before every card is won, so its points need not add up.
-        if self.choice(table, "black_hand") == "on" and any(cell.black_hand for cell in cells):
+        if claims:
             return problems
         total = sum(points)
         if total != DECK_POINTS:
             problems.append(f"Card points add up to {total}, not {DECK_POINTS}")
-        if all_by_calculator(cells):
-            counts = [cell.counts or {} for cell in cells]
-            problems.extend(cross_check(counts, self.expected, most_cards=False))
-        return problems
-
-    def state(self, table: Table, hands: Sequence[HandFacts]) -> MatchState:
-        """The sheet worked out: card points per round, rounds won as the totals."""
-        rounds_won = [0] * table.sides
-        results: list[HandResult] = []
-        running: list[tuple[int, ...]] = []
-        winner: int | None = None
-        won_at: int | None = None
-        reason = ""
-        for index, hand in enumerate(hands):
-            cells, points, breakdowns, problems = self.entries(table, hand, 0)
-            complete = all(cell is not None for cell in cells)
-            round_winner: int | None = None
-            needs_last_trick: tuple[int, ...] = ()
-            if complete:
-                entered = [cell for cell in cells if cell is not None]
-                card_points = [side_points or 0 for side_points in points]
-                round_winner, needs_last_trick, claims = self.round_winner(
-                    table, entered, card_points
-                )
-                problems += claims + self.round_problems(table, entered, card_points)
-                if round_winner is not None:
-                    rounds_won[round_winner] += 1
-                running.append(tuple(rounds_won))
-                if winner is None and round_winner is not None:
-                    if rounds_won[round_winner] >= table.target:
-                        winner, won_at = round_winner, index
-                        reason = f"First to {self.target_label(table.target)}"
-            results.append(
-                HandResult(
-                    points=tuple(points),
-                    breakdowns=tuple(breakdowns),
-                    complete=complete,
-                    round_winner=round_winner,
-                    needs_last_trick=needs_last_trick,
-                    problems=tuple(problems),
-                )
-            )
-        return MatchState(
-            hands=tuple(results),
-            running=tuple(running),
-            totals=tuple(rounds_won),
-            winner=winner,
-            won_at_hand=won_at,
-            reason=reason,
-        )
+        return problems + super().hand_problems(table, cells, points)
 
 
 BRISCA_GAME = Brisca()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ._common import PointsGame
 from .base import Calculation, Table, TableFormat
+from .game import PointsGame
 
 
 class Other(PointsGame):

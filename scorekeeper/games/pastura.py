@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ._common import (
+from .base import CalcField, Calculation, EntryFacts, Table, TableFormat
+from .calculator import (
     MAJORITY_CARDS,
     MOST_ALONE,
     PACK,
-    Expected,
-    PointsGame,
     calculation,
     count_field,
     flag_field,
@@ -20,7 +19,8 @@ from ._common import (
     require_most_cards_claim,
     require_within_cards,
 )
-from .base import CalcField, Calculation, EntryFacts, Table, TableFormat
+from .game import PointsGame
+from .hand_checks import Expected
 
 # pastura.txt: "Most captured cards in a round: 3 points; no bonus if tied."
 MOST_CARDS = 3
@@ -104,7 +104,7 @@ class Pastura(PointsGame):
     def early_victory(
         self,
         table: Table,
-        cells: Sequence[EntryFacts | None],
+        cells: Sequence[EntryFacts],
         breakdowns: Sequence[Calculation | None],
     ) -> int | None:
         """The one side that earned card and most-cards points while nobody else did."""

@@ -32,6 +32,11 @@ def test_card_points_line_by_line(counts, line, total) -> None:
     assert worked.total == total
 
 
+def test_the_deck_points_are_a_whole_deck_by_calculator() -> None:
+    every_card = {key: 4 for key in ("aces", "threes", "kings", "horses", "jacks")}
+    assert BRISCA.calculate(table("brisca"), every_card).total == BRISCA.deck_points == 120
+
+
 @pytest.mark.parametrize(
     ("counts", "field"),
     [({"aces": 5}, "aces"), ({"kings": -1}, "kings"), ({"horses": 9}, "horses")],

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.games import GAMES, get_game
-from scorekeeper.games._common import first_over_target
+from scorekeeper.games import GAMES, Table, get_game
+from scorekeeper.games.win_rule import first_over_target
+
+from .helpers import table
 
 GAMES_DIR = Path(__file__).resolve().parents[2] / "scorekeeper" / "games"
 
@@ -101,6 +103,66 @@ def test_three_tie_is_asked_only_of_three_players() -> None:
 )
 def test_target_labels(key, target, label) -> None:
     assert get_game(key).target_label(target) == label
+
+
+# What a template asks each game instead of spelling its numbers: one row per game.
+ASKED = [
+    # key, deck_points, hand_word, goes_negative
+    ("basra", None, "Hand", False),
+    ("pastura", None, "Hand", False),
+    ("brisca", 120, "Round", False),
+    # brasta.txt: "failed build: -10; Jack burn: -10", so a hand may go below zero.
+    ("brasta", None, "Hand", True),
+    ("other", None, "Hand", True),
+]
+# The yes/no table rules, as (game, rule): rule_on answers for these.
+YES_NO_RULES = [("basra", "double_basra"), ("brisca", "black_hand")]
+
+
+def test_every_game_is_asked_about() -> None:
+    assert [row[0] for row in ASKED] == list(GAMES)
+
+
+@pytest.mark.parametrize(("key", "deck_points", "hand_word", "goes_negative"), ASKED)
+def test_what_the_sheet_asks_the_game(key, deck_points, hand_word, goes_negative) -> None:
+    game = get_game(key)
+    assert game.deck_points == deck_points
+    assert game.hand_word == hand_word
+    assert game.goes_negative is goes_negative
+
+
+def test_the_yes_no_rules_all_start_off() -> None:
+    # rule_on says False for a table without the rule, which is right only while "off" is
+    # every yes/no rule's default.
+    found = [
+        (game.key, rule.key, rule.default)
+        for game in GAMES.values()
+        for rule in game.table_rules
+        if tuple(choice for choice, _ in rule.choices) == ("off", "on")
+    ]
+    assert found == [(key, rule, "off") for key, rule in YES_NO_RULES]
+
+
+@pytest.mark.parametrize(("key", "rule"), YES_NO_RULES)
+def test_rule_on_reads_the_tables_choice(key, rule) -> None:
+    assert table(key, **{rule: "on"}).rule_on(rule) is True
+    assert table(key, **{rule: "off"}).rule_on(rule) is False
+    # A table made before the rule existed plays without it.
+    made_before = Table(game=key, format="2", sides=2, target=get_game(key).default_target)
+    assert made_before.rule_on(rule) is False
+
+
+@pytest.mark.parametrize("key", list(GAMES))
+def test_rule_on_is_off_for_a_rule_the_table_does_not_have(key) -> None:
+    tbl = table(key, get_game(key).formats[0].key)
+    others = [rule for game, rule in YES_NO_RULES if game != key]
+    assert others
+    assert [tbl.rule_on(rule) for rule in others] == [False] * len(others)
+
+
+def test_a_rule_with_other_choices_than_yes_or_no_is_never_on() -> None:
+    assert table("basra", carry_over="stack").rule_on("carry_over") is False
+    assert table("basra", carry_over="lapse").rule_on("carry_over") is False
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,255 @@
+"""The game classes every game builds on, with the one loop that works a sheet out hand by hand."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .base import (
+    CalcField,
+    Calculation,
+    CountError,
+    EntryFacts,
+    HandFacts,
+    HandResult,
+    MatchState,
+    Table,
+    TableFormat,
+    TableRule,
+)
+from .hand_checks import Expected, all_by_calculator, cross_check
+from .win_rule import first_over_target
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a complete hand settles besides its points: what it adds up and whom it favours."""
+
+    # Added to each side's running total: a points game adds the hand's points, Brisca a round
+    # won to the round's winner. Empty only for a hand that is not complete.
+    adds: tuple[int, ...] = ()
+    # Brisca: who took the round, or the sides level at the top that need the last trick.
+    round_winner: int | None = None
+    needs_last_trick: tuple[int, ...] = ()
+    # Pastura: the side that won at once in this hand, whatever the totals.
+    early_victory: int | None = None
+
+
+def every_side(hand: HandFacts, sides: int) -> list[EntryFacts | None]:
+    """The hand padded to one cell per side (a side not yet entered is None)."""
+    cells = list(hand)
+    if len(cells) > sides:
+        raise ValueError(f"A hand has {len(cells)} entries for {sides} sides.")
+    return cells + [None] * (sides - len(cells))
+
+
+class GameBase:
+    """What every game object carries besides the Game protocol's attributes."""
+
+    key: str
+    name: str
+    formats: tuple[TableFormat, ...]
+    targets: tuple[int, ...]
+    default_target: int
+    target_unit: str
+    table_rules: tuple[TableRule, ...] = ()
+    min_points: int
+    max_points: int
+    # What a whole deck's card points come to, where an entry is card points (Brisca).
+    deck_points: int | None = None
+    # What one row of the sheet is called at the table.
+    hand_word = "Hand"
+    # The counts a hand must add up to when every side used the calculator.
+    expected: tuple[Expected, ...] = ()
+
+    @property
+    def goes_negative(self) -> bool:
+        """Whether a plain entry for one hand may be below zero."""
+        return self.min_points < 0
+
+    def target_label(self, target: int) -> str:
+        """The target as the create form and result line show it ("101 points", "3 rounds")."""
+        unit = self.target_unit[:-1] if target == 1 else self.target_unit
+        return f"{target} {unit}"
+
+    def accepts_target(self, target: int) -> bool:
+        """Whether a table may play to this target (any positive one when the game has no list)."""
+        return target in self.targets if self.targets else target > 0
+
+    def format(self, key: str) -> TableFormat:
+        """The table format with this key (KeyError for one this game doesn't offer)."""
+        for table_format in self.formats:
+            if table_format.key == key:
+                return table_format
+        raise KeyError(key)
+
+    def choice(self, table: Table, key: str) -> str:
+        """The table's choice for one of this game's rules, its default if the table has none."""
+        # A table created before a rule existed still works out: it plays the default.
+        for rule in self.table_rules:
+            if rule.key == key:
+                return table.rules.get(key, rule.default)
+        raise KeyError(key)
+
+    def calculator_fields(self, table: Table) -> tuple[CalcField, ...]:
+        """The calculator's inputs for this table (empty: the game has no calculator)."""
+        return ()
+
+    def calculate(self, table: Table, counts: Mapping[str, int], held_over: int = 0) -> Calculation:
+        """One side's counts to a breakdown and total; raises CountError for impossible counts."""
+        raise NotImplementedError
+
+    def entries(
+        self, table: Table, hand: HandFacts, held_over: int
+    ) -> tuple[list[EntryFacts | None], list[int | None], list[Calculation | None], list[str]]:
+        """Each side's cell, its points and breakdown (calculator entries re-derived)."""
+        cells = every_side(hand, table.sides)
+        points: list[int | None] = []
+        breakdowns: list[Calculation | None] = []
+        problems: list[str] = []
+        has_calculator = bool(self.calculator_fields(table))
+        for side, entry in enumerate(cells):
+            if entry is None:
+                points.append(None)
+                breakdowns.append(None)
+            elif entry.counts is None or not has_calculator:
+                points.append(entry.points)
+                breakdowns.append(None)
+            else:
+                # Re-derived, not read back: a corrected earlier hand changes what a majority
+                # is worth here, and the counts are the truth the side typed.
+                try:
+                    worked = self.calculate(table, entry.counts, held_over)
+                except CountError as error:
+                    # Counts stored before a rule or bound changed; keep the side's total and
+                    # let the host see why rather than failing the whole sheet.
+                    points.append(entry.points)
+                    breakdowns.append(None)
+                    problems.append(f"{table.side_name(side)}: {error.reason}")
+                else:
+                    points.append(worked.total)
+                    breakdowns.append(worked)
+        return cells, points, breakdowns, problems
+
+    # The hooks the loop in state() calls: the games differ in how a sheet works out only here.
+
+    def majority_worth(self, table: Table, held_over: int) -> int | None:
+        """What the majority is worth going into a hand (None: no carried-over majority)."""
+        return None
+
+    def held_after(self, table: Table, cells: Sequence[EntryFacts], held_over: int) -> int:
+        """Points held over after a complete hand (only Basra holds any)."""
+        return 0
+
+    def hand_problems(
+        self, table: Table, cells: Sequence[EntryFacts], points: Sequence[int]
+    ) -> list[str]:
+        """What a complete hand fails to add up to across sides (calculator on every side)."""
+        if not self.expected or not all_by_calculator(cells):
+            return []
+        # The most-cards claims can be checked only where the calculator asked for them.
+        asked = any(calc_field.key == "most_cards" for calc_field in self.calculator_fields(table))
+        counts = [cell.counts or {} for cell in cells]
+        return cross_check(counts, self.expected, most_cards=asked)
+
+    def hand_outcome(
+        self,
+        table: Table,
+        cells: Sequence[EntryFacts],
+        points: Sequence[int],
+        breakdowns: Sequence[Calculation | None],
+    ) -> Outcome:
+        """What a complete hand adds to each side's total, and whom it favours."""
+        raise NotImplementedError
+
+    def match_winner(
+        self, table: Table, totals: Sequence[int], outcome: Outcome
+    ) -> tuple[int, str] | None:
+        """The side that has won the match after this hand, and why; None to play on."""
+        raise NotImplementedError
+
+    def state(self, table: Table, hands: Sequence[HandFacts]) -> MatchState:
+        """The sheet worked out from every hand so far, in order (the last may be incomplete)."""
+        held = 0
+        totals = [0] * table.sides
+        results: list[HandResult] = []
+        running: list[tuple[int, ...]] = []
+        winner: int | None = None
+        won_at: int | None = None
+        reason = ""
+        for index, hand in enumerate(hands):
+            cells, points, breakdowns, problems = self.entries(table, hand, held)
+            worth = self.majority_worth(table, held)
+            held_over = held if worth is not None else 0
+            outcome = Outcome()
+            entered = [cell for cell in cells if cell is not None]
+            complete = len(entered) == len(cells)
+            if complete:
+                # A complete hand has every side's points, so none of these is None.
+                scored = [side_points or 0 for side_points in points]
+                problems += self.hand_problems(table, entered, scored)
+                outcome = self.hand_outcome(table, entered, scored, breakdowns)
+                totals = [total + added for total, added in zip(totals, outcome.adds, strict=True)]
+                running.append(tuple(totals))
+                # The first side the rule names keeps the match: later hands change nothing.
+                if winner is None:
+                    found = self.match_winner(table, totals, outcome)
+                    if found is not None:
+                        (winner, reason), won_at = found, index
+                held = self.held_after(table, entered, held)
+            results.append(
+                HandResult(
+                    points=tuple(points),
+                    breakdowns=tuple(breakdowns),
+                    complete=complete,
+                    majority_worth=worth,
+                    held_over=held_over,
+                    round_winner=outcome.round_winner,
+                    needs_last_trick=outcome.needs_last_trick,
+                    early_victory=outcome.early_victory,
+                    problems=tuple(problems),
+                )
+            )
+        return MatchState(
+            hands=tuple(results),
+            running=tuple(running),
+            totals=tuple(totals),
+            winner=winner,
+            won_at_hand=won_at,
+            held_over=held,
+            next_majority=self.majority_worth(table, held),
+            reason=reason,
+        )
+
+
+class PointsGame(GameBase):
+    """A game scored in points added hand by hand, won under first_over_target."""
+
+    def early_victory(
+        self,
+        table: Table,
+        cells: Sequence[EntryFacts],
+        breakdowns: Sequence[Calculation | None],
+    ) -> int | None:
+        """A side that won at once in this hand, whatever the totals (only Pastura has one)."""
+        return None
+
+    def hand_outcome(
+        self,
+        table: Table,
+        cells: Sequence[EntryFacts],
+        points: Sequence[int],
+        breakdowns: Sequence[Calculation | None],
+    ) -> Outcome:
+        """The hand's points go on the totals; an early victory is noted with them."""
+        return Outcome(
+            adds=tuple(points), early_victory=self.early_victory(table, cells, breakdowns)
+        )
+
+    def match_winner(
+        self, table: Table, totals: Sequence[int], outcome: Outcome
+    ) -> tuple[int, str] | None:
+        """An early victory, else the first over the target (the higher when several are)."""
+        if outcome.early_victory is not None:
+            return outcome.early_victory, "Early victory"
+        return first_over_target(totals, table.target)
