@@ -42,6 +42,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # How many reverse proxies stand in front (nginx, a load balancer): their
         # X-Forwarded-* headers then name the phone's address and the public host.
         TRUSTED_PROXIES=0,
+        # PostgreSQL: each worker hears every match's new version (versions.py); off behind a
+        # pooler that cannot LISTEN (PgBouncer in transaction mode), and every poll reads it.
+        LISTEN_FOR_VERSIONS=True,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -60,10 +63,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         "SQLALCHEMY_ENGINE_OPTIONS", _engine_options(app.config["SQLALCHEMY_DATABASE_URI"])
     )
 
-    if app.config["TRUSTED_PROXIES"]:
-        hops = int(app.config["TRUSTED_PROXIES"])
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
-
     app.session_interface = PhoneSessions()
     db.init_app(app)
     with app.app_context():
@@ -74,12 +73,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     ratelimit.init_app(app)
     compress.init_app(app)
 
-    from scorekeeper import errors, security, versions
+    from scorekeeper import assets, errors, live, security, versions
     from scorekeeper.calculator.routes import bp as calculator_bp
     from scorekeeper.history.routes import bp as history_bp
-    from scorekeeper.sheet import actions, pages
     from scorekeeper.sheet.routes import bp as sheet_bp
-    from scorekeeper.tables import setup
     from scorekeeper.tables.routes import bp as tables_bp
 
     app.register_blueprint(tables_bp)
@@ -87,11 +84,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(history_bp)
     app.register_blueprint(calculator_bp)
     versions.init_app(app)
-    pages.init_app(app)
-    actions.init_app(app)
-    setup.init_app(app)
+    assets.init_app(app)
     errors.register(app)
     security.register(app)
+    live.install(app)
+    if app.config["TRUSTED_PROXIES"]:
+        # Outermost, so every layer inside sees the phone's address and the host it asked for.
+        hops = int(app.config["TRUSTED_PROXIES"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
     return app
 
 

@@ -7,6 +7,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper.permissions import Refusal
+from scorekeeper.sheet.routes import render_match
 
 
 def register(app: Flask) -> None:
@@ -16,8 +17,6 @@ def register(app: Flask) -> None:
     def refused(refusal: Refusal):  # type: ignore[no-untyped-def]
         """Show the refusal on the match page the phone was on, so it can carry on from there."""
         if refusal.match is not None:
-            from scorekeeper.sheet.routes import render_match
-
             return render_match(refusal.match, error=refusal.message, status=refusal.status)
         return render_template("error.html", message=refusal.message), refusal.status
 

@@ -83,15 +83,6 @@ class Match(db.Model):
         return self.status == self.OPEN
 
 
-# What a match's row says from setup on: no action changes these (sheet/actions.py changes the
-# status, host, result, winner and version), so what was read of them once stays true.
-MATCH_FIXED_COLUMNS = frozenset(
-    {"id", "code", "game", "table_format", "target", "table_rules", "created_at"}
-)
-# The rest of the row: what actions change, which the write lock returns as it now stands.
-MATCH_CHANGING_COLUMNS = tuple(c for c in Match.__table__.c if c.key not in MATCH_FIXED_COLUMNS)
-
-
 class Side(db.Model):
     """One column of the sheet: a player, or a partnership that shares its score."""
 
@@ -116,8 +107,9 @@ class Seat(db.Model):
     phone: so.Mapped[str] = so.mapped_column(sa.String(64))
     side_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("side.id", ondelete="SET NULL"))
     joined_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
-    # The match's place in history, copied here (actions.history_order keeps it in step) so a
-    # phone's history pages walk ix_seat_history in order instead of sorting all its matches.
+    # The match's place in history, copied here (seat_at, and the actions that change a match's
+    # status, keep it in step) so a phone's history pages walk ix_seat_history in order instead
+    # of sorting all its matches.
     match_open: so.Mapped[bool]
     match_created_at: so.Mapped[datetime]
 
@@ -130,6 +122,16 @@ class Seat(db.Model):
         # History's order: unfinished first, then the newest (match_id breaks ties).
         sa.Index("ix_seat_history", "phone", "match_open", "match_created_at", "match_id"),
     )
+
+
+def history_order(match: Match) -> dict[str, Any]:
+    """What a phone's history is ordered by, as every seat at the match carries it."""
+    return {"match_open": match.is_open, "match_created_at": match.created_at}
+
+
+def seat_at(match: Match, phone: str, side_id: int | None = None) -> Seat:
+    """A new seat for a phone at a match, holding a side or watching, in its history's order."""
+    return Seat(match_id=match.id, phone=phone, side_id=side_id, **history_order(match))
 
 
 class Hand(db.Model):

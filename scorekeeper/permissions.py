@@ -49,9 +49,10 @@ HOST_ONLY = {Action.CORRECT, Action.RELEASE, Action.HAND_OVER, Action.ABANDON, A
 
 @dataclass(frozen=True)
 class Viewer:
-    """This phone as the match sees it: its seat (if any), the side it holds (if any), and
-    whether it holds the host role."""
+    """This phone as a match sees it: its seat (if any), the side it holds (if any), and
+    whether it holds the host role. Views and templates ask it what it may do."""
 
+    match: Match
     phone: str | None
     # Its seat at the match, holding a side or watching; None while it isn't at the table.
     seat_id: int | None
@@ -63,18 +64,22 @@ class Viewer:
         """Whether this phone holds a side."""
         return self.side is not None
 
+    def may(self, action: Action, side: Side | None = None, among: Collection[int] = ()) -> bool:
+        """Whether this phone may take this action now (for showing its button)."""
+        return refusal(self, action, side, among) is None
 
-def seated_viewer(
-    match: Match, phone: str | None, seat_id: int | None, side_id: int | None
-) -> Viewer:
-    """The viewer, from its seat as read (its id and side's id, None for none)."""
-    side = next((s for s in match.sides if s.id == side_id), None) if side_id is not None else None
-    is_host = phone is not None and phone == match.host_phone
-    return Viewer(phone=phone, seat_id=seat_id, side=side, is_host=is_host)
+    def require(
+        self, action: Action, side: Side | None = None, among: Collection[int] = ()
+    ) -> Viewer:
+        """This viewer, if it may take this action now; else the Refusal that says why."""
+        refused = refusal(self, action, side, among)
+        if refused is not None:
+            raise refused
+        return self
 
 
 def viewer_for(match: Match, seats: Iterable[Seat] | None = None) -> Viewer:
-    """Who is looking at this match from this phone; its seat among `seats` if given (the
+    """Who is looking at this match from this phone: its seat among `seats` if given (the
     match's seats as already read), else read now."""
     phone = current_phone()
     seat_id = side_id = None
@@ -86,49 +91,49 @@ def viewer_for(match: Match, seats: Iterable[Seat] | None = None) -> Viewer:
         row = db.session.execute(SEAT_OF, {"match_id": match.id, "phone": phone}).first()
         if row is not None:
             seat_id, side_id = row
-    return seated_viewer(match, phone, seat_id, side_id)
+    side = next((s for s in match.sides if s.id == side_id), None) if side_id is not None else None
+    is_host = phone is not None and phone == match.host_phone
+    return Viewer(match=match, phone=phone, seat_id=seat_id, side=side, is_host=is_host)
 
 
-def require(
-    match: Match,
-    action: Action,
-    side: Side | None = None,
-    among: Collection[int] = (),
-    viewer: Viewer | None = None,
-) -> Viewer:
-    """The viewer, if this phone may take this action on this match now; else a Refusal.
+def refusal(
+    viewer: Viewer, action: Action, side: Side | None = None, among: Collection[int] = ()
+) -> Refusal | None:
+    """Why this phone may not take this action on its match now, or None if it may.
 
     `side` is the column an entry goes into; `among` the ids of the sides tied on a Brisca
-    round, whose phones (and the host) may say who took the last trick. `viewer` is this
-    phone as read under the match's write lock (sheet/actions.py); without it, read now.
+    round, whose phones (and the host) may say who took the last trick.
     """
-    viewer = viewer or viewer_for(match)
+    match = viewer.match
     if action is Action.REOPEN:
         if not viewer.is_host:
-            raise Refusal("Only the host can reopen a match.", match=match)
+            return Refusal("Only the host can reopen a match.", match=match)
         if match.status != Match.ENDED:
-            raise Refusal("Only an ended match can be reopened.", 409, match)
-        return viewer
+            return Refusal("Only an ended match can be reopened.", 409, match)
+        return None
     if action is not Action.WATCH and not match.is_open:
         state = "ended" if match.status == Match.ENDED else "abandoned"
-        raise Refusal(f"This match has {state}: nothing on it can change.", 409, match)
+        return Refusal(f"This match has {state}: nothing on it can change.", 409, match)
     if action in HOST_ONLY and not viewer.is_host:
-        raise Refusal("Only the host's phone can do that.", match=match)
-    if action is Action.CLAIM and viewer.is_seated:
-        raise Refusal(f"This phone already holds {viewer.side.name}.", 409, match)  # type: ignore[union-attr]
-    if action is Action.ENTER:
-        if side is None or viewer.side is None or viewer.side.id != side.id:
-            raise Refusal(
-                "You can only enter your own side's total. Claim a side first."
-                if not viewer.is_seated
-                else f"This phone holds {viewer.side.name}: it cannot enter for another side.",  # type: ignore[union-attr]
-                match=match,
+        return Refusal("Only the host's phone can do that.", match=match)
+    if action is Action.CLAIM and viewer.side is not None:
+        return Refusal(f"This phone already holds {viewer.side.name}.", 409, match)
+    if action is Action.ENTER and (
+        side is None or viewer.side is None or viewer.side.id != side.id
+    ):
+        if viewer.side is None:
+            return Refusal(
+                "You can only enter your own side's total. Claim a side first.", match=match
             )
+        return Refusal(
+            f"This phone holds {viewer.side.name}: it cannot enter for another side.",
+            match=match,
+        )
     if action is Action.LAST_TRICK and not viewer.is_host:
         if viewer.side is None or viewer.side.id not in among:
-            raise Refusal(
+            return Refusal(
                 "Only a side in the tie (or the host) can say who took the last trick.", match=match
             )
     if action is Action.END and not (viewer.is_seated or viewer.is_host):
-        raise Refusal("Only a phone at the table (holding a side) can end the match.", match=match)
-    return viewer
+        return Refusal("Only a phone at the table (holding a side) can end the match.", match=match)
+    return None

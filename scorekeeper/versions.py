@@ -1,26 +1,31 @@
-"""Each match's version, known in every worker without asking the database on every poll.
+"""Each match's version: the one thing a worker remembers, and only while it can prove it hears.
 
 Every phone at a table asks every two seconds whether its match changed, and nearly every time
 it has not. Every write to a match bumps the match's version (sheet/actions.py); on PostgreSQL
 the same statement announces the new version with NOTIFY, which goes out when, and only if, the
 write commits. Each worker process listens on a connection of its own and remembers the newest
-version it has heard of for each match, so an unchanged poll is answered from memory.
+version it has heard of for each match, so an unchanged poll is answered without the database.
 
-Versions only grow, so the memory keeps the larger of what it heard and what it read: a slow
-read can never hide a newer write. When the listening connection drops, everything remembered
-is forgotten and every lookup reads the database until the worker listens again; a read begun
-before such a drop is not remembered after it. SQLite has no NOTIFY: there every lookup reads
-the version, one indexed row of a local file, which costs little.
+A listening connection can go deaf without an error: a NAT or load balancer drops it while
+idle, or LISTEN is swallowed by a pooler (PgBouncer in transaction mode). So the listener
+announces an echo on its own channel every ECHO_EVERY seconds, through the app's ordinary
+connections, and memory is trusted only while the last echo came back less than TRUST_FOR
+seconds ago: PostgreSQL delivers notifications in commit order, so an echo heard means every
+version announced before it was heard too. When the echo is late, memory is forgotten and
+every lookup reads the database; after RECONNECT_AFTER seconds the listener starts over on a
+new connection. LISTEN_FOR_VERSIONS = False (a pooler that cannot LISTEN) turns listening off:
+every lookup reads the version, one indexed row. SQLite has no NOTIFY: there every lookup reads.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import secrets
 import threading
-from collections import OrderedDict
+import time
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 import sqlalchemy as sa
 from flask import Flask, current_app
@@ -34,9 +39,14 @@ log = logging.getLogger(__name__)
 CHANNEL_PREFIX = "scorekeeper_"
 # Forgetting is always safe (the next lookup reads the database), so memory is simply capped.
 MAX_REMEMBERED = 100_000
-# How long the listener waits for news before checking whether it should stop, and how long it
-# waits before listening again after its connection dropped.
-LISTEN_TICK = 1.0
+# The listener's echo: how often it is sent, how long memory is trusted after one came back,
+# and how long without one before the listener gives its connection up and starts over.
+ECHO_EVERY = 1.0
+TRUST_FOR = 2.5
+RECONNECT_AFTER = 10.0
+
+# Built once: every poll a worker cannot answer from memory runs it.
+VERSION_OF = sa.select(Match.id, Match.version).where(Match.code == sa.bindparam("code"))
 
 
 @dataclass(frozen=True)
@@ -47,15 +57,18 @@ class Known:
     version: int
 
 
+def channel() -> sa.ColumnElement[str]:
+    """This schema's channel, as SQL: the announcements and the echo go out on it."""
+    return sa.func.concat(CHANNEL_PREFIX, sa.func.current_schema())
+
+
 def announcement(dialect: str) -> list[sa.ColumnElement[Any]]:
-    """Extra RETURNING columns for the statement that bumps a match's version: on PostgreSQL
-    (the `dialect` named "postgresql"), NOTIFY of the match's new version on this schema's
-    channel, sent when the write commits."""
+    """Extra RETURNING columns for the statement that bumps a match's version: on PostgreSQL,
+    NOTIFY of the match's new version on this schema's channel, sent when the write commits."""
     if dialect != "postgresql":
         return []
-    channel = sa.func.concat(CHANNEL_PREFIX, sa.func.current_schema())
     payload = sa.func.concat_ws(" ", Match.code, Match.id, Match.version)
-    return [sa.func.pg_notify(channel, payload)]
+    return [sa.func.pg_notify(channel(), payload)]
 
 
 class MatchVersions:
@@ -63,34 +76,35 @@ class MatchVersions:
 
     def __init__(self, app: Flask) -> None:
         self.app = app
+        with app.app_context():
+            self.engine = db.engine
+        self.listens = (
+            bool(app.config["LISTEN_FOR_VERSIONS"]) and self.engine.dialect.name == "postgresql"
+        )
         self._lock = threading.Lock()
         self._known: dict[str, Known] = {}
-        self._listening = False
-        # Bumped whenever listening starts or stops: a read begun in another era isn't kept.
+        # When the listener last heard its own echo (time.monotonic()), None while it hasn't.
+        self._echo_heard: float | None = None
+        # Bumped whenever memory is forgotten: a read begun before that isn't remembered.
         self._era = 0
-        self._listener: threading.Thread | None = None
         self._listener_pid: int | None = None
+        self._listener: threading.Thread | None = None
         self._stop = threading.Event()
 
     # -- reading ---------------------------------------------------------------------------
 
-    def current(self, code: str, *, fresh: bool = False) -> Known | None:
+    def current(self, code: str) -> Known | None:
         """The match with this code and its version now; None if there is no such match.
-
-        `fresh` reads the database even if the version is remembered: the page a phone is sent
-        to right after its own write may be served by another worker, which hears of that
-        write a moment later.
-        """
+        From memory while the listener proves it hears; else one indexed row."""
         era = None
-        if self._listens():
+        if self.trusted():
             with self._lock:
-                known = None if fresh else self._known.get(code)
+                known = self._known.get(code)
                 era = self._era
             if known is not None:
                 return known
-        row = db.session.execute(
-            sa.select(Match.id, Match.version).where(Match.code == code)
-        ).first()
+        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as read:
+            row = read.execute(VERSION_OF, {"code": code}).first()
         if row is None:
             return None
         known = Known(row.id, row.version)
@@ -98,27 +112,26 @@ class MatchVersions:
             self._remember(code, known, era)
         return known
 
-    def heard(self, code: str) -> Known | None:
-        """The newest version this process has heard of for a match, from memory alone; None
-        if it has heard of none, or cannot trust what it heard (not listening)."""
-        with self._lock:
-            return self._known.get(code) if self._listening else None
-
-    @property
-    def listening(self) -> bool:
-        """Whether this process is listening for versions now (PostgreSQL, once started)."""
-        return self._listening
+    def trusted(self) -> bool:
+        """Whether remembered versions can be trusted now (starts this process's listener)."""
+        if not self.listens:
+            return False
+        if self._listener_pid != os.getpid():
+            self._start_listener()
+        heard = self._echo_heard
+        return heard is not None and time.monotonic() - heard < TRUST_FOR
 
     def wrote(self, code: str, known: Known) -> None:
         """This process committed a new version: remember it now rather than when it is heard."""
-        with self._lock:
-            era = self._era
-        self._remember(code, known, era)
+        if self.trusted():
+            with self._lock:
+                era = self._era
+            self._remember(code, known, era)
 
     def _remember(self, code: str, known: Known, era: int) -> None:
-        """Keep a version if it is newer than the one kept and the era is still the same."""
+        """Keep a version if it is newer than the one kept and nothing was forgotten since."""
         with self._lock:
-            if not self._listening or era != self._era:
+            if era != self._era:
                 return
             kept = self._known.get(code)
             if kept is not None and kept.version >= known.version:
@@ -127,60 +140,87 @@ class MatchVersions:
                 self._known.clear()
             self._known[code] = known
 
-    # -- listening (PostgreSQL) ------------------------------------------------------------
-
-    def _listens(self) -> bool:
-        """Whether remembered versions can be trusted now; starts this process's listener."""
-        if db.engine.dialect.name != "postgresql":
-            return False
-        if self._listener_pid != os.getpid():
-            with self._lock:
-                # After a fork (or on first use) this process has no listener of its own yet.
-                if self._listener_pid != os.getpid() and not self._stop.is_set():
-                    self._listener_pid = os.getpid()
-                    self._listening = False
-                    self._known.clear()
-                    self._listener = threading.Thread(
-                        target=self._listen, name="match-versions", daemon=True
-                    )
-                    self._listener.start()
-        return self._listening
-
-    def _set_listening(self, listening: bool) -> None:
-        """Start or stop trusting what is remembered; either way, forget it and begin an era."""
+    def _forget(self) -> None:
+        """Forget every version remembered, and anything read before now."""
         with self._lock:
             self._known.clear()
             self._era += 1
-            self._listening = listening
+
+    # -- listening (PostgreSQL) ------------------------------------------------------------
+
+    def _start_listener(self) -> None:
+        """Start this process's listener: after a fork (or on first use) it has none yet."""
+        with self._lock:
+            if self._listener_pid == os.getpid() or self._stop.is_set():
+                return
+            self._listener_pid = os.getpid()
+            self._known.clear()
+            self._echo_heard = None
+            self._listener = threading.Thread(
+                target=self._listen, name="match-versions", daemon=True
+            )
+            self._listener.start()
 
     def _listen(self) -> None:
-        """The listener thread: LISTEN on a connection of its own; reconnect after any failure."""
-        from psycopg import sql
-
+        """The listener thread: LISTEN on a connection of its own, echo, start over when deaf."""
         while not self._stop.is_set():
             connection = None
             try:
-                with self.app.app_context():
-                    # The app's own connection settings (search_path and all), out of the pool.
-                    pooled = db.engine.raw_connection()
+                # The app's own connection settings (search_path and all), out of the pool.
+                pooled = self.engine.raw_connection()
                 connection = pooled.driver_connection
                 pooled.detach()
                 connection.autocommit = True
-                schema = connection.execute("SELECT current_schema()").fetchone()[0]
-                channel = sql.Identifier(CHANNEL_PREFIX + schema)
-                connection.execute(sql.SQL("LISTEN {}").format(channel))
-                self._set_listening(True)
-                while not self._stop.is_set():
-                    for note in connection.notifies(timeout=LISTEN_TICK):
-                        self._heard(note.payload)
+                self._hear(connection)
             except Exception:
                 if not self._stop.is_set():
-                    log.warning("not listening for match versions: polls read them", exc_info=True)
+                    log.warning("not hearing match versions: polls read them", exc_info=True)
             finally:
-                self._set_listening(False)
+                self._echo_heard = None
+                self._forget()
                 if connection is not None:
                     connection.close()
-            self._stop.wait(LISTEN_TICK)
+            self._stop.wait(ECHO_EVERY)
+
+    def _hear(self, connection: Any) -> None:
+        """Listen on one connection until it goes deaf (or the app closes)."""
+        from psycopg import sql
+
+        schema = connection.execute("SELECT current_schema()").fetchone()[0]
+        connection.execute(sql.SQL("LISTEN {}").format(sql.Identifier(CHANNEL_PREFIX + schema)))
+        echo = f"echo {secrets.token_hex(8)}"
+        listening_since = last_sent = time.monotonic()
+        self._send(echo)
+        while not self._stop.is_set():
+            for note in connection.notifies(timeout=ECHO_EVERY / 4):
+                if note.payload == echo:
+                    self._heard_echo()
+                else:
+                    self._heard(note.payload)
+            now = time.monotonic()
+            if now - last_sent >= ECHO_EVERY and not self._stop.is_set():
+                self._send(echo)
+                last_sent = now
+            if now - (self._echo_heard or listening_since) > RECONNECT_AFTER:
+                log.warning("match versions: no echo for %.0f s, listening anew", RECONNECT_AFTER)
+                return
+
+    def _send(self, echo: str) -> None:
+        """Announce the echo through the app's ordinary connections, as any write announces."""
+        try:
+            with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as send:
+                send.execute(sa.select(sa.func.pg_notify(channel(), echo)))
+        except sa.exc.DBAPIError:
+            # The database is unreachable: no echo comes back, so memory stops being trusted.
+            log.warning("match versions: echo not sent", exc_info=True)
+
+    def _heard_echo(self) -> None:
+        """The echo came back: memory can be trusted again, from scratch if it had lapsed."""
+        heard = self._echo_heard
+        if heard is None or time.monotonic() - heard >= TRUST_FOR:
+            # Versions may have gone unheard while it was late: start memory afresh.
+            self._forget()
+        self._echo_heard = time.monotonic()
 
     def _heard(self, payload: str) -> None:
         """An announcement: 'CODE match_id version'."""
@@ -195,81 +235,13 @@ class MatchVersions:
         self._remember(code, known, era)
 
     def close(self) -> None:
-        """Stop listening: the listener closes its connection within a tick (tests make many
-        apps in one process; a worker process simply exits)."""
+        """Stop listening, and wait for the listener to close its connection and send no more
+        echoes (tests make many apps in one process, each disposed of after; a worker process
+        simply exits)."""
         self._stop.set()
-
-
-Kept = TypeVar("Kept")
-
-
-Key = TypeVar("Key")
-Value = TypeVar("Value")
-
-
-class RecentlyUsed(Generic[Key, Value]):
-    """What a process keeps in memory, shared by its threads and bounded: at most `capacity`
-    entries, the least recently used forgotten first. Forgetting is always safe: whatever is
-    kept in one can be read again from the database."""
-
-    def __init__(self, capacity: int) -> None:
-        self._lock = threading.Lock()
-        self._kept: OrderedDict[Key, Value] = OrderedDict()
-        self._capacity = capacity
-
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._kept)
-
-    def clear(self) -> None:
-        """Forget everything kept (the bench counts each page's statements worked out cold)."""
-        with self._lock:
-            self._kept.clear()
-
-    def recall(self, key: Key) -> Value | None:
-        """What is kept for this key, if anything."""
-        with self._lock:
-            value = self._kept.get(key)
-            if value is not None:
-                self._kept.move_to_end(key)
-            return value
-
-    def remember(self, key: Key, value: Value) -> None:
-        """Keep this value for this key, forgetting the least recently used beyond capacity."""
-        with self._lock:
-            self._put(key, value)
-
-    def _put(self, key: Key, value: Value) -> None:
-        """remember(), for a caller already holding the lock."""
-        self._kept[key] = value
-        self._kept.move_to_end(key)
-        while len(self._kept) > self._capacity:
-            self._kept.popitem(last=False)
-
-
-class NewestByMatch(RecentlyUsed[int, tuple[int, Kept]]):
-    """What a process keeps of recently seen matches, each at the newest version seen: a sheet
-    page, a history card. Every write bumps a match's version, so what was worked out for a
-    version never goes stale; it is only replaced by what a newer version gives."""
-
-    def get(self, match_id: int, version: int) -> Kept | None:
-        """What is kept for a match at exactly this version, if anything."""
-        with self._lock:
-            kept = self._kept.get(match_id)
-            if kept is None or kept[0] != version:
-                return None
-            self._kept.move_to_end(match_id)
-            return kept[1]
-
-    def keep(self, match_id: int, version: int, value: Kept) -> Kept:
-        """Keep a value for a match at a version, unless this version or a newer one is kept
-        already; what is kept for this version (the value itself if it was older)."""
-        with self._lock:
-            kept = self._kept.get(match_id)
-            if kept is not None and kept[0] >= version:
-                return kept[1] if kept[0] == version else value
-            self._put(match_id, (version, value))
-            return value
+        listener = self._listener
+        if listener is not None and listener is not threading.current_thread():
+            listener.join(timeout=5)
 
 
 def init_app(app: Flask) -> None:

@@ -30,14 +30,15 @@
       if (busy) return;
       if (document.hidden) { schedule(2000); return; }
       busy = true;
+      // The ETag goes back exactly as it came (weak, W/"…"): the server matches it as sent.
       var headers = { "X-Live": "1" };
-      if (etag) headers["If-None-Match"] = '"' + etag + '"';
+      if (etag) headers["If-None-Match"] = etag;
       fetch(url, { headers: headers, cache: "no-store", credentials: "same-origin" })
         .then(function (response) {
           document.body.classList.remove("offline");
           if (response.status !== 200) return null;
           var tag = response.headers.get("ETag");
-          if (tag) etag = tag.replace(/^W\//, "").replace(/"/g, "");
+          if (tag) etag = tag;
           return response.text();
         })
         .then(function (html) {
@@ -148,11 +149,11 @@
     });
     function update() {
       var chosen = form.querySelector("input[name=table_format]:checked");
+      // A format the page gave no count for (sides named freely): every name field stays.
       if (!chosen || !(chosen.value in seats)) return;
       form.querySelectorAll("fieldset[data-formats]").forEach(function (fs) {
         fs.hidden = fs.dataset.formats.split(" ").indexOf(chosen.value) < 0;
       });
-      if (chosen.value === "free") return;  // Other game: any number of named sides
       form.querySelectorAll(".side-names[data-slot]").forEach(function (row) {
         row.hidden = parseInt(row.dataset.slot, 10) > seats[chosen.value];
       });

@@ -51,9 +51,11 @@ def shared_database(tmp_path) -> Iterator[str]:
         admin.dispose()
 
 
-def server_env(database_url: str) -> dict[str, str]:
-    """The environment a production server runs with: its database and a fixed secret."""
-    return {**os.environ, "DATABASE_URL": database_url, "SCOREKEEPER_SECRET_KEY": "servers-test"}
+def server_env(database_url: str, **settings: str) -> dict[str, str]:
+    """The environment a production server runs with: its database and a fixed secret, and
+    any other settings (`LISTEN_FOR_VERSIONS="false"` becomes SCOREKEEPER_LISTEN_FOR_VERSIONS)."""
+    env = {**os.environ, "DATABASE_URL": database_url, "SCOREKEEPER_SECRET_KEY": "servers-test"}
+    return env | {f"SCOREKEEPER_{name}": value for name, value in settings.items()}
 
 
 def migrate(database_url: str) -> None:
@@ -68,7 +70,9 @@ def migrate(database_url: str) -> None:
 
 
 @contextmanager
-def gunicorn(database_url: str, workers: int = 2) -> Iterator[tuple[str, subprocess.Popen]]:
+def gunicorn(
+    database_url: str, workers: int = 2, **settings: str
+) -> Iterator[tuple[str, subprocess.Popen]]:
     """A gunicorn serving the app as production does; yields its address once it answers."""
     port = free_port()
     server = subprocess.Popen(
@@ -81,7 +85,7 @@ def gunicorn(database_url: str, workers: int = 2) -> Iterator[tuple[str, subproc
             "scorekeeper:create_app()",
         ],
         cwd=ROOT,
-        env=server_env(database_url),
+        env=server_env(database_url, **settings),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,

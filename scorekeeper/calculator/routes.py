@@ -6,10 +6,10 @@ from flask import Blueprint, abort, render_template, request
 
 from scorekeeper.calculator.forms import calculator_form, counts_of, fill
 from scorekeeper.games import Calculation, CountError, EntryFacts
+from scorekeeper.matches import answer, match_or_404, side_at
 from scorekeeper.models import Match, Side
-from scorekeeper.permissions import Action, Refusal, require
+from scorekeeper.permissions import Action, Refusal, viewer_for
 from scorekeeper.sheet import actions
-from scorekeeper.sheet.routes import _done, _match, _side
 from scorekeeper.sheet.state import Sheet, load_sheet
 
 bp = Blueprint("calculator", __name__, url_prefix="/m")
@@ -17,14 +17,13 @@ bp = Blueprint("calculator", __name__, url_prefix="/m")
 
 def held_going_into(sheet: Sheet, number: int) -> int:
     """Majority points held over into a hand (Basra's carry-over; 0 for other games)."""
-    if number <= len(sheet.rows):
-        return sheet.rows[number - 1].result.held_over
+    if number <= len(sheet.state.hands):
+        return sheet.state.hands[number - 1].held_over
     return sheet.state.held_over
 
 
-def _calculator(match: Match, side: Side, number: int, *, correcting: bool):  # type: ignore[no-untyped-def]
+def _calculator(match: Match, sheet: Sheet, side: Side, number: int, *, correcting: bool):  # type: ignore[no-untyped-def]
     """Show, work out, or enter a calculator for one cell; a side's own or the host's correction."""
-    sheet = load_sheet(match)
     game, table = sheet.game, sheet.table
     if not game.calculator_fields(table):
         abort(404)
@@ -63,7 +62,7 @@ def _calculator(match: Match, side: Side, number: int, *, correcting: bool):  # 
                     )
                 else:
                     done = actions.enter_hand(match, side, number, facts, form.key.data)
-                return _done(code, done)
+                return answer(code, done)
     else:
         status = 400
     template = (
@@ -85,19 +84,18 @@ def _calculator(match: Match, side: Side, number: int, *, correcting: bool):  # 
 @bp.route("/<code>/calc", methods=["GET", "POST"])
 def for_my_side(code: str):  # type: ignore[no-untyped-def]
     """This phone's side works out its total for the open hand."""
-    match = _match(code)
-    viewer = require(match, Action.WATCH)
-    if viewer.side is None:
-        raise Refusal("You can only enter your own side's total. Claim a side first.", 403, match)
-    require(match, Action.ENTER, viewer.side)
-    number = load_sheet(match).current_hand
+    match = match_or_404(code)
+    viewer = viewer_for(match)
+    viewer.require(Action.ENTER, viewer.side)
+    sheet = load_sheet(match)
+    number = sheet.current_hand
     if number is None:
         raise Refusal("No hand is open for entries.", 409, match)
     posted = request.form.get("hand", type=int)
     if request.method == "POST" and posted is not None and posted != number:
         # The hand moved on while this phone was counting: the entry would land in the wrong row.
         raise Refusal(f"Hand {posted} is closed; the open hand is {number}.", 409, match)
-    return _calculator(match, viewer.side, number, correcting=False)
+    return _calculator(match, sheet, viewer.side, number, correcting=False)
 
 
 @bp.route(
@@ -106,6 +104,6 @@ def for_my_side(code: str):  # type: ignore[no-untyped-def]
 )
 def correct(code: str, number: int, position: int):  # type: ignore[no-untyped-def]
     """The host corrects a cell with the calculator (to mend a hand that doesn't add up)."""
-    match = _match(code)
-    require(match, Action.CORRECT)
-    return _calculator(match, _side(match, position), number, correcting=True)
+    match = match_or_404(code)
+    viewer_for(match).require(Action.CORRECT)
+    return _calculator(match, load_sheet(match), side_at(match, position), number, correcting=True)

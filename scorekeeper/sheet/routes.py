@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
 from functools import lru_cache
 
 import segno
@@ -12,39 +11,33 @@ from flask import (
     Blueprint,
     Response,
     abort,
-    flash,
     make_response,
-    redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from markupsafe import Markup
+from werkzeug.http import quote_etag
 
-from scorekeeper.extensions import db
 from scorekeeper.games import EntryFacts, get_game
-from scorekeeper.models import Correction, Match, Side
-from scorekeeper.permissions import Action, Refusal, Viewer, require, viewer_for
-from scorekeeper.phones import current_phone, ensure_phone, open_deferred_session
+from scorekeeper.live import CACHE_CONTROL, etag_for, not_modified_headers, request_tag, unchanged
+from scorekeeper.matches import answer, match_or_404, side_at
+from scorekeeper.models import Correction, Match
+from scorekeeper.permissions import Action, Refusal, Viewer, viewer_for
+from scorekeeper.phones import current_phone, ensure_phone
 from scorekeeper.sheet import actions
 from scorekeeper.sheet.chart import running_chart
-from scorekeeper.sheet.forms import ActionForm, CorrectionForm, EntryForm
-from scorekeeper.sheet.pages import (
-    KeptVersion,
-    SentTag,
-    cookie_tag,
-    etag_for,
-    has_flashes,
-    page_store,
-    personalise,
-    sent_tags,
-)
+from scorekeeper.sheet.forms import ActionForm, CorrectionForm, EntryForm, new_key
+from scorekeeper.sheet.rows import sheet_rows
 from scorekeeper.sheet.state import Sheet, load_sheet
-from scorekeeper.tables.setup import kept_matches
-from scorekeeper.versions import Known, versions
 
 bp = Blueprint("sheet", __name__, url_prefix="/m")
 bp.add_app_template_global(running_chart)
+# Templates ask the viewer what it may do (viewer.may(Action.END)), and give each form its key.
+bp.add_app_template_global(Action, "Action")
+bp.add_app_template_global(new_key)
+bp.add_app_template_global(sheet_rows)
 
 
 @bp.app_template_filter("count_changes")
@@ -70,80 +63,14 @@ def count_changes(correction: Correction) -> str:
     return ", ".join(changes)
 
 
-def _code(code: str) -> str:
-    """A code in a URL as stored, or 404: a code is a few letters and digits, and anything else
-    cannot be one (and never reaches SQL)."""
-    if not (code.isalnum() and len(code) <= 12):
-        abort(404)
-    return code.upper()
-
-
-def _match(code: str) -> Match:
-    """The match for a code in a URL, or 404: a copy of what this worker kept of it, whose
-    status and version are read when first asked for (tables/setup.py)."""
-    match = kept_matches().copy_of(_code(code))
-    if match is None:
-        abort(404)
-    return match
-
-
-def _known(code: str, *, fresh: bool = False) -> Known:
-    """The match for a code in a URL and its version now, or 404; from memory unless `fresh`."""
-    known = versions().current(_code(code), fresh=fresh)
-    if known is None:
-        abort(404)
-    return known
-
-
-def _side(match: Match, position: int | None) -> Side:
-    """A side of this match by column position, or a refusal on the match page."""
-    for side in match.sides:
-        if side.position == position:
-            return side
-    raise Refusal("There is no such side in this match.", 404, match)
-
-
-def _done(code: str, done: actions.Done) -> Response:
-    """After a post: say what happened, and back to the sheet (post/redirect/get).
-
-    Callers pass `match.code` ahead of the action, so the code is not read again after commit.
-    """
-    flash(done.message, "repeated" if done.repeated else "done")
-    return redirect(url_for("sheet.match", code=code))
-
-
-def _players_per_side(match: Match) -> int:
-    """How many phones may hold one side of this match (two in a partnership)."""
-    table_format = next(
-        (f for f in get_game(match.game).formats if f.key == match.table_format), None
-    )
-    return table_format.players_per_side if table_format else 1
-
-
-def _live_context(match: Match, sheet: Sheet, viewer: Viewer) -> dict[str, object]:
-    """What the live part of the page needs, for the full page and the poll alike."""
-    return {
-        "sheet": sheet,
-        "match": match,
-        "viewer": viewer,
-        "held": actions.seats_by_side(match),
-        "players_per_side": _players_per_side(match),
-        "chart": running_chart(
-            sheet.state.running, match.target, [s.name for s in sheet.sides], sheet.game.target_unit
-        ),
-        # Form secrets, messages and the ETag are slots, filled per phone (sheet/pages.py).
-        "slotted": True,
-    }
-
-
 def _entry_form(sheet: Sheet, viewer: Viewer) -> EntryForm | None:
     """This phone's entry form for the open hand, filled with what its side entered so far."""
-    if viewer.side is None or sheet.current_hand is None:
+    if sheet.current_hand is None or not viewer.may(Action.ENTER, viewer.side):
         return None
     form = EntryForm(sheet.game, formdata=None)
     form.hand.data = sheet.current_hand
-    form.side.data = viewer.side.position
-    cell = sheet.cell(sheet.current_hand, viewer.side)
+    form.side.data = viewer.side.position  # type: ignore[union-attr]
+    cell = sheet.cell(sheet.current_hand, viewer.side)  # type: ignore[arg-type]
     if cell is not None and cell.entry is not None:
         form.points.data = cell.entry.points
         form.even_split.data = cell.entry.even_split
@@ -153,26 +80,23 @@ def _entry_form(sheet: Sheet, viewer: Viewer) -> EntryForm | None:
 
 @lru_cache(maxsize=512)
 def _qr_code(link: str) -> Markup:
-    """A join link as a QR code, inline SVG made on the server (once per link and worker)."""
+    """A join link as a QR code, inline SVG made on the server (a pure function of the link)."""
     return Markup(segno.make(link, error="m").svg_inline(scale=5, border=2, omitsize=True))
 
 
 def _qr_svg(match: Match) -> Markup:
-    """The match's join link as a QR code."""
+    """The match's join link, on the address this phone opened the app by, as a QR code."""
     return _qr_code(url_for("tables.join_link", code=match.code, _external=True))
 
 
-def _tagged(response: Response, etag: str) -> Response:
-    """A page or a 304 with its ETag, to be asked for again every time."""
-    response.set_etag(etag)
-    # Always ask again: the ETag makes asking cheap, and a phone waking from sleep catches up.
-    response.headers["Cache-Control"] = "no-cache, private"
-    return response
+def _etag(match: Match) -> str:
+    """This phone's ETag for the match as just read (live.py)."""
+    return etag_for(match.version, request_tag(current_phone(), request.environ))
 
 
-def _send(page: str, etag: str, status: int = 200) -> Response:
-    """A kept or fresh page, its slots filled for this phone."""
-    return _tagged(make_response(personalise(page, etag), status), etag)
+def _not_modified(etag: str) -> Response:
+    """Nothing new for this phone: 304, no body."""
+    return Response(status=304, headers=not_modified_headers(etag))
 
 
 def render_match(
@@ -183,92 +107,55 @@ def render_match(
     status: int = 200,
     entry_form: EntryForm | None = None,
 ) -> Response:
-    """The match page (or its live part) worked out from the database, and kept for the next
-    phone in the same place unless it carries this request's own error or form."""
-    # The version first, then what it says of the seats and the sheet (read after it, so no
-    # older): a page kept for a version, and the standing kept for the next write, rest on it.
-    version = match.version
-    kept = KeptVersion(
-        version=version,
-        host_phone=match.host_phone,
-        seats={seat.phone: seat.side_id for seat in match.seats},
-    )
-    # The phone's seat from the same read as the kept seats: its page and its place agree.
+    """The match page (or its live part) from the database, with this phone's ETag; a 304 if
+    the phone already shows it. The match's row (its version) is read before the seats and
+    hands, so the page is never older than its ETag says."""
+    etag = _etag(match)
+    # A page with a message waiting (after a post) is shown, whatever the phone holds.
+    showing = status == 200 and not session.get("_flashes")
+    if showing and unchanged(request.headers.get("If-None-Match"), etag):
+        return _not_modified(etag)
     viewer = viewer_for(match, match.seats)
-    phone = viewer.phone
     sheet = load_sheet(match)
-    actions.keep_standing(match, sheet.hands)
     page = render_template(
         template,
+        sheet=sheet,
+        match=match,
+        viewer=viewer,
+        held=actions.phones_on(match),
+        players_per_side=actions.players_per_side(match),
+        chart=running_chart(
+            sheet.state.running, match.target, [s.name for s in sheet.sides], sheet.game.target_unit
+        ),
         entry_form=entry_form or _entry_form(sheet, viewer),
         error=error,
         qr_svg=_qr_svg(match),
-        **_live_context(match, sheet, viewer),
+        etag=quote_etag(etag, weak=True),
     )
-    if error is None and entry_form is None:
-        kept = page_store().keep(match.id, kept.version, kept)
-        kept.pages[(template, kept.place(phone))] = page
-    return _send(page, etag_for(version, kept.place(phone)), status)
-
-
-def _unchanged(etag: str) -> Response:
-    """Nothing new for this phone: 304, no body."""
-    return _tagged(Response(status=304), etag)
-
-
-def _kept_or_rendered(known: Known, template: str, sent: Sequence[SentTag] = ()) -> Response:
-    """A match page as kept for this version and place, or worked out afresh; for a poll
-    (`sent`: the ETags it sent) a 304 when the phone already shows what it would get."""
-    kept = page_store().get(known.match_id, known.version)
-    if kept is not None:
-        place = kept.place(current_phone())
-        etag = etag_for(known.version, place)
-        if any(tag.version == known.version and tag.place == place for tag in sent):
-            # Same version and place, another cookie (a message shown, say): the same page.
-            return _unchanged(etag)
-        page = kept.pages.get((template, place))
-        if page is not None:
-            return _send(page, etag)
-    match = db.session.get(Match, known.match_id)
-    if match is None:
-        abort(404)
-    return render_match(match, template)
+    response = make_response(page, status)
+    response.set_etag(etag, weak=True)
+    response.headers["Cache-Control"] = CACHE_CONTROL
+    response.vary.add("Cookie")
+    return response
 
 
 @bp.get("/<code>")
 def match(code: str) -> Response:
     """The sheet of one match, for players, host and watchers alike."""
-    # Right after a post (its message waits) the version is read afresh: this page may land on
-    # a worker that hasn't yet heard of that very write.
-    return _kept_or_rendered(_known(code, fresh=has_flashes()), "sheet/match.html")
+    return render_match(match_or_404(code))
 
 
 @bp.get("/<code>/live")
 def live(code: str) -> Response:
-    """The live part of the sheet for polling phones; 304 with no body while nothing changed.
-
-    The unchanged poll is the most frequent request of all: answered from what this worker
-    knows of the match's version (scorekeeper/versions.py), without the database.
-    """
-    known = _known(code)
-    sent = sent_tags(request.if_none_match)
-    if any(tag.version > known.version for tag in sent):
-        # The phone has seen a newer version than this worker has heard of (its own write,
-        # served by another worker a moment ago): never send it back in time.
-        known = _known(code, fresh=True)
-    cookie = cookie_tag()
-    for tag in sent:
-        if tag.version == known.version and tag.cookie == cookie:
-            return _unchanged(etag_for(known.version, tag.place))
-    # Something may have changed for this phone: now it matters which phone it is.
-    open_deferred_session()
-    return _kept_or_rendered(known, "sheet/live.html", sent)
+    """The live part of the sheet for polling phones; 304 with no body while nothing changed
+    (most of those never get this far: live.UnchangedPolls answers them)."""
+    return render_match(match_or_404(code), "sheet/live.html")
 
 
 @bp.get("/<code>/sheet.csv")
 def export(code: str):  # type: ignore[no-untyped-def]
     """The sheet as a spreadsheet file: every hand, each side's points and running totals."""
-    match = _match(code)
+    match = match_or_404(code)
     sheet = load_sheet(match)
     out = io.StringIO()
     writer = csv.writer(out)
@@ -291,27 +178,27 @@ def export(code: str):  # type: ignore[no-untyped-def]
 @bp.get("/<code>/qr")
 def qr(code: str):  # type: ignore[no-untyped-def]
     """The join QR code full screen, for the table to scan."""
-    match = _match(code)
+    match = match_or_404(code)
     return render_template("sheet/qr.html", match=match, qr_svg=_qr_svg(match))
 
 
 @bp.post("/<code>/enter")
 def enter(code: str):  # type: ignore[no-untyped-def]
     """A side's total for the open hand."""
-    match = _match(code)
+    match = match_or_404(code)
     game = get_game(match.game)
     form = EntryForm(game)
     if not form.validate_on_submit():
         return render_match(
             match, entry_form=form, error="Nothing was saved: see below.", status=400
         )
-    side = _side(match, form.side.data)
+    side = side_at(match, form.side.data)
     facts = EntryFacts(
         points=form.points.data,
         even_split=bool(form.even_split.data),
         black_hand=bool(form.black_hand.data),
     )
-    return _done(match.code, actions.enter_hand(match, side, form.hand.data, facts, form.key.data))
+    return answer(match.code, actions.enter_hand(match, side, form.hand.data, facts, form.key.data))
 
 
 @bp.route(
@@ -320,10 +207,10 @@ def enter(code: str):  # type: ignore[no-untyped-def]
 )
 def correct(code: str, number: int, position: int):  # type: ignore[no-untyped-def]
     """The host's correction of one cell (or filling a cell a side cannot)."""
-    match = _match(code)
-    side = _side(match, position)
+    match = match_or_404(code)
+    side = side_at(match, position)
+    viewer_for(match).require(Action.CORRECT)
     sheet = load_sheet(match)
-    require(match, Action.CORRECT)
     cell = sheet.cell(number, side)
     form = CorrectionForm(sheet.game)
     if form.validate_on_submit():
@@ -333,7 +220,7 @@ def correct(code: str, number: int, position: int):  # type: ignore[no-untyped-d
             black_hand=bool(form.black_hand.data),
             last_trick=bool(form.last_trick.data),
         )
-        return _done(
+        return answer(
             match.code,
             actions.correct_cell(
                 match,
@@ -369,8 +256,8 @@ def correct(code: str, number: int, position: int):  # type: ignore[no-untyped-d
 @bp.get("/<code>/hand/<int(min=1, max=10000):number>/side/<int(max=7):position>")
 def cell(code: str, number: int, position: int):  # type: ignore[no-untyped-def]
     """One cell opened: what was entered, its breakdown, and its corrections."""
-    match = _match(code)
-    side = _side(match, position)
+    match = match_or_404(code)
+    side = side_at(match, position)
     sheet = load_sheet(match)
     found = sheet.cell(number, side)
     if found is None:
@@ -399,74 +286,72 @@ def _action_form(match: Match) -> ActionForm:
 @bp.post("/<code>/claim")
 def claim(code: str):  # type: ignore[no-untyped-def]
     """This phone claims a side."""
-    match = _match(code)
+    match = match_or_404(code)
     form = _action_form(match)
-    side = _side(match, form.target.data)
-    phone = ensure_phone()
-    return _done(
-        match.code,
-        actions.claim_side(match, phone, side, _players_per_side(match), form.key.data),
-    )
+    side = side_at(match, form.target.data)
+    ensure_phone()
+    return answer(match.code, actions.claim_side(match, side, form.key.data))
 
 
 @bp.post("/<code>/watch")
 def watch(code: str):  # type: ignore[no-untyped-def]
     """This phone watches read-only."""
-    match = _match(code)
+    match = match_or_404(code)
     form = _action_form(match)
-    return _done(match.code, actions.watch(match, ensure_phone(), form.key.data))
+    ensure_phone()
+    return answer(match.code, actions.watch(match, form.key.data))
 
 
 @bp.post("/<code>/last-trick")
 def last_trick(code: str):  # type: ignore[no-untyped-def]
     """Brisca: who took the last trick of a round tied at the top."""
-    match = _match(code)
+    match = match_or_404(code)
     form = _action_form(match)
     sheet = load_sheet(match)
     row = sheet.last_trick_row
     if row is None:
         raise Refusal("No round is waiting for the last trick.", 409, match)
-    taker = _side(match, form.target.data)
-    return _done(match.code, actions.say_last_trick(match, row.number, taker, form.key.data))
+    taker = side_at(match, form.target.data)
+    return answer(match.code, actions.say_last_trick(match, row.number, taker, form.key.data))
 
 
 @bp.post("/<code>/end")
 def end(code: str):  # type: ignore[no-untyped-def]
     """End match: offered once the game's rule says a side has won."""
-    match = _match(code)
+    match = match_or_404(code)
     form = _action_form(match)
-    return _done(match.code, actions.end_match(match, form.key.data))
+    return answer(match.code, actions.end_match(match, form.key.data))
 
 
 @bp.post("/<code>/reopen")
 def reopen(code: str):  # type: ignore[no-untyped-def]
     """The host reopens a match ended by mistake."""
-    match = _match(code)
+    match = match_or_404(code)
     form = _action_form(match)
-    return _done(match.code, actions.reopen_match(match, form.key.data))
+    return answer(match.code, actions.reopen_match(match, form.key.data))
 
 
 @bp.post("/<code>/abandon")
 def abandon(code: str):  # type: ignore[no-untyped-def]
     """The host abandons the match."""
-    match = _match(code)
+    match = match_or_404(code)
     form = _action_form(match)
-    return _done(match.code, actions.abandon_match(match, form.key.data))
+    return answer(match.code, actions.abandon_match(match, form.key.data))
 
 
 @bp.post("/<code>/release")
 def release(code: str):  # type: ignore[no-untyped-def]
     """The host frees a side whose phone is gone."""
-    match = _match(code)
+    match = match_or_404(code)
     form = _action_form(match)
-    return _done(
-        match.code, actions.release_side(match, _side(match, form.target.data), form.key.data)
+    return answer(
+        match.code, actions.release_side(match, side_at(match, form.target.data), form.key.data)
     )
 
 
 @bp.post("/<code>/host")
 def hand_over(code: str):  # type: ignore[no-untyped-def]
     """The host hands the host role to another phone at the match."""
-    match = _match(code)
+    match = match_or_404(code)
     form = _action_form(match)
-    return _done(match.code, actions.hand_over_host(match, form.target.data or 0, form.key.data))
+    return answer(match.code, actions.hand_over_host(match, form.target.data or 0, form.key.data))

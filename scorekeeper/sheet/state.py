@@ -5,48 +5,58 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 
 from scorekeeper.extensions import db
 from scorekeeper.games import EntryFacts, Game, HandResult, MatchState, Table, get_game
 from scorekeeper.games.base import Calculation
-from scorekeeper.models import Correction, Entry, Hand, Match, Side
+from scorekeeper.models import Entry, Hand, Match, Side
 
 
-@dataclass(frozen=True)
-class StoredEntry:
-    """A cell as stored, read as plain values: a sheet reads many of them, and a write changes
-    one with a statement of its own (sheet/actions.py), so none needs to be a model object."""
+class StoredEntry(NamedTuple):
+    """A cell as stored, read as plain values: a sheet reads hundreds of them, and model
+    objects for each cell would cost more than the rules do; a write changes one with a
+    statement of its own (sheet/actions.py)."""
 
     id: int
     side_id: int
-    points: int
-    counts: dict[str, int] | None
-    even_split: bool
-    last_trick: bool
-    black_hand: bool
     # Goes up with every change, so a correction made from a stale page is caught.
     revision: int
+    # What the side entered, as the rules read it.
+    facts: EntryFacts
 
-    @cached_property
-    def facts(self) -> EntryFacts:
-        """The cell as the rules read it; worked out once, as kept hands carry their entries
-        from one write to the next."""
-        return EntryFacts(
-            points=self.points,
-            counts=dict(self.counts) if self.counts is not None else None,
-            even_split=self.even_split,
-            last_trick=self.last_trick,
-            black_hand=self.black_hand,
-        )
+    @property
+    def points(self) -> int:
+        """The total the side entered (or the calculator's total)."""
+        return self.facts.points
+
+    @property
+    def counts(self) -> Mapping[str, int] | None:
+        """The calculator's counts, if the side used it."""
+        return self.facts.counts
+
+    @property
+    def even_split(self) -> bool:
+        """The side ticked "cards split evenly"."""
+        return self.facts.even_split
+
+    @property
+    def last_trick(self) -> bool:
+        """Brisca: the side took the last trick."""
+        return self.facts.last_trick
+
+    @property
+    def black_hand(self) -> bool:
+        """Brisca: the side held a black hand."""
+        return self.facts.black_hand
 
     def detail(self) -> dict[str, Any]:
         """The cell as kept in the corrections trail."""
         return {
             "points": self.points,
-            "counts": self.counts,
+            "counts": dict(self.counts) if self.counts is not None else None,
             "even_split": self.even_split,
             "last_trick": self.last_trick,
             "black_hand": self.black_hand,
@@ -102,39 +112,43 @@ class Sheet:
     # The hand open for entries, or None when a side has won (End match) or the match is over.
     current_hand: int | None
     # The stored hands; their entries by hand, in side order; each cell's corrections by
-    # (match id, hand number, side id).
+    # (hand number, side id).
     hands: Hands = field(repr=False)
     grid: tuple[tuple[StoredEntry | None, ...], ...] = field(repr=False)
-    corrected: Mapping[tuple[int, int, int], int] = field(repr=False)
+    corrected: Mapping[tuple[int, int], int] = field(repr=False)
 
     @cached_property
     def rows(self) -> tuple[Row, ...]:
-        """Every hand of the sheet, with the running totals after each complete one."""
-        rows: list[Row] = []
-        complete_seen = 0
-        # Each side's attributes read once, not once per cell.
-        columns = [(side, side.position, side.id) for side in self.sides]
-        for index, (hand, result) in enumerate(zip(self.hands, self.state.hands, strict=True)):
-            running = None
-            if result.complete:
-                running = self.state.running[complete_seen]
-                complete_seen += 1
-            rows.append(
-                Row(
-                    number=hand.number,
-                    hand_id=hand.id,
-                    cells=tuple(self._cell(index, *column) for column in columns),
-                    result=result,
-                    running=running,
-                )
-            )
-        return tuple(rows)
+        """Every hand of the sheet, with the running totals after each complete one (the page
+        draws its rows from the hands directly: sheet/rows.py)."""
+        running = iter(self.state.running)
+        return tuple(
+            self.row(index, next(running) if result.complete else None)
+            for index, result in enumerate(self.state.hands)
+        )
+
+    def row(self, index: int, running: tuple[int, ...] | None = None) -> Row:
+        """The hand at `index` as a row of cells, with the running totals given."""
+        hand = self.hands[index]
+        return Row(
+            number=hand.number,
+            hand_id=hand.id,
+            cells=tuple(self._cell(index, side, side.position, side.id) for side in self.sides),
+            result=self.state.hands[index],
+            running=running,
+        )
 
     @property
     def last_trick_row(self) -> Row | None:
         """Brisca: a round tied at the top that waits for "who took the last trick"."""
         at = _waiting_for_last_trick(self.state)
-        return self.rows[at] if at is not None else None
+        return self.row(at) if at is not None else None
+
+    @property
+    def last_trick_sides(self) -> tuple[Side, ...]:
+        """Brisca: the sides tied on the round that waits for the last trick."""
+        row = self.last_trick_row
+        return tuple(self.sides[i] for i in row.result.needs_last_trick) if row else ()
 
     @property
     def winner(self) -> Side | None:
@@ -160,17 +174,17 @@ class Sheet:
             entry=self.grid[index][at],
             points=result.points[at],
             breakdown=result.breakdowns[at],
-            corrections=self.corrected.get((self.match.id, self.hands[index].number, side_id), 0),
+            corrections=self.corrected.get((self.hands[index].number, side_id), 0),
         )
 
     def missing(self) -> tuple[Side, ...]:
         """The sides yet to enter the current hand."""
         if self.current_hand is None:
             return ()
-        cell_row = self.rows[self.current_hand - 1] if self.current_hand <= len(self.rows) else None
-        if cell_row is None:
+        if self.current_hand > len(self.grid):
             return self.sides
-        return tuple(c.side for c in cell_row.cells if c.entry is None)
+        entries = self.grid[self.current_hand - 1]
+        return tuple(side for side, entry in zip(self.sides, entries, strict=True) if entry is None)
 
 
 def table_of(match: Match) -> Table:
@@ -185,12 +199,10 @@ def table_of(match: Match) -> Table:
     )
 
 
-# A match's started hands in order, as a write left them or a read found them: plain values
-# that no request changes, so a worker may keep them from one version of the match to the next
-# (sheet/actions.py).
+# A match's started hands in order, as read.
 Hands = tuple[StoredHand, ...]
 
-# Built once: building a statement costs more than running it, and a write runs this one.
+# Built once: building a statement costs more than running it, and every page and write runs it.
 HANDS_OF = (
     sa.select(
         Hand.match_id,
@@ -212,9 +224,7 @@ HANDS_OF = (
 
 
 def read_hands(ids: list[int]) -> dict[int, Hands]:
-    """The started hands of several matches with their entries, in one statement of plain rows:
-    a write reads them under its lock, and model objects for each cell would cost more than the
-    rules do."""
+    """The started hands of several matches with their entries, in one statement of plain rows."""
     read: dict[int, list[tuple[int, int, list[StoredEntry]]]] = {i: [] for i in ids}
     if ids:
         last: tuple[int, int, list[StoredEntry]] | None = None
@@ -223,18 +233,10 @@ def read_hands(ids: list[int]) -> dict[int, Hands]:
                 last = (row.hand_id, row.number, [])
                 read[row.match_id].append(last)
             if row.id is not None:
-                last[2].append(
-                    StoredEntry(
-                        id=row.id,
-                        side_id=row.side_id,
-                        points=row.points,
-                        counts=row.counts,
-                        even_split=row.even_split,
-                        last_trick=row.last_trick,
-                        black_hand=row.black_hand,
-                        revision=row.revision,
-                    )
+                facts = EntryFacts(
+                    row.points, row.counts, row.even_split, row.last_trick, row.black_hand
                 )
+                last[2].append(StoredEntry(row.id, row.side_id, row.revision, facts))
     return {
         match_id: tuple(StoredHand(id=i, number=n, entries=tuple(e)) for i, n, e in hands)
         for match_id, hands in read.items()
@@ -242,33 +244,27 @@ def read_hands(ids: list[int]) -> dict[int, Hands]:
 
 
 def load_sheet(match: Match, *, corrections: bool = True) -> Sheet:
-    """Read one match's hands and work its sheet out; `corrections=False` skips counting each
-    cell's corrections, which only the page shows (a write's checks don't need them)."""
-    return load_sheets([match], corrections=corrections)[0]
+    """Read one match's hands and work its sheet out; with `corrections`, also its corrections
+    (the page's trail, and each cell's mark), which a write's checks don't need."""
+    corrected: dict[tuple[int, int], int] = {}
+    if corrections:
+        for correction in match.corrections:
+            at = (correction.hand_number, correction.side_id)
+            corrected[at] = corrected.get(at, 0) + 1
+    return work_out(match, read_hands([match.id])[match.id], corrected)
 
 
-def load_sheets(matches: list[Match], *, corrections: bool = True) -> list[Sheet]:
-    """Work out several sheets with a fixed number of queries, however many hands they hold."""
-    ids = [m.id for m in matches]
-    hands_of = read_hands(ids)
-    corrected: dict[tuple[int, int, int], int] = {}
-    if ids and corrections:
-        for match_id, hand_number, side_id, count in db.session.execute(
-            sa.select(
-                Correction.match_id, Correction.hand_number, Correction.side_id, sa.func.count()
-            )
-            .where(Correction.match_id.in_(ids))
-            .group_by(Correction.match_id, Correction.hand_number, Correction.side_id)
-        ):
-            corrected[(match_id, hand_number, side_id)] = count
-    return [work_out(m, hands_of[m.id], corrected) for m in matches]
+def load_sheets(matches: list[Match]) -> list[Sheet]:
+    """Work out several sheets (history's cards) in one statement, however many hands."""
+    hands_of = read_hands([m.id for m in matches])
+    return [work_out(m, hands_of[m.id]) for m in matches]
 
 
 def work_out(
-    match: Match, hands: Hands, corrected: dict[tuple[int, int, int], int] | None = None
+    match: Match, hands: Hands, corrected: dict[tuple[int, int], int] | None = None
 ) -> Sheet:
     """One match's stored hands read through its game's rules; `corrected` counts each cell's
-    corrections by (match id, hand number, side id), for the page."""
+    corrections by (hand number, side id), for the page."""
     corrected = corrected or {}
     game = get_game(match.game)
     table = table_of(match)

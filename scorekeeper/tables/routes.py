@@ -5,11 +5,12 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from scorekeeper.games import GAMES
+from scorekeeper.matches import find_match
 from scorekeeper.models import CODE_LENGTH, normalise_code
 from scorekeeper.phones import ensure_phone
 from scorekeeper.ratelimit import join_limited
 from scorekeeper.tables.forms import JoinForm, fields, new_match_form
-from scorekeeper.tables.setup import NewMatch, SetupError, create_match, find_match
+from scorekeeper.tables.setup import NewMatch, SetupError, create_match
 
 bp = Blueprint("tables", __name__)
 

@@ -4,16 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import sqlalchemy as sa
-import sqlalchemy.orm as so
-from flask import Flask, current_app
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import db
 from scorekeeper.games import Game
-from scorekeeper.models import MATCH_CHANGING_COLUMNS, Match, Seat, Side, new_code
-from scorekeeper.sheet.actions import history_order
-from scorekeeper.versions import RecentlyUsed
+from scorekeeper.models import Match, Side, new_code, seat_at
 
 
 class SetupError(ValueError):
@@ -84,63 +79,7 @@ def create_match(game: Game, choice: NewMatch, host_phone: str) -> Match:
             db.session.rollback()
             continue
         host_side = match.sides[choice.host_side].id if choice.host_side is not None else None
-        db.session.add(
-            Seat(match_id=match.id, phone=host_phone, side_id=host_side, **history_order(match))
-        )
+        db.session.add(seat_at(match, host_phone, host_side))
         db.session.commit()
         return match
     raise RuntimeError("no free match code after 10 draws")
-
-
-# Built once, as every post to a match runs it: building a statement costs more than running it.
-MATCH_BY_CODE = (
-    sa.select(Match).where(Match.code == sa.bindparam("code")).options(so.joinedload(Match.sides))
-)
-
-
-def find_match(code: str) -> Match | None:
-    """The match with this code, as stored (callers normalise what was typed), with its sides:
-    nearly every caller goes on to them."""
-    return db.session.scalars(MATCH_BY_CODE, {"code": code}).unique().first()
-
-
-# Matches a worker keeps a copy of; the least recently used go first.
-MAX_KEPT_MATCHES = 1000
-
-
-class KeptMatches(RecentlyUsed[str, Match]):
-    """Each recently used match as this worker first found it, for one app: its settings and
-    sides, which never change after setup, without what actions change.
-
-    A request takes a copy into its session (Session.merge without loading) instead of reading
-    the match and its sides again. What an action can change is left unloaded in the copy, so
-    it is read afresh when first asked for: by the write lock, which returns it with the new
-    version (sheet/actions.py), or by a page, in one statement for the match's own row.
-    """
-
-    def __init__(self, capacity: int = MAX_KEPT_MATCHES) -> None:
-        super().__init__(capacity)
-
-    def copy_of(self, code: str) -> Match | None:
-        """The match with this code (as stored), in this request's session; None if none."""
-        kept = self.recall(code)
-        if kept is None:
-            kept = find_match(code)
-            if kept is None:
-                return None
-            db.session.expire(kept, [c.key for c in MATCH_CHANGING_COLUMNS])
-            # Out of this session: kept detached, and never changed, as other requests copy it.
-            db.session.expunge(kept)
-            self.remember(code, kept)
-        return db.session.merge(kept, load=False)
-
-
-def init_app(app: Flask) -> None:
-    """Give the app its kept matches."""
-    app.extensions["kept_matches"] = KeptMatches()
-
-
-def kept_matches() -> KeptMatches:
-    """The current app's kept matches."""
-    kept: KeptMatches = current_app.extensions["kept_matches"]
-    return kept

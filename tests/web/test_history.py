@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import pytest
 import sqlalchemy as sa
 from flask import Flask
-from markupsafe import Markup
 
-from bench.queries import counting
-from scorekeeper import create_app
 from scorekeeper.extensions import db
-from scorekeeper.history.cards import EXTENSION, CardCache
 from scorekeeper.history.routes import PER_PAGE, page_of
 from scorekeeper.models import Match, Seat
+from tests.statements import statements
 
 
 def places(app: Flask) -> list[tuple[str, str, bool]]:
@@ -44,15 +37,6 @@ def matches(phone, count: int) -> list[str]:  # type: ignore[no-untyped-def]
     for code in {codes[0], codes[-1]}:
         phone.enter(code, 1, 0, 48)
     return codes
-
-
-@contextmanager
-def statements(app: Flask) -> Iterator[list[str]]:
-    """Every SQL statement the app sends while the block runs."""
-    with app.app_context():
-        engine = db.engine
-    with counting(engine) as sent:
-        yield sent
 
 
 def test_every_seat_keeps_its_match_s_place_in_history(app, host, guest, watcher):
@@ -155,30 +139,14 @@ def test_the_page_query_walks_the_history_index_in_order_without_sorting(app):
     assert "Sort" not in shown and "TEMP B-TREE" not in shown
 
 
-def test_a_card_is_worked_out_again_when_its_match_changes_and_kept_otherwise(
-    app, host, guest, watcher
-):
+def test_every_phone_s_card_follows_its_match(app, host, guest, watcher):
     code = host.create("basra", side_0="Alice", side_1="Ben")
     guest.join(code, side=1)
     watcher.join(code, side=None)
     host.enter(code, 1, 0, 48)
     guest.enter(code, 1, 1, 5)
-
-    with statements(app) as first:
-        assert "Alice 48 – Ben 5" in host.get("/history").shown
-    with statements(app) as again:
-        assert "Alice 48 – Ben 5" in host.get("/history").shown
-    # Kept: the page reads which matches it lists and their versions, not their sheets; and
-    # a card is the same for every phone at the match, so the others get the kept one too.
-    with statements(app) as others:
-        assert "Alice 48 – Ben 5" in guest.get("/history").shown
-        assert "Alice 48 – Ben 5" in watcher.get("/history").shown
-    assert len(again) < len(first)
-    sheet_reads = re.compile(r"\b(FROM|JOIN) (side|hand|entry|correction)\b", re.IGNORECASE)
-    assert [s for s in first if sheet_reads.search(s)] != []
-    assert [s for s in again + others if sheet_reads.search(s)] == []
-
-    # Every write bumps the match's version: the next page works the card out again.
+    for phone in (host, guest, watcher):
+        assert "Alice 48 – Ben 5" in phone.get("/history").shown
     host.enter(code, 2, 0, 10)
     guest.enter(code, 2, 1, 3)
     for phone in (host, guest, watcher):
@@ -186,24 +154,3 @@ def test_a_card_is_worked_out_again_when_its_match_changes_and_kept_otherwise(
     host.post(f"/m/{code}/abandon")
     for phone in (host, guest, watcher):
         assert "Abandoned" in phone.get("/history").shown
-
-
-def test_the_kept_cards_are_bounded_and_never_go_back_a_version():
-    cards = CardCache(max_cards=2)
-    cards.keep(1, 3, Markup("one at 3"))
-    cards.keep(1, 2, Markup("one at 2"))  # a slow page that read an older version
-    assert cards.get(1, 3) == "one at 3" and cards.get(1, 2) is None
-    cards.keep(1, 4, Markup("one at 4"))
-    assert cards.get(1, 4) == "one at 4" and cards.get(1, 3) is None
-    cards.keep(2, 1, Markup("two"))
-    assert cards.get(1, 4) == "one at 4"  # now the most recently shown
-    cards.keep(3, 1, Markup("three"))
-    assert len(cards) == 2
-    assert cards.get(2, 1) is None and cards.get(1, 4) == "one at 4"
-    assert cards.get(3, 1) == "three"
-
-
-def test_each_app_keeps_its_own_cards(app):
-    other = create_app({**app.config})
-    assert isinstance(app.extensions[EXTENSION], CardCache)
-    assert other.extensions[EXTENSION] is not app.extensions[EXTENSION]

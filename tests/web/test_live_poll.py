@@ -1,35 +1,52 @@
 """The live poll every phone makes every two seconds: a 304 while nothing changed for it, the
-new live part as soon as something did, never an older one."""
+new live part as soon as something did, never an older one, and never a stale memory."""
 
 from __future__ import annotations
 
+import gzip
+import os
+import signal
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
+import pytest
+import segno
 import sqlalchemy as sa
 from flask import Flask
 
+from scorekeeper import create_app
 from scorekeeper.extensions import db
 from tests.phones import Phone
+from tests.web.conftest import SHARED_SETTINGS
 
 
-def poll(phone: Phone, code: str, etag: str | None = None):  # type: ignore[no-untyped-def]
-    """One poll of the live part, sending back the ETag the last answer gave."""
-    headers = {"If-None-Match": etag} if etag else {}
+def poll(phone: Phone, code: str, etag: str | None = None, **headers: str):  # type: ignore[no-untyped-def]
+    """One poll of the live part, sending back the ETag the last answer gave, verbatim."""
+    if etag:
+        headers["If-None-Match"] = etag
     return phone.client.get(f"/m/{code}/live", headers=headers)
 
 
-def resigned(app: Flask, phone: Phone, **extra: object) -> None:
-    """Give the phone a cookie with the same identity but other contents (as a message waiting
-    to be shown would), signed as the app signs it."""
-    name = app.config["SESSION_COOKIE_NAME"]
-    serializer = app.session_interface.get_signing_serializer(app)  # type: ignore[attr-defined]
-    contents = serializer.loads(phone.client.get_cookie(name).value)
-    phone.client.set_cookie(name, serializer.dumps({**contents, **extra}))
+def qr_of(link: str) -> str:
+    """The QR code a phone is shown for a join link, as the page draws it (segno, inline SVG)."""
+    return segno.make(link, error="m").svg_inline(scale=5, border=2, omitsize=True)
 
 
-def tag(etag: str) -> list[str]:
-    """An ETag's parts: the match's version, the phone's place, its cookie's tag."""
-    return etag.strip('"').split(".")
+def wait_until(condition: Callable[[], bool], seconds: float) -> bool:
+    """Whether the condition came true within the time given."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+def on_postgres(app: Flask) -> bool:
+    """Whether the app runs on PostgreSQL, where workers listen for versions."""
+    with app.app_context():
+        return db.engine.dialect.name == "postgresql"
 
 
 def test_an_unchanged_poll_is_a_304_until_a_write(host, guest, basra):
@@ -39,7 +56,8 @@ def test_an_unchanged_poll_is_a_304_until_a_write(host, guest, basra):
     unchanged = poll(guest, basra, etag)
     assert unchanged.status_code == 304
     assert unchanged.get_data() == b""
-    # A 304 leaves the phone's cookie alone: it was never even read.
+    assert unchanged.headers["ETag"] == etag
+    # A 304 leaves the phone's cookie alone.
     assert "Set-Cookie" not in unchanged.headers
     host.enter(basra, 1, 0, 40)
     changed = poll(guest, basra, etag)
@@ -48,15 +66,43 @@ def test_an_unchanged_poll_is_a_304_until_a_write(host, guest, basra):
     assert "40" in changed.shown
 
 
-def test_a_new_cookie_in_the_same_place_still_gets_its_304(app, guest, basra):
-    etag = poll(guest, basra).headers["ETag"]
-    resigned(app, guest, note="a message was shown")
-    unchanged = poll(guest, basra, etag)
-    assert unchanged.status_code == 304
-    # The same version and place, tagged with the cookie the phone now sends.
-    version, place, cookie = tag(unchanged.headers["ETag"])
-    assert [version, place] == tag(etag)[:2]
-    assert cookie != tag(etag)[2]
+def test_the_sheet_page_answers_a_conditional_get_too(host, guest, basra):
+    page = guest.get(f"/m/{basra}")
+    etag = page.headers["ETag"]
+    again = guest.client.get(f"/m/{basra}", headers={"If-None-Match": etag})
+    assert again.status_code == 304
+    host.enter(basra, 1, 0, 40)
+    assert guest.client.get(f"/m/{basra}", headers={"If-None-Match": etag}).status_code == 200
+
+
+def test_a_compressed_answer_s_etag_still_matches(guest, basra):
+    # As a browser asks: compressed, and its If-None-Match is the ETag exactly as it came.
+    first = poll(guest, basra, **{"Accept-Encoding": "gzip"})
+    assert first.headers["Content-Encoding"] == "gzip"
+    assert b"Ben" in gzip.decompress(first.get_data())
+    etag = first.headers["ETag"]
+    again = poll(guest, basra, etag, **{"Accept-Encoding": "gzip"})
+    assert again.status_code == 304
+    # A proxy that made the ETag weak, or a strong one sent back, matches all the same.
+    assert poll(guest, basra, etag.removeprefix("W/")).status_code == 304
+
+
+def test_each_phone_gets_the_join_link_of_the_address_it_opened(host, guest, basra):
+    # Two phones at one table, one by the laptop's Wi-Fi address and one by its name.
+    by_address = host.client.get(f"/m/{basra}", base_url="http://192.168.1.23:5000")
+    by_name = guest.client.get(f"/m/{basra}", base_url="http://scorekeeper.example:5000")
+    assert qr_of(f"http://192.168.1.23:5000/j/{basra}") in by_address.shown
+    assert qr_of(f"http://scorekeeper.example:5000/j/{basra}") in by_name.shown
+    assert qr_of(f"http://scorekeeper.example:5000/j/{basra}") not in by_address.shown
+    # The same phone by another address is sent that address's page, not a 304 for the old.
+    etag = by_address.headers["ETag"]
+    moved = host.client.get(
+        f"/m/{basra}",
+        base_url="http://scorekeeper.example:5000",
+        headers={"If-None-Match": etag},
+    )
+    assert moved.status_code == 200
+    assert qr_of(f"http://scorekeeper.example:5000/j/{basra}") in moved.shown
 
 
 def test_a_phone_that_changed_place_gets_the_new_live_part(app, host, guest, basra):
@@ -69,40 +115,88 @@ def test_a_phone_that_changed_place_gets_the_new_live_part(app, host, guest, bas
     assert "Watching" in moved.shown
 
 
-def test_a_poll_never_goes_back_to_an_older_version(app, other_worker, host, guest, basra):
+def test_a_write_through_another_worker_reaches_every_poll(app, other_worker, host, guest, basra):
     etag = poll(guest, basra).headers["ETag"]
-    # The host writes through the other worker; the guest's phone, served there too, sees it.
     host.on(other_worker).enter(basra, 1, 0, 40)
-    newer = poll(guest.on(other_worker), basra, etag)
-    assert newer.status_code == 200
-    newer_etag = newer.headers["ETag"]
-    # Back on the first worker with the newer ETag: never the older live part.
-    back = poll(guest, basra, newer_etag)
-    assert back.status_code in (200, 304)
-    if back.status_code == 200:
-        assert "40" in back.shown
-        assert int(tag(back.headers["ETag"])[0]) >= int(tag(newer_etag)[0])
+    assert wait_until(lambda: poll(guest, basra, etag).status_code == 200, 3)
+    changed = poll(guest, basra, etag)
+    assert "40" in changed.shown
+    # Back on the other worker with the newer ETag: the same sheet, never an older one.
+    newer = changed.headers["ETag"]
+    back = poll(guest.on(other_worker), basra, newer)
+    assert back.status_code == 304
 
 
-def _wait_until(condition, seconds: float = 15.0) -> bool:  # type: ignore[no-untyped-def]
-    """Whether the condition came true within the time given."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return False
+@contextmanager
+def frozen_listeners(app: Flask) -> Iterator[int]:
+    """Freeze every backend listening on the app's schema (SIGSTOP): their connections stay
+    open and raise nothing, but hear nothing either, as a connection dropped by a NAT or a
+    pooler that swallowed LISTEN. Yields how many were frozen; thawed after."""
+    with app.app_context():
+        schema = db.session.scalar(sa.text("SELECT current_schema()"))
+        pids = db.session.scalars(
+            sa.text("SELECT pid FROM pg_stat_activity WHERE query = :listen"),
+            {"listen": f'LISTEN "scorekeeper_{schema}"'},
+        ).all()
+        db.session.rollback()
+    for pid in pids:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        yield len(pids)
+    finally:
+        for pid in pids:
+            os.kill(pid, signal.SIGCONT)
+
+
+def test_a_listener_that_silently_stops_hearing_is_not_trusted(
+    app, other_worker, host, guest, basra
+):
+    if not on_postgres(app):
+        pytest.skip("only PostgreSQL workers listen for versions; SQLite polls always read")
+    versions = app.extensions["match_versions"]
+    etag = poll(guest, basra).headers["ETag"]
+    assert wait_until(versions.trusted, 10)
+    assert poll(guest, basra, etag).status_code == 304
+    with frozen_listeners(app) as frozen:
+        assert frozen >= 1
+        # Within a few seconds the worker stops trusting what it remembers...
+        assert wait_until(lambda: not versions.trusted(), 4)
+        # ...so a write it never hears of is still seen by the next poll.
+        host.on(other_worker).enter(basra, 1, 0, 40)
+        changed = poll(guest, basra, etag)
+        assert changed.status_code == 200
+        assert "40" in changed.shown
+    # Thawed: it hears again, and trusts its memory again.
+    assert wait_until(versions.trusted, 10)
+    assert poll(guest, basra, changed.headers["ETag"]).status_code == 304
+
+
+def test_with_listening_off_every_poll_reads_the_version(app, host, guest, basra):
+    settings = {key: app.config[key] for key in SHARED_SETTINGS if key in app.config}
+    deaf = create_app({**settings, "LISTEN_FOR_VERSIONS": False})
+    try:
+        versions = deaf.extensions["match_versions"]
+        watching = guest.on(deaf)
+        etag = poll(watching, basra).headers["ETag"]
+        assert poll(watching, basra, etag).status_code == 304
+        host.enter(basra, 1, 0, 40)
+        # No waiting for an announcement: the very next poll reads the new version.
+        assert poll(watching, basra, etag).status_code == 200
+        assert not versions.trusted()
+    finally:
+        deaf.extensions["match_versions"].close()
+        with deaf.app_context():
+            db.engine.dispose()
 
 
 def test_a_write_while_the_listener_is_down_is_not_missed(app, host, guest, basra):
     versions = app.extensions["match_versions"]
     etag = poll(guest, basra).headers["ETag"]
-    with app.app_context():
-        on_postgres = db.engine.dialect.name == "postgresql"
-        if on_postgres:
-            # Each worker listens on a connection of its own: drop it, as a restart would (and
-            # any left by an earlier test's app on this schema, which is closing anyway).
-            assert _wait_until(lambda: versions.listening)
+    if on_postgres(app):
+        # Each worker listens on a connection of its own: drop it, as a restart would (and any
+        # left by an earlier test's app on this schema, which is closing anyway).
+        assert wait_until(versions.trusted, 10)
+        with app.app_context():
             schema = db.session.scalar(sa.text("SELECT current_schema()"))
             dropped = db.session.scalar(
                 sa.text(
@@ -112,31 +206,26 @@ def test_a_write_while_the_listener_is_down_is_not_missed(app, host, guest, basr
                 {"listen": f'LISTEN "scorekeeper_{schema}"'},
             )
             db.session.commit()
-            assert dropped >= 1
-            assert _wait_until(lambda: not versions.listening)
+        assert dropped >= 1
+        assert wait_until(lambda: not versions.trusted(), 10)
     # Written while nobody listens (on SQLite, where nobody ever does): no NOTIFY is heard.
     host.enter(basra, 1, 0, 40)
-    if on_postgres:
-        assert _wait_until(lambda: versions.listening)
+    if on_postgres(app):
+        assert wait_until(versions.trusted, 10)
     changed = poll(guest, basra, etag)
     assert changed.status_code == 200
     assert "40" in changed.shown
 
 
-def test_an_entry_written_from_what_a_worker_kept_is_heard_by_every_worker(
-    app, other_worker, host, guest, basra
-):
-    # The first worker keeps the match as Alice's entry left it, so her change is written in
-    # one statement of its own (sheet/actions._write_at_once), which announces it as well.
-    host.enter(basra, 1, 0, 40)
-    watcher = guest.on(other_worker)
-    etag = poll(watcher, basra).headers["ETag"]
-    with other_worker.app_context():
-        if db.engine.dialect.name == "postgresql":
-            # The other worker goes by what it hears, once it listens.
-            versions = other_worker.extensions["match_versions"]
-            assert _wait_until(lambda: versions.listening)
-    assert poll(watcher, basra, etag).status_code == 304
-    assert "Hand 1: Alice changed to 44" in host.enter(basra, 1, 0, 44).shown
-    assert _wait_until(lambda: poll(watcher, basra, etag).status_code == 200)
-    assert "44" in poll(watcher, basra, etag).shown
+def test_static_files_are_fingerprinted_and_kept_for_good(guest, basra):
+    page = guest.get(f"/m/{basra}").get_data(as_text=True)
+    for name in ("app.css", "app.js"):
+        start = page.index(f"/static/{name}?v=")
+        url = page[start : page.index('"', start)]
+        with guest.get(url) as served:
+            assert served.status_code == 200
+            assert "immutable" in served.headers["Cache-Control"]
+            assert "max-age=31536000" in served.headers["Cache-Control"]
+        # Another fingerprint (an old page after a deploy) is not promised forever.
+        with guest.get(f"/static/{name}?v=0ld") as stale:
+            assert "immutable" not in stale.headers.get("Cache-Control", "")

@@ -1,0 +1,113 @@
+"""The live view's HTTP caching: an ETag per match version and phone, and the unchanged poll
+answered before Flask.
+
+A match page depends on the match (its version, which every write bumps) and on who asks: the
+phone's seat and host role, which only a write can change, and the address it opened the app
+by (the QR code and join link are built from it). So a page's ETag is the match's version and a
+tag of the phone (its token, from its signed cookie) and the host it asked for. While both are
+the same, so is the page, and a phone's poll can be answered 304 from the version alone.
+
+That poll is 95 % of the load (every phone, every two seconds), so UnchangedPolls answers it as
+a small WSGI layer in front of Flask: no request context, form or template, and on PostgreSQL
+no database while the worker hears the versions (versions.py). Anything else, and any poll
+whose ETag does not match, goes on to Flask, which renders and tags the page the same way.
+ETags are weak (W/"…"): the page is the same sheet, not the same bytes (each form gets a fresh
+key), and Flask-Compress leaves a weak ETag as it is, so a browser's If-None-Match matches it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from itsdangerous import BadSignature
+from werkzeug.http import parse_cookie, parse_etags, quote_etag
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIEnvironment
+    from flask import Flask
+
+    from scorekeeper.versions import MatchVersions
+
+# The live part's URL, as sheet/routes.py serves it; the code as a URL can carry one.
+LIVE_PATH = re.compile(r"/m/([A-Za-z0-9]{1,12})/live")
+# Every page of a match is asked for again each time: the ETag makes asking cheap, and a
+# phone waking from sleep catches up.
+CACHE_CONTROL = "no-cache, private"
+
+
+def request_tag(phone: str | None, environ: WSGIEnvironment) -> str:
+    """What a match page depends on besides the match: the phone and the host it asked for."""
+    host = environ.get("HTTP_HOST", "")
+    return hashlib.blake2s(f"{phone or ''}\n{host}".encode(), digest_size=9).hexdigest()
+
+
+def etag_for(version: int, tag: str) -> str:
+    """A match page's ETag (the value, unquoted): its version and the request's tag."""
+    return f"{version}-{tag}"
+
+
+def unchanged(if_none_match: str | None, etag: str) -> bool:
+    """Whether the phone already holds this page: its If-None-Match names the ETag, weak or
+    strong (a proxy may have made it weak)."""
+    return bool(if_none_match) and parse_etags(if_none_match).contains_weak(etag)
+
+
+def not_modified_headers(etag: str) -> list[tuple[str, str]]:
+    """The headers of a 304 for a match page: what a 200 would say of caching."""
+    return [
+        ("ETag", quote_etag(etag, weak=True)),
+        ("Cache-Control", CACHE_CONTROL),
+        ("Vary", "Cookie"),
+    ]
+
+
+class UnchangedPolls:
+    """WSGI layer: a live poll whose ETag names the match's current version and this request's
+    tag is answered 304 here; every other request goes on to the app."""
+
+    def __init__(self, app: Flask, versions: MatchVersions) -> None:
+        self.wsgi_app = app.wsgi_app
+        self.app = app
+        self.versions = versions
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        """Answer an unchanged poll, or hand the request on."""
+        if_none_match = environ.get("HTTP_IF_NONE_MATCH")
+        if if_none_match and environ["REQUEST_METHOD"] in ("GET", "HEAD"):
+            poll = LIVE_PATH.fullmatch(environ.get("PATH_INFO", ""))
+            if poll is not None:
+                known = self.versions.current(poll.group(1).upper())
+                if known is not None:
+                    etag = etag_for(known.version, request_tag(self.phone(environ), environ))
+                    if unchanged(if_none_match, etag):
+                        start_response("304 NOT MODIFIED", not_modified_headers(etag))
+                        return []
+        return self.wsgi_app(environ, start_response)
+
+    def phone(self, environ: WSGIEnvironment) -> str | None:
+        """The phone's token from its session cookie, checked as Flask checks it (a forged
+        cookie names no phone); without opening a session."""
+        app = self.app
+        cookie = parse_cookie(environ).get(app.config["SESSION_COOKIE_NAME"])
+        serializer = app.session_interface.get_signing_serializer(app)  # type: ignore[attr-defined]
+        if not cookie or serializer is None:
+            return None
+        try:
+            data = serializer.loads(cookie, max_age=app.permanent_session_lifetime.total_seconds())
+        except BadSignature:
+            return None
+        phone = data.get("phone") if isinstance(data, dict) else None
+        return phone if isinstance(phone, str) and phone else None
+
+
+def install(app: Flask) -> None:
+    """Put the layer in front of the app (inside ProxyFix, which create_app adds after it, so
+    the host it tags is the one the phone asked for)."""
+    from scorekeeper.versions import versions
+
+    with app.app_context():
+        store = versions()
+    app.wsgi_app = UnchangedPolls(app, store)  # type: ignore[method-assign]

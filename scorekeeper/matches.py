@@ -1,0 +1,53 @@
+"""What every blueprint does with a match: find it by its code or 404, pick a side, and answer
+after an action (post/redirect/get)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+from flask import Response, abort, flash, redirect, url_for
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Match, Side
+from scorekeeper.permissions import Refusal
+
+if TYPE_CHECKING:
+    from scorekeeper.sheet.actions import Done
+
+# Built once, as every request to a match runs it: the match with its sides, which nearly
+# every caller goes on to.
+MATCH_BY_CODE = (
+    sa.select(Match).where(Match.code == sa.bindparam("code")).options(so.joinedload(Match.sides))
+)
+
+
+def find_match(code: str) -> Match | None:
+    """The match with this code as stored (callers normalise what was typed), with its sides."""
+    return db.session.scalars(MATCH_BY_CODE, {"code": code}).unique().first()
+
+
+def match_or_404(code: str) -> Match:
+    """The match for a code in a URL, or 404: a code is a few letters and digits, and anything
+    else cannot be one (and never reaches SQL)."""
+    if not (code.isalnum() and len(code) <= 12):
+        abort(404)
+    match = find_match(code.upper())
+    if match is None:
+        abort(404)
+    return match
+
+
+def side_at(match: Match, position: int | None) -> Side:
+    """A side of this match by its column, or a refusal on the match page."""
+    for side in match.sides:
+        if side.position == position:
+            return side
+    raise Refusal("There is no such side in this match.", 404, match)
+
+
+def answer(code: str, done: Done) -> Response:
+    """After a post: say what happened, and back to the sheet (post/redirect/get)."""
+    flash(done.message, "repeated" if done.repeated else "done")
+    return redirect(url_for("sheet.match", code=code))
