@@ -122,9 +122,9 @@ class EntryFacts(NamedTuple):
 HandFacts = Sequence[EntryFacts | None]
 
 
-@dataclass(frozen=True)
-class HandResult:
-    """What one hand came to once the rules have looked at it."""
+class HandResult(NamedTuple):
+    """What one hand came to once the rules have looked at it. (A named tuple, as EntryFacts:
+    a sheet makes one per hand on every page.)"""
 
     # Points per side that count for this hand (None where not entered). For calculator
     # entries these are re-derived from the counts, so an earlier correction carries through.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .base import (
     CalcField,
@@ -21,8 +21,7 @@ from .hand_checks import Expected, all_by_calculator, cross_check
 from .win_rule import first_over_target
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """What a complete hand settles besides its points: what it adds up and whom it favours."""
 
     # Added to each side's running total: a points game adds the hand's points, Brisca a round
@@ -107,12 +106,13 @@ class GameBase:
         points: list[int | None] = []
         breakdowns: list[Calculation | None] = []
         problems: list[str] = []
-        has_calculator = bool(self.calculator_fields(table))
         for side, entry in enumerate(cells):
             if entry is None:
                 points.append(None)
                 breakdowns.append(None)
-            elif entry.counts is None or not has_calculator:
+            # A plain total (the common case) is taken as entered, without asking the
+            # calculator's fields: a long sheet asks this of every cell.
+            elif entry.counts is None or not self.calculator_fields(table):
                 points.append(entry.points)
                 breakdowns.append(None)
             else:

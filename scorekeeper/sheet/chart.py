@@ -26,9 +26,6 @@ def running_chart(
     plot_w = WIDTH - PAD_LEFT - PAD_RIGHT
     plot_h = HEIGHT - PAD_TOP - PAD_BOTTOM
 
-    def x(i: int) -> float:
-        return PAD_LEFT + plot_w * i / steps
-
     def y(value: int) -> float:
         return PAD_TOP + plot_h * (high - value) / span
 
@@ -48,11 +45,18 @@ def running_chart(
             f'<text class="label" x="{WIDTH - PAD_RIGHT}" y="{HEIGHT - 4}" '
             f'text-anchor="end">hand {len(points) - 1}</text>'
         )
+    # The lines are drawn in the data's own units (hand number, total), mapped onto the plot
+    # by one transform: hundreds of hands are then plain integers, not hundreds of coordinates
+    # worked out and formatted one by one. The stroke keeps its width however it is scaled.
+    transform = f"translate({PAD_LEFT} {y(0):.2f}) scale({plot_w / steps:.4f} {-plot_h / span:.4f})"
+    parts.append(f'<g transform="{transform}">')
     for side in range(sides):
-        coords = " ".join(f"{x(i):.1f},{y(row[side]):.1f}" for i, row in enumerate(points))
+        coords = " ".join([f"{i},{row[side]}" for i, row in enumerate(points)])
         parts.append(
-            f'<polyline class="side-{side % 8}" points="{coords}"><title>'
+            f'<polyline class="side-{side % 8}" points="{coords}" '
+            f'vector-effect="non-scaling-stroke"><title>'
             f"{escape(names[side])}: {points[-1][side]}</title></polyline>"
         )
+    parts.append("</g>")
     parts.append("</svg>")
     return Markup("".join(parts))

@@ -202,24 +202,26 @@ def table_of(match: Match) -> Table:
 # A match's started hands in order, as read.
 Hands = tuple[StoredHand, ...]
 
-# Built once: building a statement costs more than running it, and every page and write runs it.
+# Built once, on the tables themselves: a long sheet is hundreds of rows, and the ORM's work
+# on each (it would make no objects of them anyway) cost more than reading them.
+_hand, _entry = Hand.__table__.c, Entry.__table__.c
 HANDS_OF = (
     sa.select(
-        Hand.match_id,
-        Hand.id.label("hand_id"),
-        Hand.number,
-        Entry.id,
-        Entry.side_id,
-        Entry.points,
-        Entry.counts,
-        Entry.even_split,
-        Entry.last_trick,
-        Entry.black_hand,
-        Entry.revision,
+        _hand.match_id,
+        _hand.id,
+        _hand.number,
+        _entry.id,
+        _entry.side_id,
+        _entry.revision,
+        _entry.points,
+        _entry.counts,
+        _entry.even_split,
+        _entry.last_trick,
+        _entry.black_hand,
     )
-    .outerjoin(Entry, Entry.hand_id == Hand.id)
-    .where(Hand.match_id.in_(sa.bindparam("ids", expanding=True)))
-    .order_by(Hand.match_id, Hand.number)
+    .outerjoin(Entry.__table__, _entry.hand_id == _hand.id)
+    .where(_hand.match_id.in_(sa.bindparam("ids", expanding=True)))
+    .order_by(_hand.match_id, _hand.number)
 )
 
 
@@ -227,16 +229,14 @@ def read_hands(ids: list[int]) -> dict[int, Hands]:
     """The started hands of several matches with their entries, in one statement of plain rows."""
     read: dict[int, list[tuple[int, int, list[StoredEntry]]]] = {i: [] for i in ids}
     if ids:
-        last: tuple[int, int, list[StoredEntry]] | None = None
-        for row in db.session.execute(HANDS_OF, {"ids": ids}):
-            if last is None or last[0] != row.hand_id:
-                last = (row.hand_id, row.number, [])
-                read[row.match_id].append(last)
-            if row.id is not None:
-                facts = EntryFacts(
-                    row.points, row.counts, row.even_split, row.last_trick, row.black_hand
-                )
-                last[2].append(StoredEntry(row.id, row.side_id, row.revision, facts))
+        last: tuple[int, int, list[StoredEntry]] = (0, 0, [])
+        rows = db.session.connection().execute(HANDS_OF, {"ids": ids}).all()
+        for match_id, hand_id, number, entry_id, side_id, revision, *facts in rows:
+            if last[0] != hand_id:
+                last = (hand_id, number, [])
+                read[match_id].append(last)
+            if entry_id is not None:
+                last[2].append(StoredEntry(entry_id, side_id, revision, EntryFacts(*facts)))
     return {
         match_id: tuple(StoredHand(id=i, number=n, entries=tuple(e)) for i, n, e in hands)
         for match_id, hands in read.items()
