@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from itsdangerous import BadSignature
+from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.http import parse_cookie, parse_etags, quote_etag
 
 if TYPE_CHECKING:
@@ -79,7 +80,11 @@ class UnchangedPolls:
         if if_none_match and environ["REQUEST_METHOD"] in ("GET", "HEAD"):
             poll = LIVE_PATH.fullmatch(environ.get("PATH_INFO", ""))
             if poll is not None:
-                known = self.versions.current(poll.group(1).upper())
+                try:
+                    known = self.versions.current(poll.group(1).upper())
+                except SQLAlchemyError:
+                    # The database is unreachable: Flask answers, with its own error page.
+                    known = None
                 if known is not None:
                     etag = etag_for(known.version, request_tag(self.phone(environ), environ))
                     if unchanged(if_none_match, etag):

@@ -44,6 +44,8 @@ MAX_REMEMBERED = 100_000
 ECHO_EVERY = 1.0
 TRUST_FOR = 2.5
 RECONNECT_AFTER = 10.0
+# How an echo's payload starts (an announcement starts with a match code, all capitals).
+ECHO = "echo "
 
 # Built once: every poll a worker cannot answer from memory runs it.
 VERSION_OF = sa.select(Match.id, Match.version).where(Match.code == sa.bindparam("code"))
@@ -188,14 +190,15 @@ class MatchVersions:
 
         schema = connection.execute("SELECT current_schema()").fetchone()[0]
         connection.execute(sql.SQL("LISTEN {}").format(sql.Identifier(CHANNEL_PREFIX + schema)))
-        echo = f"echo {secrets.token_hex(8)}"
+        echo = f"{ECHO}{secrets.token_hex(8)}"
         listening_since = last_sent = time.monotonic()
         self._send(echo)
         while not self._stop.is_set():
             for note in connection.notifies(timeout=ECHO_EVERY / 4):
                 if note.payload == echo:
                     self._heard_echo()
-                else:
+                elif not note.payload.startswith(ECHO):
+                    # Every worker's echo goes out on the one channel: the others' say nothing.
                     self._heard(note.payload)
             now = time.monotonic()
             if now - last_sent >= ECHO_EVERY and not self._stop.is_set():
