@@ -55,6 +55,7 @@ class Fixture:
     small: str
     large: str
     entry: list[str]
+    mix: list[str]
     count_small: str
     count_large: str
 
@@ -73,7 +74,7 @@ def other_hands(count: int) -> list[list[int]]:
     return [[(hand * 7 + side * 13) % 41 for side in range(SIDES)] for hand in range(1, count + 1)]
 
 
-def fill(app: Flask, entry_matches: int) -> Fixture:
+def fill(app: Flask, entry_matches: int, mix_matches: int = 0) -> Fixture:
     """Store every match the benchmark reads or posts to; return their codes."""
     now = utcnow()
     mates = (MAIN_PHONE, *MATE_PHONES)
@@ -136,12 +137,15 @@ def fill(app: Flask, entry_matches: int) -> Fixture:
     ]
     # Posted to under load: empty, each side held by its own phone (one side per phone).
     entry = [other("E", n, 0, now, holders=ENTRY_PHONES) for n in range(entry_matches)]
+    # Posted to by the mixed load: tables in mid-match, so the sheet page each post leads to is
+    # as long as the sheets polled beside them.
+    mix = [other("M", n, SHEET_HANDS, now, holders=ENTRY_PHONES) for n in range(mix_matches)]
     counts = [
         other("C", 0, SMALL_SHEET, now, holders=ENTRY_PHONES),
         other("C", 1, LARGE_SHEET, now, holders=ENTRY_PHONES),
     ]
     with app.app_context():
-        _store([*fillers, *sizes, *sheets, *entry, *counts])
+        _store([*fillers, *sizes, *sheets, *entry, *mix, *counts])
         # The winner column points at a side, known only once the sides are stored.
         db.session.execute(
             sa.update(Match)
@@ -158,6 +162,7 @@ def fill(app: Flask, entry_matches: int) -> Fixture:
         small=sizes[0].code,
         large=sizes[1].code,
         entry=[p.code for p in entry],
+        mix=[p.code for p in mix],
         count_small=counts[0].code,
         count_large=counts[1].code,
     )

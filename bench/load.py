@@ -9,7 +9,7 @@ import shutil
 import statistics
 import subprocess
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.database import BenchError
@@ -45,11 +45,24 @@ class Load:
     p50_ms: float
     p99_ms: float
     cpu: Cpu
+    # Scripted runs: answers other than the one each request was meant to get (load.lua), and
+    # how many of each kind of request were answered.
+    unexpected: int = 0
+    # The last of them, as "kind status" (load.lua's letters: u, c, e, s).
+    unexpected_last: str = ""
+    answered: dict[str, int] = field(default_factory=dict)
+    # Scripted runs, by kind: (p50 ms, p99 ms, answers) as load.lua timed them.
+    timed: dict[str, tuple[float, float, int]] = field(default_factory=dict)
 
     @property
     def rate(self) -> float:
         """Requests answered per second."""
         return self.requests / self.seconds
+
+    @property
+    def server_cores(self) -> float:
+        """Cores the server used: its workers and PostgreSQL's backends for the bench."""
+        return sum(self.cpu.workers) + self.cpu.database
 
 
 @dataclass(frozen=True)
@@ -77,6 +90,35 @@ class Series:
     def errors(self) -> int:
         """Connection errors, timeouts and 4xx/5xx answers, over all rounds."""
         return sum(r.errors for r in self.runs)
+
+    @property
+    def unexpected(self) -> int:
+        """Answers other than the one meant, over all rounds."""
+        return sum(r.unexpected for r in self.runs)
+
+    @property
+    def answered(self) -> dict[str, int]:
+        """Requests answered by kind, over all rounds (scripted runs)."""
+        total: dict[str, int] = {}
+        for run in self.runs:
+            for kind, n in run.answered.items():
+                total[kind] = total.get(kind, 0) + n
+        return total
+
+    def timed(self, kind: str) -> tuple[float, float]:
+        """A kind's p50 and p99 in ms as load.lua timed them: the median of the rounds'."""
+        rounds = [r.timed[kind] for r in self.runs if kind in r.timed]
+        if not rounds:
+            return (float("nan"), float("nan"))
+        return (
+            statistics.median(p50 for p50, _, _ in rounds),
+            statistics.median(p99 for _, p99, _ in rounds),
+        )
+
+    @property
+    def server_cores(self) -> float:
+        """Cores the server used, averaged over the rounds."""
+        return statistics.fmean(r.server_cores for r in self.runs)
 
     @property
     def cpu(self) -> Cpu:
@@ -155,7 +197,8 @@ def run_wrk(
     script_args: tuple[str, ...] = (),
 ) -> Load:
     """Load `url` with `connections` keep-alive connections for `seconds`; measure it."""
-    # One wrk thread per connection: the entry posts need each connection's order kept.
+    # One wrk thread per connection: posts and the pages they lead to need each connection's
+    # order kept.
     argv = [
         ensure_wrk(),
         f"--threads={connections}",
@@ -183,14 +226,21 @@ def run_wrk(
     if done.returncode != 0 or report is None:
         raise BenchError(f"wrk failed on {url}:\n{done.stdout}{done.stderr}")
     found = json.loads(report.removeprefix("BENCH "))
+    timed = found["timed"]
+    # A scripted run's own timing where there is one (load.lua says why), else wrk's.
+    p50_us, p99_us = timed["all"][:2] if timed else (found["p50_us"], found["p99_us"])
     worker_cores = tuple(used[: len(workers)])
     database_cores = sum(used[len(workers) :])
     return Load(
         requests=found["requests"],
         seconds=found["duration_us"] / 1e6,
         errors=found["errors"] + found["status_errors"],
-        p50_ms=found["p50_us"] / 1000,
-        p99_ms=found["p99_us"] / 1000,
+        p50_ms=p50_us / 1000,
+        p99_ms=p99_us / 1000,
+        unexpected=found["unexpected"],
+        unexpected_last=found["unexpected_last"],
+        answered={kind: n for kind, n in found["answered"].items() if n},
+        timed={kind: (p50 / 1000, p99 / 1000, n) for kind, (p50, p99, n) in timed.items()},
         cpu=Cpu(
             client=client,
             workers=worker_cores,

@@ -8,11 +8,12 @@ from typing import Any
 
 import sqlalchemy as sa
 from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from bench.database import BenchError
 from bench.phones import SignedPhone
 from scorekeeper.extensions import db
-from scorekeeper.versions import RecentlyUsed
 
 
 @contextmanager
@@ -33,7 +34,8 @@ def counting(engine: sa.Engine) -> Iterator[list[str]]:
 
 
 class QueryCounter:
-    """Requests through the test client as one phone or another, each one's statements counted."""
+    """Requests through test clients, one a phone, each one's statements counted as it comes:
+    nothing is cleared between them, so a request costs what it costs after those before it."""
 
     def __init__(self, app: Flask) -> None:
         self.app = app
@@ -43,26 +45,23 @@ class QueryCounter:
             db.session.execute(sa.text("SELECT 1"))
             db.session.remove()
 
+    def phone(self, phone: SignedPhone) -> FlaskClient:
+        """A test client as this phone: it keeps the cookies it is given, as a browser does."""
+        client = self.app.test_client()
+        client.set_cookie(self.app.config["SESSION_COOKIE_NAME"], phone.cookie_value)
+        return client
+
     def count(
         self,
-        phone: SignedPhone,
+        client: FlaskClient,
         method: str,
         path: str,
         expect: int,
         headers: dict[str, str] | None = None,
         data: dict[str, Any] | None = None,
-        *,
-        cold: bool = True,
-    ) -> int:
-        """How many statements one request sends; fails if it is not answered with `expect`.
-        `cold`: with nothing kept from an earlier request, as a worker meets a match the first
-        time (kept pages and cards then spare the database altogether); else after them."""
-        client = self.app.test_client()
-        client.set_cookie(self.app.config["SESSION_COOKIE_NAME"], phone.cookie_value)
-        if cold:
-            for kept in self.app.extensions.values():
-                if isinstance(kept, RecentlyUsed):
-                    kept.clear()
+    ) -> tuple[int, TestResponse]:
+        """How many statements one request sends, and its answer; fails unless it is answered
+        with `expect`."""
         with counting(self.engine) as statements:
             response = client.open(path, method=method, headers=headers, data=data)
         if response.status_code != expect:
@@ -70,4 +69,4 @@ class QueryCounter:
                 f"{method} {path} answered {response.status_code}, not {expect}:\n"
                 + response.get_data(as_text=True)[:2000]
             )
-        return len(statements)
+        return len(statements), response

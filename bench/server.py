@@ -7,6 +7,7 @@ import ctypes
 import http.client
 import io
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -19,6 +20,8 @@ from bench.database import REPO, BenchError
 from scorekeeper import serve
 
 APP_SPEC = "scorekeeper:create_app()"
+# An access-log line (gunicorn's default format) of a request answered 1xx to 3xx.
+_ANSWERED_WELL = re.compile(r'^\S+ - \S+ \[[^]]+\] "[^"]*" [123]\d\d ')
 
 
 class _Execed(Exception):
@@ -132,6 +135,16 @@ class Gunicorn:
                 pass
             time.sleep(0.2)
         raise BenchError(f"gunicorn did not answer in {timeout:.0f} s:\n{self.log.read_text()}")
+
+    def log_tail(self, lines: int = 30) -> str:
+        """The end of the server's log, without the access lines of requests answered well:
+        what went wrong, for a run that stops on it (the log goes with the bench's files)."""
+        try:
+            text = self.log.read_text(errors="replace")
+        except OSError:
+            return ""
+        kept = [line for line in text.splitlines() if not _ANSWERED_WELL.search(line)]
+        return "\n".join(kept[-lines:])
 
     def workers(self) -> list[int]:
         """The worker processes' ids (the master's children)."""
