@@ -225,7 +225,8 @@ QUERY_ROWS = {
 def settle(counter: QueryCounter, phone: SignedPhone, code: str) -> None:
     """Bring the process to a worker's steady state before counting: a worker has long since
     made its first request, which on PostgreSQL starts it listening for versions. Polls one
-    match every 50 ms for half a second, then until five in a row cost the same (5 s at most)."""
+    match every 50 ms for two seconds (a new listener trusts what it hears once its first echo
+    is back), then until five in a row cost the same (5 s at most)."""
     client = counter.phone(phone)
     live = f"/m/{code}/live"
     _, given = counter.count(client, "GET", live, 200, headers=LIVE)
@@ -235,7 +236,7 @@ def settle(counter: QueryCounter, phone: SignedPhone, code: str) -> None:
     while True:
         last = [*last[-4:], counter.count(client, "GET", live, 304, headers=asked)[0]]
         waited = time.monotonic() - began
-        if waited >= 5 or (waited >= 0.5 and len(last) == 5 and len(set(last)) == 1):
+        if waited >= 5 or (waited >= 2 and len(last) == 5 and len(set(last)) == 1):
             return
         time.sleep(0.05)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 import sqlalchemy as sa
 
@@ -12,10 +13,35 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Match, Seat, Side
 from scorekeeper.phones import current_phone
 
-# Built once, as most requests run it: building a statement costs more than running it.
+# Built once, as most requests run them: building a statement costs more than running it.
 SEAT_OF = sa.select(Seat.id, Seat.side_id).where(
     Seat.match_id == sa.bindparam("match_id"), Seat.phone == sa.bindparam("phone")
 )
+_seat = Seat.__table__.c
+SEATS_AT = (
+    sa.select(_seat.id, _seat.phone, _seat.side_id)
+    .where(_seat.match_id == sa.bindparam("match_id"))
+    .order_by(_seat.id)
+)
+
+
+class SeatAt(NamedTuple):
+    """A phone's seat at a match as a page shows it: the side it holds (None: watching)."""
+
+    id: int
+    phone: str
+    side_id: int | None
+    side: Side | None
+
+
+def seats_at(match: Match) -> tuple[SeatAt, ...]:
+    """Every phone's seat at the match, in the order they sat down, as plain rows."""
+    sides = {side.id: side for side in match.sides}
+    rows = db.session.connection().execute(SEATS_AT, {"match_id": match.id})
+    return tuple(
+        SeatAt(seat_id, phone, side_id, sides.get(side_id) if side_id is not None else None)
+        for seat_id, phone, side_id in rows
+    )
 
 
 class Refusal(Exception):
@@ -78,7 +104,7 @@ class Viewer:
         return self
 
 
-def viewer_for(match: Match, seats: Iterable[Seat] | None = None) -> Viewer:
+def viewer_for(match: Match, seats: Iterable[Seat | SeatAt] | None = None) -> Viewer:
     """Who is looking at this match from this phone: its seat among `seats` if given (the
     match's seats as already read), else read now."""
     phone = current_phone()

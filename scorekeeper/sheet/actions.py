@@ -10,7 +10,7 @@ before the lock, so each check sees what the previous phone wrote.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +32,7 @@ from scorekeeper.models import (
     seat_at,
     utcnow,
 )
-from scorekeeper.permissions import Action, Refusal, Viewer, viewer_for
+from scorekeeper.permissions import Action, Refusal, SeatAt, Viewer, seats_at, viewer_for
 from scorekeeper.sheet.state import Sheet, load_sheet
 from scorekeeper.versions import Known, announcement, versions
 
@@ -349,10 +349,10 @@ def hand_over_host(match: Match, seat_id: int, key: str | None) -> Done:
     return _run(match, key, work)
 
 
-def phones_on(match: Match) -> dict[int, int]:
+def phones_on(seats: Iterable[Seat | SeatAt]) -> dict[int, int]:
     """How many phones hold each side, by side id (from the seats as read)."""
     held: dict[int, int] = {}
-    for seat in match.seats:
+    for seat in seats:
         if seat.side_id is not None:
             held[seat.side_id] = held.get(seat.side_id, 0) + 1
     return held
@@ -363,7 +363,7 @@ def claim_side(match: Match, side: Side, key: str | None) -> Done:
 
     def work(viewer: Viewer) -> Done:
         viewer.require(Action.CLAIM)
-        if phones_on(match).get(side.id, 0) >= players_per_side(match):
+        if phones_on(seats_at(match)).get(side.id, 0) >= players_per_side(match):
             raise Refusal(
                 f"{side.name} is already held. If that phone is gone, the host can release it.",
                 409,

@@ -24,7 +24,7 @@ from scorekeeper.games import EntryFacts, get_game
 from scorekeeper.live import CACHE_CONTROL, etag_for, not_modified_headers, request_tag, unchanged
 from scorekeeper.matches import answer, match_or_404, side_at
 from scorekeeper.models import Correction, Match
-from scorekeeper.permissions import Action, Refusal, Viewer, viewer_for
+from scorekeeper.permissions import Action, Refusal, Viewer, seats_at, viewer_for
 from scorekeeper.phones import current_phone, ensure_phone
 from scorekeeper.sheet import actions
 from scorekeeper.sheet.chart import running_chart
@@ -115,14 +115,16 @@ def render_match(
     showing = status == 200 and not session.get("_flashes")
     if showing and unchanged(request.headers.get("If-None-Match"), etag):
         return _not_modified(etag)
-    viewer = viewer_for(match, match.seats)
+    seats = seats_at(match)
+    viewer = viewer_for(match, seats)
     sheet = load_sheet(match)
     page = render_template(
         template,
         sheet=sheet,
         match=match,
         viewer=viewer,
-        held=actions.phones_on(match),
+        seats=seats,
+        held=actions.phones_on(seats),
         players_per_side=actions.players_per_side(match),
         chart=running_chart(
             sheet.state.running, match.target, [s.name for s in sheet.sides], sheet.game.target_unit
@@ -262,7 +264,7 @@ def cell(code: str, number: int, position: int):  # type: ignore[no-untyped-def]
     found = sheet.cell(number, side)
     if found is None:
         abort(404)
-    trail = [c for c in match.corrections if c.hand_number == number and c.side_id == side.id]
+    trail = [c for c in sheet.trail if c.hand_number == number and c.side_id == side.id]
     return render_template(
         "sheet/cell.html",
         sheet=sheet,

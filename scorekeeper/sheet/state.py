@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cached_property
 from typing import Any, NamedTuple
 
@@ -12,7 +13,7 @@ import sqlalchemy as sa
 from scorekeeper.extensions import db
 from scorekeeper.games import EntryFacts, Game, HandResult, MatchState, Table, get_game
 from scorekeeper.games.base import Calculation
-from scorekeeper.models import Entry, Hand, Match, Side
+from scorekeeper.models import Correction, Entry, Hand, Match, Side
 
 
 class StoredEntry(NamedTuple):
@@ -116,6 +117,8 @@ class Sheet:
     hands: Hands = field(repr=False)
     grid: tuple[tuple[StoredEntry | None, ...], ...] = field(repr=False)
     corrected: Mapping[tuple[int, int], int] = field(repr=False)
+    # The corrections, oldest first (read only for a page).
+    trail: tuple[TrailLine, ...] = field(default=(), repr=False)
 
     @cached_property
     def rows(self) -> tuple[Row, ...]:
@@ -243,15 +246,60 @@ def read_hands(ids: list[int]) -> dict[int, Hands]:
     }
 
 
+class TrailLine(NamedTuple):
+    """One correction as the trail shows it, with the side whose cell it changed."""
+
+    id: int
+    hand_number: int
+    side_id: int
+    side: Side
+    old_points: int | None
+    new_points: int
+    old_detail: dict[str, Any] | None
+    new_detail: dict[str, Any]
+    reason: str
+    by_phone: str
+    made_at: datetime
+
+
+_correction = Correction.__table__.c
+TRAIL_OF = (
+    sa.select(
+        _correction.id,
+        _correction.hand_number,
+        _correction.side_id,
+        _correction.old_points,
+        _correction.new_points,
+        _correction.old_detail,
+        _correction.new_detail,
+        _correction.reason,
+        _correction.by_phone,
+        _correction.made_at,
+    )
+    .where(_correction.match_id == sa.bindparam("match_id"))
+    .order_by(_correction.id)
+)
+
+
+def read_trail(match: Match) -> tuple[TrailLine, ...]:
+    """The match's corrections, oldest first, as plain rows."""
+    sides = {side.id: side for side in match.sides}
+    rows = db.session.connection().execute(TRAIL_OF, {"match_id": match.id})
+    return tuple(
+        TrailLine(at, number, side_id, sides[side_id], old, new, old_detail, new_detail, *rest)
+        for at, number, side_id, old, new, old_detail, new_detail, *rest in rows
+    )
+
+
 def load_sheet(match: Match, *, corrections: bool = True) -> Sheet:
     """Read one match's hands and work its sheet out; with `corrections`, also its corrections
     (the page's trail, and each cell's mark), which a write's checks don't need."""
+    trail = read_trail(match) if corrections else ()
     corrected: dict[tuple[int, int], int] = {}
-    if corrections:
-        for correction in match.corrections:
-            at = (correction.hand_number, correction.side_id)
-            corrected[at] = corrected.get(at, 0) + 1
-    return work_out(match, read_hands([match.id])[match.id], corrected)
+    for line in trail:
+        at = (line.hand_number, line.side_id)
+        corrected[at] = corrected.get(at, 0) + 1
+    return work_out(match, read_hands([match.id])[match.id], corrected, trail)
 
 
 def load_sheets(matches: list[Match]) -> list[Sheet]:
@@ -261,7 +309,10 @@ def load_sheets(matches: list[Match]) -> list[Sheet]:
 
 
 def work_out(
-    match: Match, hands: Hands, corrected: dict[tuple[int, int], int] | None = None
+    match: Match,
+    hands: Hands,
+    corrected: dict[tuple[int, int], int] | None = None,
+    trail: tuple[TrailLine, ...] = (),
 ) -> Sheet:
     """One match's stored hands read through its game's rules; `corrected` counts each cell's
     corrections by (hand number, side id), for the page."""
@@ -297,6 +348,7 @@ def work_out(
         hands=hands,
         grid=tuple(tuple(cells) for cells in grid),
         corrected=corrected,
+        trail=trail,
     )
 
 
