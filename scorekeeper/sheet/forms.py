@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Sequence
-from typing import Any
 
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, IntegerField, StringField
-from wtforms.utils import unset_value
 from wtforms.validators import (
     InputRequired,
     Length,
@@ -53,35 +50,19 @@ class PointsField(IntegerField):
             raise ValueError(WHOLE_NUMBER)
 
 
-class KeyField(HiddenField):
-    """A form's idempotency key: the one posted, or a fresh one (new_key) for a form about to
-    be shown. Only then is one drawn: a post brings its own, and drawing one is a system call
-    that a busy worker's other threads would wait on."""
-
-    def process(
-        self,
-        formdata: Any,
-        data: Any = unset_value,
-        extra_filters: Sequence[Callable[[Any], Any]] | None = None,
-    ) -> None:
-        """Read the posted key; the default only for a form that was not posted."""
-        if formdata is not None and data is unset_value:
-            data = None
-        super().process(formdata, data, extra_filters)
-
-
 class KeyedForm(FlaskForm):
     """A form that carries its idempotency key, so a double tap records once.
 
     Its CSRF token is checked by CSRFProtect before any view runs (extensions.csrf), so the
     form itself neither checks it again nor signs a fresh one on every post; pages put the
-    token in with csrf_token() or pages.FORM_SECRETS.
+    token in with csrf_token() (the form_secrets macro).
     """
 
     class Meta:
         csrf = False
 
-    key = KeyField(
+    # The posted key; a fresh one for a form about to be shown (or a post from an old page).
+    key = HiddenField(
         default=new_key,
         validators=[Optional(), Regexp(r"^[A-Za-z0-9_-]{1,64}$", message="Reload the page.")],
     )
