@@ -1,11 +1,14 @@
 """The live view's HTTP caching: an ETag per match version and phone, and the unchanged poll
 answered before Flask.
 
-A match page depends on the match (its version, which every write bumps) and on who asks: the
+A match page depends on the match (its version, which every write bumps), on who asks (the
 phone's seat and host role, which only a write can change, and the address it opened the app
-by (the QR code and join link are built from it). So a page's ETag is the match's version and a
-tag of the phone (its token, from its signed cookie) and the host it asked for. While both are
-the same, so is the page, and a phone's poll can be answered 304 from the version alone.
+by: the QR code and join link are built from it), and on the code that draws it. So a page's
+ETag is the match's version and a tag of the phone (its token, from its signed cookie), the
+host it asked for and the release (a hash of the code, templates and static files, the same on
+every server of one release). While they are the same, so is the page, and a phone's poll can
+be answered 304 from the version alone. The tag is keyed with the app's secret: it names the
+phone to nobody who reads ETags.
 
 That poll is 95 % of the load (every phone, every two seconds), so UnchangedPolls answers it as
 a small WSGI layer in front of Flask: no request context, form or template, and on PostgreSQL
@@ -18,6 +21,7 @@ key), and Flask-Compress leaves a weak ETag as it is, so a browser's If-None-Mat
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -39,10 +43,35 @@ LIVE_PATH = re.compile(r"/m/([A-Za-z0-9]{1,12})/live")
 CACHE_CONTROL = "no-cache, private"
 
 
-def request_tag(phone: str | None, environ: WSGIEnvironment) -> str:
-    """What a match page depends on besides the match: the phone and the host it asked for."""
+def request_tag(phone: str | None, environ: WSGIEnvironment, key: bytes) -> str:
+    """What a match page depends on besides the match: the phone and the host it asked for,
+    hashed with the key tag_key made (the app's secret and its release)."""
     host = environ.get("HTTP_HOST", "")
-    return hashlib.blake2s(f"{phone or ''}\n{host}".encode(), digest_size=9).hexdigest()
+    seen = f"{phone or ''}\n{host}".encode()
+    return hashlib.blake2s(seen, digest_size=9, key=key).hexdigest()
+
+
+def release_of(app: Flask) -> str:
+    """A hash of what draws the pages: the package's code, the templates, the static files.
+    A deploy that changes any of them changes every ETag, so no phone keeps an old page."""
+    digest = hashlib.blake2s(digest_size=8)
+    package = os.path.dirname(os.path.abspath(__file__))
+    for root in (package, app.jinja_loader.searchpath[0], app.static_folder):  # type: ignore[union-attr]
+        for folder, _, files in sorted(os.walk(root or "")):
+            for name in sorted(files):
+                if name.endswith((".pyc", ".pyo")):
+                    continue
+                path = os.path.join(folder, name)
+                digest.update(os.path.relpath(path, root).encode())
+                with open(path, "rb") as f:
+                    digest.update(f.read())
+    return digest.hexdigest()
+
+
+def tag_key(app: Flask) -> bytes:
+    """The key request tags are hashed with: the app's secret and its release."""
+    secret = str(app.config["SECRET_KEY"]).encode()
+    return hashlib.blake2s(secret + release_of(app).encode()).digest()
 
 
 def etag_for(version: int, tag: str) -> str:
@@ -69,10 +98,11 @@ class UnchangedPolls:
     """WSGI layer: a live poll whose ETag names the match's current version and this request's
     tag is answered 304 here; every other request goes on to the app."""
 
-    def __init__(self, app: Flask, versions: MatchVersions) -> None:
+    def __init__(self, app: Flask, versions: MatchVersions, key: bytes) -> None:
         self.wsgi_app = app.wsgi_app
         self.app = app
         self.versions = versions
+        self.key = key
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         """Answer an unchanged poll, or hand the request on."""
@@ -86,7 +116,8 @@ class UnchangedPolls:
                     # The database is unreachable: Flask answers, with its own error page.
                     known = None
                 if known is not None:
-                    etag = etag_for(known.version, request_tag(self.phone(environ), environ))
+                    tag = request_tag(self.phone(environ), environ, self.key)
+                    etag = etag_for(known.version, tag)
                     if unchanged(if_none_match, etag):
                         start_response("304 NOT MODIFIED", not_modified_headers(etag))
                         return []
@@ -115,4 +146,5 @@ def install(app: Flask) -> None:
 
     with app.app_context():
         store = versions()
-    app.wsgi_app = UnchangedPolls(app, store)  # type: ignore[method-assign]
+    key = app.extensions["page_tag_key"] = tag_key(app)
+    app.wsgi_app = UnchangedPolls(app, store, key)  # type: ignore[method-assign]

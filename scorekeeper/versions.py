@@ -139,7 +139,9 @@ class MatchVersions:
             if kept is not None and kept.version >= known.version:
                 return
             if len(self._known) >= MAX_REMEMBERED:
+                # As _forget: a read begun before this must not land after it.
                 self._known.clear()
+                self._era += 1
             self._known[code] = known
 
     def _forget(self) -> None:

@@ -179,6 +179,8 @@ class Game(Protocol):
     max_points: int
     # What one row of the sheet is called at the table ("Hand", "Round"): templates ask it.
     hand_word: str
+    total_word: str
+    asks_last_trick: bool
 
     # Read-only, so a game may narrow the type (Brisca's deck_points is always an int).
     @property

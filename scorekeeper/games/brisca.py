@@ -45,6 +45,10 @@ class Brisca(GameBase):
     max_points = DECK_POINTS
     deck_points = DECK_POINTS
     hand_word = "Round"
+    total_word = "Rounds"
+    # brisca.txt: "In case both teams won 60 points, the winner is the team that won the last
+    # trick."
+    asks_last_trick = True
     table_rules = (
         TableRule(
             "black_hand",

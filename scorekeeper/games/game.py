@@ -58,6 +58,10 @@ class GameBase:
     deck_points: int | None = None
     # What one row of the sheet is called at the table.
     hand_word = "Hand"
+    # What the row under the sheet adds up; whether a tie at the top asks who took the last
+    # trick (the correction form offers the tick).
+    total_word = "Total"
+    asks_last_trick = False
     # The counts a hand must add up to when every side used the calculator.
     expected: tuple[Expected, ...] = ()
 

@@ -247,10 +247,14 @@ def say_last_trick(match: Match, hand_number: int, taker: Side, key: str | None)
     def work(viewer: Viewer) -> Done:
         sheet = load_sheet(match, corrections=False)
         row = sheet.last_trick_row
-        if row is None or row.number != hand_number:
-            raise Refusal("That round isn't waiting for the last trick.", 409, match)
-        tied = {sheet.sides[i].id for i in row.result.needs_last_trick}
+        tied = {side.id for side in sheet.last_trick_sides}
         viewer.require(Action.LAST_TRICK, among=tied)
+        if row is None or row.number != hand_number:
+            raise Refusal(
+                f"Round {hand_number} isn't waiting for the last trick: look at the sheet again.",
+                409,
+                match,
+            )
         if taker.id not in tied:
             raise Refusal(f"{taker.name} isn't in the tie.", 409, match)
         db.session.execute(

@@ -72,6 +72,8 @@ class ActionForm(KeyedForm):
     """A one-button action: end, reopen, abandon, release, claim, last trick, hand over."""
 
     target = IntegerField(validators=[Optional(), NumberRange(min=0, max=10**9)])
+    # The hand (Brisca's round) a button is about, where it matters: who took its last trick.
+    hand = IntegerField(validators=[Optional(), NumberRange(min=1, max=10_000)])
 
 
 class EntryForm(KeyedForm):

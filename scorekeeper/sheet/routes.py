@@ -11,6 +11,7 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     make_response,
     render_template,
     request,
@@ -91,7 +92,8 @@ def _qr_svg(match: Match) -> Markup:
 
 def _etag(match: Match) -> str:
     """This phone's ETag for the match as just read (live.py)."""
-    return etag_for(match.version, request_tag(current_phone(), request.environ))
+    key = current_app.extensions["page_tag_key"]
+    return etag_for(match.version, request_tag(current_phone(), request.environ, key))
 
 
 def _not_modified(etag: str) -> Response:
@@ -111,9 +113,10 @@ def render_match(
     the phone already shows it. The match's row (its version) is read before the seats and
     hands, so the page is never older than its ETag says."""
     etag = _etag(match)
-    # A page with a message waiting (after a post) is shown, whatever the phone holds.
-    showing = status == 200 and not session.get("_flashes")
-    if showing and unchanged(request.headers.get("If-None-Match"), etag):
+    # A page that shows a message (after a post) is this once: it is shown whatever the phone
+    # holds, and not stored, so no later 304 brings the message back.
+    once = bool(session.get("_flashes"))
+    if status == 200 and not once and unchanged(request.headers.get("If-None-Match"), etag):
         return _not_modified(etag)
     seats = seats_at(match)
     viewer = viewer_for(match, seats)
@@ -124,7 +127,7 @@ def render_match(
         match=match,
         viewer=viewer,
         seats=seats,
-        held=actions.phones_on(seats),
+        phones_holding=actions.phones_on(seats),
         players_per_side=actions.players_per_side(match),
         chart=running_chart(
             sheet.state.running, match.target, [s.name for s in sheet.sides], sheet.game.target_unit
@@ -135,9 +138,12 @@ def render_match(
         etag=quote_etag(etag, weak=True),
     )
     response = make_response(page, status)
+    response.vary.add("Cookie")
+    if once or status != 200:
+        response.headers["Cache-Control"] = "no-store"
+        return response
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = CACHE_CONTROL
-    response.vary.add("Cookie")
     return response
 
 
@@ -211,10 +217,8 @@ def correct(code: str, number: int, position: int):  # type: ignore[no-untyped-d
     """The host's correction of one cell (or filling a cell a side cannot)."""
     match = match_or_404(code)
     side = side_at(match, position)
-    viewer_for(match).require(Action.CORRECT)
-    sheet = load_sheet(match)
-    cell = sheet.cell(number, side)
-    form = CorrectionForm(sheet.game)
+    form = CorrectionForm(get_game(match.game))
+    # A correction posted goes straight to its action, which checks it under the lock.
     if form.validate_on_submit():
         facts = EntryFacts(
             points=form.points.data,
@@ -234,6 +238,9 @@ def correct(code: str, number: int, position: int):  # type: ignore[no-untyped-d
                 form.key.data,
             ),
         )
+    viewer_for(match).require(Action.CORRECT)
+    sheet = load_sheet(match)
+    cell = sheet.cell(number, side)
     if not form.is_submitted():
         entry = cell.entry if cell else None
         form.hand.data = number
@@ -273,7 +280,6 @@ def cell(code: str, number: int, position: int):  # type: ignore[no-untyped-def]
         number=number,
         cell=found,
         trail=trail,
-        viewer=viewer_for(match),
     )
 
 
@@ -309,12 +315,11 @@ def last_trick(code: str):  # type: ignore[no-untyped-def]
     """Brisca: who took the last trick of a round tied at the top."""
     match = match_or_404(code)
     form = _action_form(match)
-    sheet = load_sheet(match)
-    row = sheet.last_trick_row
-    if row is None:
-        raise Refusal("No round is waiting for the last trick.", 409, match)
     taker = side_at(match, form.target.data)
-    return answer(match.code, actions.say_last_trick(match, row.number, taker, form.key.data))
+    # The round the button was drawn for: under the lock, the action refuses it unless that
+    # very round still waits (a page from before another round tied is out of date).
+    round_number = form.hand.data or 0
+    return answer(match.code, actions.say_last_trick(match, round_number, taker, form.key.data))
 
 
 @bp.post("/<code>/end")

@@ -23,6 +23,8 @@ def sheet_rows(sheet: Sheet, hand_url: str, correcting: bool) -> Markup:
     `correcting`), an empty cell "…" (or "fill" for the host), and a row under any hand that
     doesn't add up. `hand_url` is the match's URL up to the hand number: /m/<code>/hand/."""
     end = "/correct" if correcting else ""
+    hand_url = escape(hand_url)
+    hand_word = sheet.game.hand_word
     colspan = len(sheet.sides) + 1
     corrected = sheet.corrected
     parts: list[str] = []
@@ -49,6 +51,6 @@ def sheet_rows(sheet: Sheet, hand_url: str, correcting: bool) -> Markup:
             problems = escape("; ".join(result.problems))
             add(
                 f'<tr class="problems"><td colspan="{colspan}">'
-                f"Hand {number} doesn't add up: {problems}</td></tr>"
+                f"{hand_word} {number} doesn't add up: {problems}</td></tr>"
             )
     return Markup("".join(parts))

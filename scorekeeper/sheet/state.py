@@ -158,11 +158,6 @@ class Sheet:
         """The side the game's rule says has won, if any."""
         return self.sides[self.state.winner] if self.state.winner is not None else None
 
-    @property
-    def can_end(self) -> bool:
-        """Whether End match is on offer: only once the rule names a winner."""
-        return self.match.is_open and self.state.winner is not None
-
     def cell(self, hand_number: int, side: Side) -> Cell | None:
         """The cell of a side in a hand, if that hand has been started."""
         if not 1 <= hand_number <= len(self.hands):
@@ -234,12 +229,20 @@ def read_hands(ids: list[int]) -> dict[int, Hands]:
     if ids:
         last: tuple[int, int, list[StoredEntry]] = (0, 0, [])
         rows = db.session.connection().execute(HANDS_OF, {"ids": ids}).all()
-        for match_id, hand_id, number, entry_id, side_id, revision, *facts in rows:
+        for match_id, hand_id, number, entry_id, side_id, revision, *entered in rows:
             if last[0] != hand_id:
                 last = (hand_id, number, [])
                 read[match_id].append(last)
             if entry_id is not None:
-                last[2].append(StoredEntry(entry_id, side_id, revision, EntryFacts(*facts)))
+                points, counts, even_split, last_trick, black_hand = entered
+                facts = EntryFacts(
+                    points=points,
+                    counts=counts,
+                    even_split=even_split,
+                    last_trick=last_trick,
+                    black_hand=black_hand,
+                )
+                last[2].append(StoredEntry(entry_id, side_id, revision, facts))
     return {
         match_id: tuple(StoredHand(id=i, number=n, entries=tuple(e)) for i, n, e in hands)
         for match_id, hands in read.items()

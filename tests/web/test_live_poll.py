@@ -229,3 +229,37 @@ def test_static_files_are_fingerprinted_and_kept_for_good(guest, basra):
         # Another fingerprint (an old page after a deploy) is not promised forever.
         with guest.get(f"/static/{name}?v=0ld") as stale:
             assert "immutable" not in stale.headers.get("Cache-Control", "")
+
+
+def test_a_page_that_shows_a_message_is_not_kept_to_be_shown_again(host, guest, basra):
+    shown = host.enter(basra, 1, 0, 40)
+    assert "Hand 1: Alice 40 recorded." in shown.shown
+    # Shown this once: nothing a later 304 could bring back.
+    assert "ETag" not in shown.headers
+    assert shown.headers["Cache-Control"] == "no-store"
+    again = host.get(f"/m/{basra}")
+    assert "recorded." not in again.shown
+    etag = again.headers["ETag"]
+    assert host.client.get(f"/m/{basra}", headers={"If-None-Match": etag}).status_code == 304
+
+
+def test_a_new_release_changes_every_etag(tmp_path):
+    # The code, templates and static files that draw a page are all in its ETag's key: after
+    # a deploy that changes any of them, no phone is told its old page is current.
+    import shutil
+    from types import SimpleNamespace
+
+    from scorekeeper.live import release_of
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    shutil.copytree(os.path.join(root, "templates"), tmp_path / "templates")
+    shutil.copytree(os.path.join(root, "static"), tmp_path / "static")
+    app = SimpleNamespace(
+        jinja_loader=SimpleNamespace(searchpath=[str(tmp_path / "templates")]),
+        static_folder=str(tmp_path / "static"),
+    )
+    first = release_of(app)
+    assert release_of(app) == first
+    page = tmp_path / "templates" / "sheet" / "_status.html"
+    page.write_text(page.read_text() + "\n")
+    assert release_of(app) != first

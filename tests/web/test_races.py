@@ -114,15 +114,12 @@ def table(phones: Callable[[], Phone], game: str, seats: list[int], **fields: An
 
 
 def play_hand(code: str, phones: list[Phone], number: int, points: int = 10) -> None:
-    """Each phone enters `points` for its side (in order) in hand `number`: the worker then
-    keeps the match as the last entry left it, and the next entry is checked against that
-    and written in one statement (sheet/actions._write_at_once) unless the match moved on."""
+    """Each phone enters `points` for its side (in order) in hand `number`."""
     for side, phone in enumerate(phones):
         assert f"{points} recorded." in phone.enter(code, number, side, points).shown
 
 
-# A race on a match just joined (every phone goes through the write lock), and one on a match
-# whose last write was an entry on this worker (every phone first tries to write at once).
+# A race on a match just joined, and one on a match a hand into play (a new hand to start).
 AFTER = pytest.mark.parametrize("hands_before", [0, 1], ids=["just-joined", "after-a-hand"])
 
 

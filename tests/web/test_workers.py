@@ -32,10 +32,10 @@ def entries(app: Flask, code: str) -> list[tuple[int, int, int]]:
 def test_a_worker_checks_against_what_another_worker_wrote_since(
     app, other_worker, host, guest, basra
 ):
-    # This worker keeps the hands it leaves; the other one then completes hand 1.
+    # This worker writes hand 1's first cell; the other one then completes hand 1.
     assert "Hand 1: Alice 40 recorded" in host.enter(basra, 1, 0, 40).shown
     assert "Hand 1: Ben 3 recorded" in guest.on(other_worker).enter(basra, 1, 1, 3).shown
-    # Back on the first worker: hand 1 is complete (not what it kept), so hand 2 opens.
+    # Back on the first worker: hand 1 is complete, so hand 2 opens.
     assert "Hand 2: Alice 12 recorded" in host.enter(basra, 2, 0, 12).shown
     refused = host.enter(basra, 1, 0, 41)
     assert refused.status_code == 409
@@ -43,12 +43,10 @@ def test_a_worker_checks_against_what_another_worker_wrote_since(
     assert entries(app, basra) == [(1, 0, 40), (1, 1, 3), (2, 0, 12)]
 
 
-def test_a_worker_that_kept_hands_sees_a_correction_made_elsewhere(
-    app, other_worker, host, guest, basra
-):
+def test_a_worker_sees_a_correction_made_elsewhere(app, other_worker, host, guest, basra):
     host.enter(basra, 1, 0, 40)
     guest.enter(basra, 1, 1, 3)
-    # The host corrects Ben's cell through the other worker; the first still kept revision 1.
+    # The host corrects Ben's cell through the other worker; a page shown before says revision 1.
     assert "corrected from 3 to 13" in host.on(other_worker).correct(basra, 1, 1, 13).shown
     stale = host.correct(basra, 1, 1, 23, revision=1)
     assert stale.status_code == 409
