@@ -80,8 +80,12 @@ class MatchVersions:
         self.app = app
         with app.app_context():
             self.engine = db.engine
+        # psycopg 3 only: the listener reads notifications with its notifies() (another driver
+        # would fail to listen every second; its workers read every version instead).
         self.listens = (
-            bool(app.config["LISTEN_FOR_VERSIONS"]) and self.engine.dialect.name == "postgresql"
+            bool(app.config["LISTEN_FOR_VERSIONS"])
+            and self.engine.dialect.name == "postgresql"
+            and self.engine.dialect.driver == "psycopg"
         )
         self._lock = threading.Lock()
         self._known: dict[str, Known] = {}
