@@ -34,6 +34,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # session (it brought a shown message back), and a 304 stays a few hundred bytes.
         SESSION_REFRESH_EACH_REQUEST=False,
         WTF_CSRF_TIME_LIMIT=None,
+        # The biggest form here (a new match with eight named sides) is about 3 KB and 40
+        # fields: anything far beyond is not a phone at the table, and is refused unread (413).
+        MAX_CONTENT_LENGTH=32 * 1024,
+        MAX_FORM_PARTS=200,
         # Join-code look-ups per phone address (scorekeeper/ratelimit.py).
         RATELIMIT_ENABLED=True,
         RATELIMIT_STORAGE_URI="memory://",

@@ -35,6 +35,8 @@ def register(app: Flask) -> None:
         messages = {
             404: "There is nothing here. Check the code or the link.",
             405: "That page only answers a form.",
+            413: "That was far more than any form here sends, so nothing was saved. "
+            "Go back and try again.",
             429: "Too many tries in a short time. Wait a minute, then try again.",
         }
         message = messages.get(error.code or 500, error.description or "Something went wrong.")

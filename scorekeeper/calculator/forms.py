@@ -7,7 +7,7 @@ from wtforms import BooleanField, Field, IntegerField, RadioField, SelectChoice,
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.games import CalcField, Game, Table
-from scorekeeper.sheet.forms import KeyedForm, printable
+from scorekeeper.sheet.forms import KeyedForm, printable, whole_number
 
 
 class CountField(IntegerField):
@@ -20,7 +20,7 @@ class CountField(IntegerField):
             self.data = 0
             return
         try:
-            self.data = int(text.replace("\u2212", "-"))
+            self.data = whole_number(text)
         except ValueError:
             self.data = None
             raise ValueError("Type a count as a whole number, like 3.") from None

@@ -18,6 +18,39 @@ from wtforms.validators import (
 from scorekeeper.games import Game
 
 WHOLE_NUMBER = "Type the total as a whole number, like 48."
+ENTER_A_NUMBER = "Enter a number."
+
+# The digits the players' keyboards type: ASCII; Arabic-Indic, as Egyptian and Levantine
+# phones type them (the Basra tables); Extended Arabic-Indic, as Persian and Urdu keyboards do.
+# Nothing else reads as a digit (int() alone would take fullwidth or Devanagari digits and
+# "4_5"), and a space inside a number is a typo, not a separator.
+DIGITS = {
+    **{chr(ord("0") + d): d for d in range(10)},
+    **{chr(0x0660 + d): d for d in range(10)},
+    **{chr(0x06F0 + d): d for d in range(10)},
+}
+# A plain hyphen, or the typographic minus some keyboards give.
+MINUS = ("-", "\u2212")
+# More digits than any score: a longer "number" is a finger left on a key.
+MOST_DIGITS = 7
+
+
+def whole_number(typed: str) -> int:
+    """A whole number as a phone types it, in any of DIGITS with a leading minus, spaces
+    around it trimmed; ValueError with the words to show for anything else (ENTER_A_NUMBER
+    for nothing at all)."""
+    text = typed.strip()
+    if not text:
+        raise ValueError(ENTER_A_NUMBER)
+    sign = 1
+    if text.startswith(MINUS):
+        sign, text = -1, text[1:]
+    if not text or len(text) > MOST_DIGITS or any(ch not in DIGITS for ch in text):
+        raise ValueError(WHOLE_NUMBER)
+    value = 0
+    for ch in text:
+        value = value * 10 + DIGITS[ch]
+    return sign * value
 
 
 def printable(form: object, field: StringField) -> None:
@@ -32,22 +65,14 @@ def new_key() -> str:
 
 
 class PointsField(IntegerField):
-    """A whole number as a phone types it: spaces trimmed, a typographic minus accepted."""
+    """A whole number as a phone types it (whole_number): blank, or anything but a number,
+    is refused in our own words."""
 
     def process_formdata(self, valuelist: list[str]) -> None:
-        """Read the typed value, with our own words when it is not a whole number."""
-        if not valuelist or valuelist[0] is None or not str(valuelist[0]).strip():
-            self.data = None
-            return
-        text = str(valuelist[0]).strip().replace("\u2212", "-").replace(" ", "")
-        try:
-            self.data = int(text)
-        except ValueError:
-            self.data = None
-            raise ValueError(WHOLE_NUMBER) from None
-        if abs(self.data) > 10**6:
-            self.data = None
-            raise ValueError(WHOLE_NUMBER)
+        """Read the typed value."""
+        self.data = None
+        if valuelist and valuelist[0] is not None:
+            self.data = whole_number(str(valuelist[0]))
 
 
 class KeyedForm(FlaskForm):
@@ -83,7 +108,7 @@ class EntryForm(KeyedForm):
     side = IntegerField(validators=[InputRequired(), NumberRange(min=0, max=7)])
     points = PointsField(
         "Points",
-        validators=[InputRequired(message=WHOLE_NUMBER)],
+        validators=[InputRequired(message=ENTER_A_NUMBER)],
         render_kw={"inputmode": "numeric"},
     )
     even_split = BooleanField("Cards split evenly (26–26): nobody took the majority")

@@ -160,6 +160,16 @@ def live(code: str) -> Response:
     return render_match(match_or_404(code), "sheet/live.html")
 
 
+# What a spreadsheet takes for a formula (or a field separator) at the start of a cell.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(text: str) -> str:
+    """A player's words as a spreadsheet shows them, never run: a name like "=HYPERLINK(…)" or
+    "-Bob" gets a leading apostrophe. Numbers are written as numbers, negative ones too."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 @bp.get("/<code>/sheet.csv")
 def export(code: str):  # type: ignore[no-untyped-def]
     """The sheet as a spreadsheet file: every hand, each side's points and running totals."""
@@ -167,14 +177,14 @@ def export(code: str):  # type: ignore[no-untyped-def]
     sheet = load_sheet(match)
     out = io.StringIO()
     writer = csv.writer(out)
-    names = [side.name for side in sheet.sides]
+    names = [spreadsheet_safe(side.name) for side in sheet.sides]
     writer.writerow(["hand", *names, *(f"{name} total" for name in names)])
     for row in sheet.rows:
         points = ["" if cell.points is None else cell.points for cell in row.cells]
         writer.writerow([row.number, *points, *(row.running or [""] * len(names))])
     writer.writerow([])
     writer.writerow(["game", sheet.game.name, "target", match.target, sheet.game.target_unit])
-    writer.writerow(["result", match.result or match.status])
+    writer.writerow(["result", spreadsheet_safe(match.result or match.status)])
     response = make_response(out.getvalue())
     response.headers["Content-Type"] = "text/csv; charset=utf-8"
     response.headers["Content-Disposition"] = (

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+import sqlalchemy as sa
 
 from tests.phones import snapshot
 
@@ -24,8 +25,14 @@ def table(host, guest):
     ("points", "message"),
     [
         ("forty", "Type the total as a whole number"),
-        ("", "Type the total as a whole number"),
+        ("", "Enter a number"),
+        ("   ", "Enter a number"),
         ("4.5", "Type the total as a whole number"),
+        # int() would read each of these as 45: a typo, a fullwidth keyboard, another script.
+        ("4_5", "Type the total as a whole number"),
+        ("4 5", "Type the total as a whole number"),
+        ("\uff14\uff15", "Type the total as a whole number"),
+        ("\u096a\u096b", "Type the total as a whole number"),
         ("-3", "A hand is worth 0 to 999 points"),
         ("1000", "A hand is worth 0 to 999 points"),
         ("99999999999999999999", "Type the total as a whole number"),
@@ -98,6 +105,44 @@ def test_stale_correction_is_refused_with_the_new_value(app, table, host, guest)
     response = host.correct(table, 1, 1, 23, revision=1)
     assert response.status_code == 409
     assert "changed Ben's hand 1 meanwhile: it now reads 13" in response.shown
+    assert snapshot(app) == before
+
+
+@pytest.mark.parametrize(
+    ("typed", "stored"),
+    [
+        ("45", 45),
+        (" 45 ", 45),
+        # Arabic-Indic digits, as an Egyptian or Levantine phone types them.
+        ("\u0664\u0665", 45),
+        # Extended Arabic-Indic (Persian) digits.
+        ("\u06f4\u06f5", 45),
+    ],
+)
+def test_digits_from_the_players_keyboards_are_read(app, table, guest, typed, stored):
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Entry
+
+    assert f"Hand 1: Ben {stored} recorded." in guest.enter(table, 1, 1, typed).shown
+    with app.app_context():
+        assert db.session.scalars(sa.select(Entry.points)).all() == [stored]
+
+
+def test_a_negative_total_in_a_game_that_goes_below_zero(app, host):
+    code = host.create("brasta", side_0="Ana", side_1="Ben")
+    assert "Hand 1: Ana -15 recorded." in host.enter(code, 1, 0, "-15").shown
+    # A typographic minus, and Arabic-Indic digits after a minus, read as the same number.
+    for typed, read in (("\u22127", -7), ("-\u0661\u0665", -15)):
+        assert f"Hand 1: Ana changed to {read}." in host.enter(code, 1, 0, typed).shown
+
+
+def test_a_body_far_beyond_any_form_is_refused_with_a_page(app, table, guest):
+    before = snapshot(app)
+    big = guest.post(f"/m/{table}/enter", {"hand": 1, "side": 1, "points": 4, "pad": "x" * 100_000})
+    assert big.status_code == 413
+    assert "far more than any form here sends" in big.shown
+    many = guest.post(f"/m/{table}/enter", {f"f{n}": "1" for n in range(5000)})
+    assert many.status_code == 413
     assert snapshot(app) == before
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 
 import sqlalchemy as sa
@@ -141,3 +143,15 @@ def test_sheet_exports_as_csv(host, guest):
         "2,10,,,",
     ]
     assert "Basra,target,101,points" in lines[4]
+
+
+def test_the_export_never_runs_a_name_as_a_formula(host):
+    # Names a spreadsheet would run (or split) keep their words behind an apostrophe; numbers,
+    # negative ones too, stay numbers.
+    names = ['=HYPERLINK("http://x")', "+Tom", "-Bob", "@Ann", "Plain"]
+    fields = {f"side_{i}": name for i, name in enumerate(names)}
+    code = host.create("other", target="500", **fields)
+    host.enter(code, 1, 0, -12)
+    rows = list(csv.reader(io.StringIO(host.get(f"/m/{code}/sheet.csv").get_data(as_text=True))))
+    assert rows[0][1:6] == ['\'=HYPERLINK("http://x")', "'+Tom", "'-Bob", "'@Ann", "Plain"]
+    assert rows[1][:2] == ["1", "-12"]
