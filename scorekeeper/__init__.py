@@ -38,11 +38,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # fields: anything far beyond is not a phone at the table, and is refused unread (413).
         MAX_CONTENT_LENGTH=32 * 1024,
         MAX_FORM_PARTS=200,
-        # Join-code look-ups per phone address (scorekeeper/ratelimit.py).
+        # Look-ups of codes that find no match, per phone address (scorekeeper/ratelimit.py).
         RATELIMIT_ENABLED=True,
         RATELIMIT_STORAGE_URI="memory://",
         RATELIMIT_KEY_PREFIX="scorekeeper",
-        JOIN_RATE_LIMIT="30 per minute",
+        CODE_MISS_LIMIT="20 per hour; 40 per day",
         # How many reverse proxies stand in front (nginx, a load balancer): their
         # X-Forwarded-* headers then name the phone's address and the public host.
         TRUSTED_PROXIES=0,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Flask, render_template
+import math
+
+from flask import Flask, make_response, render_template
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -40,4 +42,17 @@ def register(app: Flask) -> None:
             429: "Too many tries in a short time. Wait a minute, then try again.",
         }
         message = messages.get(error.code or 500, error.description or "Something went wrong.")
-        return render_template("error.html", message=message), error.code or 500
+        response = make_response(render_template("error.html", message=message), error.code or 500)
+        retry_after = getattr(error, "retry_after", None)
+        if retry_after is not None:
+            # In plain words as well as in the header a browser and a proxy read.
+            minutes = max(1, math.ceil(int(retry_after) / 60))
+            response.headers["Retry-After"] = str(int(retry_after))
+            response.set_data(
+                render_template(
+                    "error.html",
+                    message=f"Too many codes that match nothing from here. "
+                    f"Wait {minutes} minute{'s' if minutes != 1 else ''}, then try again.",
+                )
+            )
+        return response

@@ -9,9 +9,10 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 from flask import Response, abort, flash, redirect, url_for
 
+from scorekeeper import ratelimit
 from scorekeeper.extensions import db
 from scorekeeper.models import Match, Side
-from scorekeeper.permissions import Refusal
+from scorekeeper.permissions import Refusal, viewer_for
 
 if TYPE_CHECKING:
     from scorekeeper.sheet.actions import Done
@@ -24,15 +25,23 @@ MATCH_BY_CODE = (
 
 
 def find_match(code: str) -> Match | None:
-    """The match with this code as stored (callers normalise what was typed), with its sides."""
-    return db.session.scalars(MATCH_BY_CODE, {"code": code}).unique().first()
+    """The match with this code as stored (callers normalise what was typed), with its sides;
+    None if there is none, counted as a miss against the asking address (ratelimit.py), which
+    is answered 429 once its misses are used up, for any match its phone isn't at."""
+    match = None
+    if code.isalnum() and len(code) <= 12:
+        match = db.session.scalars(MATCH_BY_CODE, {"code": code}).unique().first()
+    if match is None:
+        ratelimit.count_miss()
+    elif (wait := ratelimit.used_up()) is not None and viewer_for(match).seat_id is None:
+        # A guesser that used up its misses learns nothing from a hit either.
+        ratelimit.refuse(wait)
+    return match
 
 
 def match_or_404(code: str) -> Match:
-    """The match for a code in a URL, or 404: a code is a few letters and digits, and anything
-    else cannot be one (and never reaches SQL)."""
-    if not (code.isalnum() and len(code) <= 12):
-        abort(404)
+    """The match for a code in a URL, or 404 (a code is a few letters and digits: anything
+    else cannot be one, and never reaches SQL)."""
     match = find_match(code.upper())
     if match is None:
         abort(404)

@@ -1,22 +1,29 @@
-"""The rate limit on join-code look-ups: a phone guessing codes slows right down.
+"""Guessing codes is hopeless: every look-up of a match code that finds no match counts against
+the asking address, and an address that used up its misses is answered 429 (with Retry-After)
+for any code but those of matches its phone already sits at.
+
+A code is 6 of 31 signs: 887,503,681 codes. With 10,000 matches live, a guess finds one with
+odds of 1 in 88,750. At the default limit (20 misses an hour, 40 a day) an address guesses at
+most 14,600 codes a year: one hit every 6 years or so. Phones at a real match never miss, so
+they are never slowed; a phone new to a match behind an address that used up its misses (a
+café's Wi-Fi with a guesser on it) waits with the guesser.
 
 Counted by the `limits` library (what Flask-Limiter is built on) in the storage
 RATELIMIT_STORAGE_URI names: memory:// for one process, redis://host:6379 to share one count
-between processes and servers. Only two routes are limited, so they check it themselves:
-Flask-Limiter hooks into every request, and cost a seventh of the live poll every phone makes
-every two seconds.
+between processes and servers. Flask-Limiter itself would hook into every request, the live
+poll's included.
 """
 
 from __future__ import annotations
 
-import functools
 import logging
-from collections.abc import Callable
-from typing import Any
+import math
+import time
 
 import limits
-from flask import Flask, abort, current_app, request
+from flask import Flask, current_app, request
 from limits.strategies import FixedWindowRateLimiter
+from werkzeug.exceptions import TooManyRequests
 
 log = logging.getLogger(__name__)
 
@@ -24,29 +31,53 @@ log = logging.getLogger(__name__)
 def init_app(app: Flask) -> None:
     """Give the app its counter, in the configured storage."""
     storage = limits.storage.storage_from_string(app.config["RATELIMIT_STORAGE_URI"])
-    app.extensions["join_limit"] = FixedWindowRateLimiter(storage)
+    app.extensions["code_misses"] = FixedWindowRateLimiter(storage)
 
 
-def join_limited(view: Callable[..., Any]) -> Callable[..., Any]:
-    """Count this request against its address's JOIN_RATE_LIMIT; 429 once it is used up."""
+def _counted() -> tuple[FixedWindowRateLimiter, list[limits.RateLimitItem], tuple[str, ...]]:
+    """The counter, the limits on misses, and what this address's count is kept under."""
+    config = current_app.config
+    counter: FixedWindowRateLimiter = current_app.extensions["code_misses"]
+    where = (config["RATELIMIT_KEY_PREFIX"], "code-miss", request.remote_addr or "-")
+    return counter, limits.parse_many(config["CODE_MISS_LIMIT"]), where
 
-    @functools.wraps(view)
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        config = current_app.config
-        if config["RATELIMIT_ENABLED"]:
-            limit = limits.parse(config["JOIN_RATE_LIMIT"])
-            counter: FixedWindowRateLimiter = current_app.extensions["join_limit"]
-            try:
-                allowed = counter.hit(
-                    limit, config["RATELIMIT_KEY_PREFIX"], "join", request.remote_addr or "-"
-                )
-            except Exception:
-                # A storage that is down must not lock the table out: the limit is a brake on
-                # guessing, not part of the score.
-                log.warning("join rate limit not counted: storage unreachable", exc_info=True)
-                allowed = True
-            if not allowed:
-                abort(429)
-        return view(*args, **kwargs)
 
-    return counted
+def _wait(counter: FixedWindowRateLimiter, used_up: list[limits.RateLimitItem], where) -> int:  # type: ignore[no-untyped-def]
+    """Seconds until every used-up limit's window has passed."""
+    resets = [counter.get_window_stats(limit, *where).reset_time for limit in used_up]
+    return max(1, math.ceil(max(resets) - time.time()))
+
+
+def refuse(seconds: int) -> None:
+    """429, saying when to try again."""
+    raise TooManyRequests(retry_after=seconds)
+
+
+def count_miss() -> None:
+    """A code that found no match: count it against this address; 429 once its misses are
+    used up."""
+    if not current_app.config["RATELIMIT_ENABLED"]:
+        return
+    counter, rules, where = _counted()
+    try:
+        used_up = [rule for rule in rules if not counter.hit(rule, *where)]
+    except Exception:
+        # A storage that is down must not lock the table out: the limit is a brake on
+        # guessing, not part of the score.
+        log.warning("code misses not counted: storage unreachable", exc_info=True)
+        return
+    if used_up:
+        refuse(_wait(counter, used_up, where))
+
+
+def used_up() -> int | None:
+    """Seconds this address must wait if it has used up its misses, else None."""
+    if not current_app.config["RATELIMIT_ENABLED"]:
+        return None
+    counter, rules, where = _counted()
+    try:
+        spent = [rule for rule in rules if not counter.test(rule, *where)]
+    except Exception:
+        log.warning("code misses not checked: storage unreachable", exc_info=True)
+        return None
+    return _wait(counter, spent, where) if spent else None

@@ -8,7 +8,6 @@ from scorekeeper.games import GAMES
 from scorekeeper.matches import find_match
 from scorekeeper.models import CODE_LENGTH, normalise_code
 from scorekeeper.phones import ensure_phone
-from scorekeeper.ratelimit import join_limited
 from scorekeeper.tables.forms import JoinForm, fields, new_match_form
 from scorekeeper.tables.setup import NewMatch, SetupError, create_match
 
@@ -22,7 +21,6 @@ def home():  # type: ignore[no-untyped-def]
 
 
 @bp.post("/join")
-@join_limited
 def join():  # type: ignore[no-untyped-def]
     """Look a typed code up and open its match."""
     form = JoinForm()
@@ -38,7 +36,6 @@ def join():  # type: ignore[no-untyped-def]
 
 
 @bp.get("/j/<code>")
-@join_limited
 def join_link(code: str):  # type: ignore[no-untyped-def]
     """The link in the QR code: open the match (any case, dashes or spaces in the code)."""
     typed = normalise_code(code)

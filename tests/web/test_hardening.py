@@ -74,7 +74,7 @@ def test_join_code_lookups_are_rate_limited(tmp_path):
             "TESTING": True,
             "SECRET_KEY": "test",
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'rate.sqlite'}",
-            "JOIN_RATE_LIMIT": "5 per minute",
+            "CODE_MISS_LIMIT": "5 per minute",
         }
     )
     with app.app_context():
@@ -83,7 +83,42 @@ def test_join_code_lookups_are_rate_limited(tmp_path):
     answers = [guesser.post("/join", {"code": f"ZZZZZ{i}"}).status_code for i in range(7)]
     assert answers[:5] == [400] * 5
     assert answers[5:] == [429, 429]
-    assert "Too many tries" in guesser.post("/join", {"code": "ZZZZZZ"}).shown
+    assert "Too many codes that match nothing" in guesser.post("/join", {"code": "ZZZZZZ"}).shown
+    with app.app_context():
+        db.engine.dispose()
+
+
+def test_guessing_codes_anywhere_is_hopeless_but_the_table_plays_on(tmp_path):
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'guess.sqlite'}",
+            "CODE_MISS_LIMIT": "6 per hour; 20 per day",
+        }
+    )
+    with app.app_context():
+        db.create_all()
+    # A table already playing, and a stranger on the same Wi-Fi (one address for all).
+    host, guest, guesser = Phone(app), Phone(app), Phone(app)
+    code = host.create("basra", side_0="Alice", side_1="Ben")
+    guest.join(code, side=1)
+    etag = guest.client.get(f"/m/{code}/live").headers["ETag"]
+    # Every route that takes a code counts a code that matches nothing.
+    guesses = ["/m/ZZZZZZ", "/m/ZZZZZY/live", "/m/ZZZZZX/sheet.csv", "/m/ZZZZZW/qr"]
+    for path in (*guesses, "/m/ZZZZZV/calc", "/j/ZZZZZU"):
+        assert guesser.get(path).status_code == 404
+    refused = guesser.get("/m/ZZZZZT")
+    assert refused.status_code == 429
+    assert 3000 <= int(refused.headers["Retry-After"]) <= 3600
+    assert "Wait 60 minutes" in refused.shown or "Wait 59 minutes" in refused.shown
+    # Used up: a hit tells the guesser nothing either.
+    assert guesser.get(f"/m/{code}").status_code == 429
+    # The phones at the match are never slowed: their polls, pages and entries go on.
+    assert guest.client.get(f"/m/{code}/live", headers={"If-None-Match": etag}).status_code == 304
+    assert guest.get(f"/m/{code}").status_code == 200
+    assert "Hand 1: Alice 40 recorded." in host.enter(code, 1, 0, 40).shown
+    app.extensions["match_versions"].close()
     with app.app_context():
         db.engine.dispose()
 
@@ -106,7 +141,7 @@ def test_rate_limit_counts_across_app_processes(tmp_path):
         "TESTING": True,
         "SECRET_KEY": "test",
         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'shared.sqlite'}",
-        "JOIN_RATE_LIMIT": "4 per minute",
+        "CODE_MISS_LIMIT": "4 per minute",
         "RATELIMIT_STORAGE_URI": "redis://127.0.0.1:6379/0",
         "RATELIMIT_KEY_PREFIX": prefix,
     }
