@@ -54,6 +54,8 @@ class Match(db.Model):
     ended_at: so.Mapped[datetime | None]
     # Goes up with every change to the match: live polls compare it, writers lock on it.
     version: so.Mapped[int] = so.mapped_column(default=1)
+    # The host closed the table: no new phone may take a side (watching stays open).
+    closed: so.Mapped[bool] = so.mapped_column(default=False, server_default=sa.false())
 
     sides: so.Mapped[list[Side]] = so.relationship(
         back_populates="match",

@@ -67,10 +67,20 @@ class Action(Enum):
     HAND_OVER = "hand_over"
     ABANDON = "abandon"
     REOPEN = "reopen"
+    CLOSE_TABLE = "close_table"
+    OPEN_TABLE = "open_table"
 
 
 # Actions only the host's phone may take.
-HOST_ONLY = {Action.CORRECT, Action.RELEASE, Action.HAND_OVER, Action.ABANDON, Action.REOPEN}
+HOST_ONLY = {
+    Action.CORRECT,
+    Action.RELEASE,
+    Action.HAND_OVER,
+    Action.ABANDON,
+    Action.REOPEN,
+    Action.CLOSE_TABLE,
+    Action.OPEN_TABLE,
+}
 
 
 @dataclass(frozen=True)
@@ -144,6 +154,16 @@ def refusal(
         return Refusal("Only the host's phone can do that.", match=match)
     if action is Action.CLAIM and viewer.side is not None:
         return Refusal(f"This phone already holds {viewer.side.name}.", 409, match)
+    if action is Action.CLAIM and match.closed:
+        return Refusal(
+            "The host has closed the table: no new phone can take a side. You can still watch.",
+            409,
+            match,
+        )
+    if action is Action.CLOSE_TABLE and match.closed:
+        return Refusal("The table is closed already.", 409, match)
+    if action is Action.OPEN_TABLE and not match.closed:
+        return Refusal("The table is open already.", 409, match)
     if action is Action.ENTER and (
         side is None or viewer.side is None or viewer.side.id != side.id
     ):

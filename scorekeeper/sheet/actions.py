@@ -37,8 +37,8 @@ from scorekeeper.sheet.state import Sheet, load_sheet
 from scorekeeper.versions import Known, announcement, versions
 
 # The columns of a match that actions change (the lock bumps the version; end, reopen,
-# abandon and hand over change the rest).
-CHANGING = ["version", "status", "host_phone", "winner_side_id", "result", "ended_at"]
+# abandon, hand over and closing the table change the rest).
+CHANGING = ["version", "status", "host_phone", "winner_side_id", "result", "ended_at", "closed"]
 
 
 @dataclass(frozen=True)
@@ -317,6 +317,28 @@ def abandon_match(match: Match, key: str | None) -> Done:
         match.ended_at = utcnow()
         _reorder_history(match)
         return Done("Match abandoned.")
+
+    return _run(match, key, work)
+
+
+def close_table(match: Match, key: str | None) -> Done:
+    """The host closes the table: no new phone may take a side; watching stays open."""
+
+    def work(viewer: Viewer) -> Done:
+        viewer.require(Action.CLOSE_TABLE)
+        match.closed = True
+        return Done("The table is closed: no new phone can take a side.")
+
+    return _run(match, key, work)
+
+
+def open_table(match: Match, key: str | None) -> Done:
+    """The host opens the table again to new phones."""
+
+    def work(viewer: Viewer) -> Done:
+        viewer.require(Action.OPEN_TABLE)
+        match.closed = False
+        return Done("The table is open: a new phone can take a free side.")
 
     return _run(match, key, work)
 

@@ -356,6 +356,22 @@ def abandon(code: str):  # type: ignore[no-untyped-def]
     return answer(match.code, actions.abandon_match(match, form.key.data))
 
 
+@bp.post("/<code>/close")
+def close_table(code: str):  # type: ignore[no-untyped-def]
+    """The host closes the table to new phones."""
+    match = match_or_404(code)
+    form = _action_form(match)
+    return answer(match.code, actions.close_table(match, form.key.data))
+
+
+@bp.post("/<code>/open")
+def open_table(code: str):  # type: ignore[no-untyped-def]
+    """The host opens the table to new phones again."""
+    match = match_or_404(code)
+    form = _action_form(match)
+    return answer(match.code, actions.open_table(match, form.key.data))
+
+
 @bp.post("/<code>/release")
 def release(code: str):  # type: ignore[no-untyped-def]
     """The host frees a side whose phone is gone."""

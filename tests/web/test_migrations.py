@@ -38,9 +38,12 @@ BEFORE_HISTORY_ORDER = "5b0e6f1a9c2d"
 
 def test_the_upgrade_copies_each_match_s_place_in_history_onto_its_seats(unmigrated_app, upgrade):
     upgrade(unmigrated_app, BEFORE_HISTORY_ORDER)
-    match, seat = db.metadata.tables["match"], db.metadata.tables["seat"]
     created = {1: datetime(2026, 1, 2, 3, 4, 5, 678000), 2: datetime(2025, 6, 7, 8, 9, 10)}
     with unmigrated_app.app_context(), db.engine.begin() as connection:
+        # The tables as they stood at that revision, not as the models describe them now.
+        old = sa.MetaData()
+        match = sa.Table("match", old, autoload_with=connection)
+        seat = sa.Table("seat", old, autoload_with=connection)
         for match_id, code, status in ((1, "OPEN11", "open"), (2, "ENDED2", "ended")):
             connection.execute(
                 match.insert().values(
@@ -49,8 +52,11 @@ def test_the_upgrade_copies_each_match_s_place_in_history_onto_its_seats(unmigra
                     game="basra",
                     table_format="2",
                     target=101,
+                    table_rules={},
                     status=status,
                     host_phone="phone-a",
+                    result="",
+                    version=1,
                     created_at=created[match_id],
                 )
             )
@@ -61,8 +67,12 @@ def test_the_upgrade_copies_each_match_s_place_in_history_onto_its_seats(unmigra
             )
 
     upgrade(unmigrated_app)
+    seat = db.metadata.tables["seat"]
 
     with unmigrated_app.app_context(), db.engine.connect() as connection:
+        # Matches from before the table could be closed are open to new phones.
+        closed = connection.scalars(sa.select(db.metadata.tables["match"].c.closed)).all()
+        assert closed == [False, False]
         # The placeholder defaults are gone, as in the models: a seat must be given its place.
         defaults = {c["name"]: c["default"] for c in sa.inspect(connection).get_columns("seat")}
         assert defaults["match_open"] is None and defaults["match_created_at"] is None

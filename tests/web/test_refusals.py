@@ -92,6 +92,28 @@ def test_host_releases_a_side_and_another_phone_claims_it(app, table, host, gues
     assert spare.enter(table, 1, 1, 3).status_code == 200
 
 
+def test_host_closes_the_table_to_new_phones_and_opens_it_again(app, table, host, guest, phones):
+    # Ben's side is free again, and the host closes the table before a stranger finds it.
+    host.post(f"/m/{table}/release", {"target": 1})
+    assert "Close the table to new phones" not in guest.get(f"/m/{table}").shown
+    refused = guest.post(f"/m/{table}/close")
+    assert refused.status_code == 403
+    page = host.post(f"/m/{table}/close").shown
+    assert "The table is closed: no new phone can take a side." in page
+    stranger = phones()
+    shown = stranger.get(f"/m/{table}").shown
+    assert "The host has closed the table" in shown and "I'm Ben" not in shown
+    before = snapshot(app)
+    claimed = stranger.post(f"/m/{table}/claim", {"target": 1})
+    assert claimed.status_code == 409
+    assert "closed the table" in claimed.shown
+    assert snapshot(app) == before
+    # Watching stays open.
+    assert "Watching this match." in stranger.post(f"/m/{table}/watch").shown
+    assert "The table is open" in host.post(f"/m/{table}/open").shown
+    assert "This phone now holds Ben" in stranger.post(f"/m/{table}/claim", {"target": 1}).shown
+
+
 def test_host_role_handed_to_another_phone(app, table, host, guest):
     page = guest.get(f"/m/{table}").shown
     assert "Abandon match" not in page
