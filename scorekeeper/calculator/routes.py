@@ -61,7 +61,9 @@ def _calculator(match: Match, sheet: Sheet, side: Side, number: int, *, correcti
                         form.key.data,
                     )
                 else:
-                    done = actions.enter_hand(match, side, number, facts, form.key.data)
+                    done = actions.enter_hand(
+                        match, side, number, facts, form.key.data, form.revision.data
+                    )
                 return answer(code, done)
     else:
         status = 400

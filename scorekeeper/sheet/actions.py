@@ -33,7 +33,7 @@ from scorekeeper.models import (
     utcnow,
 )
 from scorekeeper.permissions import Action, Refusal, SeatAt, Viewer, seats_at, viewer_for
-from scorekeeper.sheet.state import Sheet, load_sheet
+from scorekeeper.sheet.state import Sheet, StoredEntry, load_sheet
 from scorekeeper.versions import Known, announcement, versions
 
 # The columns of a match that actions change (the lock bumps the version; end, reopen,
@@ -174,21 +174,65 @@ def _check_open_hand(sheet: Sheet, hand_number: int) -> None:
 
 
 def enter_hand(
-    match: Match, side: Side, hand_number: int, facts: EntryFacts, key: str | None
+    match: Match,
+    side: Side,
+    hand_number: int,
+    facts: EntryFacts,
+    key: str | None,
+    seen_revision: int | None = None,
 ) -> Done:
-    """A side enters (or changes, until every side has entered) its total for the open hand."""
+    """A side enters (or changes, until every side has entered) its total for the open hand.
+
+    `seen_revision` is the cell's revision the phone's form was drawn with (0: empty): if a
+    partner or the host changed the cell since, nothing is saved and the phone is told who
+    changed it to what. (None: a form from before forms said, taken as it comes.)
+    """
 
     def work(viewer: Viewer) -> Done:
         viewer.require(Action.ENTER, side)
         sheet = load_sheet(match, corrections=False)
         _check_open_hand(sheet, hand_number)
         cell = sheet.cell(hand_number, side)
+        entry = cell.entry if cell else None
+        if seen_revision is not None and seen_revision != (entry.revision if entry else 0):
+            raise _changed_meanwhile(match, side, hand_number, entry, viewer)
         _write_cell(sheet, hand_number, side, facts, viewer.phone or "", restamp=True)
         if cell is None or cell.entry is None:
             return Done(f"Hand {hand_number}: {side.name} {facts.points} recorded.")
         return Done(f"Hand {hand_number}: {side.name} changed to {facts.points}.")
 
     return _run(match, key, work)
+
+
+def _changed_meanwhile(
+    match: Match, side: Side, hand_number: int, entry: StoredEntry | None, viewer: Viewer
+) -> Refusal:
+    """The refusal of an edit made from a form older than the cell: who changed it to what."""
+    if entry is None:
+        now = "it is empty again"
+        who = "The host"
+    else:
+        now = f"it now reads {entry.points}"
+        stored = db.session.get_one(Entry, entry.id)
+        corrected_at = db.session.scalar(
+            sa.select(sa.func.max(Correction.made_at)).where(
+                Correction.match_id == match.id,
+                Correction.hand_number == hand_number,
+                Correction.side_id == side.id,
+            )
+        )
+        if corrected_at is not None and corrected_at >= stored.entered_at:
+            who = "The host"
+        elif stored.entered_by != viewer.phone:
+            who = "Your partner's phone"
+        else:
+            who = "This phone, on another page,"
+    return Refusal(
+        f"{who} changed {side.name}'s hand {hand_number} meanwhile: {now}. Nothing was saved: "
+        "the form below shows it now; enter yours again if it should change.",
+        409,
+        match,
+    )
 
 
 def correct_cell(

@@ -111,6 +111,9 @@ class EntryForm(KeyedForm):
         validators=[InputRequired(message=ENTER_A_NUMBER)],
         render_kw={"inputmode": "numeric"},
     )
+    # The cell's revision the form was drawn with (0: empty), so a partner's or the host's
+    # change made meanwhile is not silently replaced.
+    revision = IntegerField(validators=[Optional(), NumberRange(min=0, max=10**9)])
     even_split = BooleanField("Cards split evenly (26–26): nobody took the majority")
     black_hand = BooleanField("Black hand: we held Ace, Three and King of trumps")
 

@@ -72,6 +72,7 @@ def _entry_form(sheet: Sheet, viewer: Viewer) -> EntryForm | None:
     form.hand.data = sheet.current_hand
     form.side.data = viewer.side.position  # type: ignore[union-attr]
     cell = sheet.cell(sheet.current_hand, viewer.side)  # type: ignore[arg-type]
+    form.revision.data = cell.entry.revision if cell is not None and cell.entry else 0
     if cell is not None and cell.entry is not None:
         form.points.data = cell.entry.points
         form.even_split.data = cell.entry.even_split
@@ -216,7 +217,10 @@ def enter(code: str):  # type: ignore[no-untyped-def]
         even_split=bool(form.even_split.data),
         black_hand=bool(form.black_hand.data),
     )
-    return answer(match.code, actions.enter_hand(match, side, form.hand.data, facts, form.key.data))
+    return answer(
+        match.code,
+        actions.enter_hand(match, side, form.hand.data, facts, form.key.data, form.revision.data),
+    )
 
 
 @bp.route(

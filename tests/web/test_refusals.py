@@ -128,3 +128,34 @@ def test_host_role_handed_to_another_phone(app, table, host, guest):
     assert "Abandon match" in guest.get(f"/m/{table}").shown
     refused = host.post(f"/m/{table}/abandon")
     assert refused.status_code == 403
+
+
+def test_partners_never_overwrite_each_other_unseen(app, phones):
+    host, ana, omar = phones(), phones(), phones()
+    code = host.create("basra", table_format="2v2", side_0="Us", side_1="Them", host_side="1")
+    ana.join(code, side=0)
+    omar.join(code, side=0)
+    # Both partners' forms were drawn with hand 1 empty (revision 0); Omar enters first.
+    assert "Hand 1: Us 10 recorded." in omar.enter(code, 1, 0, 10, revision=0).shown
+    before = snapshot(app)
+    late = ana.enter(code, 1, 0, 9, revision=0)
+    assert late.status_code == 409
+    assert "Your partner's phone changed Us's hand 1 meanwhile: it now reads 10" in late.shown
+    assert snapshot(app) == before
+    # The form now shows Omar's 10 at its revision: Ana confirms her 9 knowingly.
+    assert 'name="points" value="10"' in late.get_data(as_text=True)
+    assert 'name="revision" value="1"' in late.get_data(as_text=True)
+    assert "Hand 1: Us changed to 9." in ana.enter(code, 1, 0, 9, revision=1).shown
+
+
+def test_a_side_never_overwrites_the_host_s_correction_unseen(app, table, host, guest):
+    guest.enter(table, 1, 1, 3)
+    # Hand 2 is open: Ben enters, the host corrects his cell before Ben changes it again.
+    assert "Hand 2: Ben 5 recorded." in guest.enter(table, 2, 1, 5, revision=0).shown
+    assert "corrected from 5 to 7" in host.correct(table, 2, 1, 7, revision=1).shown
+    before = snapshot(app)
+    stale = guest.enter(table, 2, 1, 6, revision=1)
+    assert stale.status_code == 409
+    assert "The host changed Ben's hand 2 meanwhile: it now reads 7" in stale.shown
+    assert snapshot(app) == before
+    assert "Hand 2: Ben changed to 6." in guest.enter(table, 2, 1, 6, revision=2).shown
