@@ -152,6 +152,11 @@ def refusal(
         return Refusal(f"This match has {state}: nothing on it can change.", 409, match)
     if action in HOST_ONLY and not viewer.is_host:
         return Refusal("Only the host's phone can do that.", match=match)
+    if action is Action.WATCH and viewer.side is not None:
+        # It would give up its side without a word: release is the host's to do.
+        return Refusal(
+            f"This phone holds {viewer.side.name}: it is at the table, not watching.", 409, match
+        )
     if action is Action.CLAIM and viewer.side is not None:
         return Refusal(f"This phone already holds {viewer.side.name}.", 409, match)
     if action is Action.CLAIM and match.closed:

@@ -36,6 +36,9 @@ from scorekeeper.permissions import Action, Refusal, SeatAt, Viewer, seats_at, v
 from scorekeeper.sheet.state import Sheet, StoredEntry, load_sheet
 from scorekeeper.versions import Known, announcement, versions
 
+# Phones that may watch one match: a TV, friends, family; beyond it, a stranger's script.
+MAX_WATCHERS = 50
+
 # The columns of a match that actions change (the lock bumps the version; end, reopen,
 # abandon, hand over and closing the table change the rest).
 CHANGING = ["version", "status", "host_phone", "winner_side_id", "result", "ended_at", "closed"]
@@ -47,6 +50,9 @@ class Done:
 
     message: str
     repeated: bool = False
+    # False when the action found nothing to change: its lock is let go without a new version,
+    # so no phone at the table fetches its page again for nothing.
+    changed: bool = True
 
 
 def _lock(match: Match) -> int:
@@ -94,6 +100,9 @@ def _run(match: Match, key: str | None, work: Callable[[Viewer], Done]) -> Done:
             db.session.rollback()
             return Done("Already recorded.", repeated=True)
         done = work(viewer_for(match))
+        if not done.changed:
+            db.session.rollback()
+            return done
         db.session.commit()
     except Refusal:
         db.session.rollback()
@@ -454,9 +463,21 @@ def watch(match: Match, key: str | None) -> Done:
 
     def work(viewer: Viewer) -> Done:
         viewer.require(Action.WATCH)
-        if viewer.seat_id is None:
-            # A write like any other: the page a watcher sees differs from a newcomer's.
-            db.session.add(seat_at(match, viewer.phone or ""))
+        if viewer.seat_id is not None:
+            return Done("This phone is watching this match already.", changed=False)
+        watching = db.session.scalar(
+            sa.select(sa.func.count())
+            .select_from(Seat)
+            .where(Seat.match_id == match.id, Seat.side_id.is_(None))
+        )
+        if watching >= MAX_WATCHERS:
+            raise Refusal(
+                f"{MAX_WATCHERS} phones are watching this match already: no more can join them.",
+                409,
+                match,
+            )
+        # A write like any other: the page a watcher sees differs from a newcomer's.
+        db.session.add(seat_at(match, viewer.phone or ""))
         return Done("Watching this match.")
 
     return _run(match, key, work)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.phones import snapshot
+from tests.phones import snapshot, stored_match
 
 
 @pytest.fixture
@@ -159,3 +159,34 @@ def test_a_side_never_overwrites_the_host_s_correction_unseen(app, table, host, 
     assert "The host changed Ben's hand 2 meanwhile: it now reads 7" in stale.shown
     assert snapshot(app) == before
     assert "Hand 2: Ben changed to 6." in guest.enter(table, 2, 1, 6, revision=2).shown
+
+
+def test_watchers_are_bounded_and_summed_up_and_a_seated_phone_stays_seated(
+    app, table, host, guest, phones, monkeypatch
+):
+    from scorekeeper.sheet import actions
+
+    monkeypatch.setattr(actions, "MAX_WATCHERS", 3)
+    version = stored_match(app, table).version
+    # Ben's phone holds his side: "watch" would quietly give it up. Refused, nothing bumped.
+    refused = guest.post(f"/m/{table}/watch")
+    assert refused.status_code == 409
+    assert "This phone holds Ben: it is at the table, not watching." in refused.shown
+    assert stored_match(app, table).version == version
+    # The table's watcher (one already) watching again changes nothing either.
+    watcher = phones()
+    assert "Watching this match." in watcher.join(table, side=None).shown
+    version = stored_match(app, table).version
+    assert "watching this match already" in watcher.post(f"/m/{table}/watch").shown
+    assert stored_match(app, table).version == version
+    # Up to the cap (3 here, with the fixture's watcher); one more is refused in words.
+    phones().join(table, side=None)
+    before = snapshot(app)
+    late = phones().join(table, side=None)
+    assert late.status_code == 409
+    assert "3 phones are watching this match already" in late.shown
+    assert snapshot(app) == before
+    # The host's tools say how many watch, with no button for each.
+    tools = host.get(f"/m/{table}").shown
+    assert "3 watching" in tools
+    assert "Make a watcher host" not in tools and "Make Ben host" in tools
