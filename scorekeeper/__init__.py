@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from scorekeeper import ratelimit
+from scorekeeper import phones, ratelimit
 from scorekeeper.extensions import compress, csrf, db, migrate, ping_when_idle
 from scorekeeper.phones import PhoneSessions
 
@@ -68,6 +68,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
 
     app.session_interface = PhoneSessions()
+    phones.init_app(app)
     db.init_app(app)
     with app.app_context():
         if db.engine.dialect.name != "sqlite":

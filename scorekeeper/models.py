@@ -207,3 +207,6 @@ class Submission(db.Model):
         sa.ForeignKey("match.id", ondelete="CASCADE")
     )
     made_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
+    # A hash of where it was posted and what (sheet/forms.what_was_posted): the same key with
+    # other values is another post, refused rather than taken for this one.
+    posted: so.Mapped[str | None] = so.mapped_column(sa.String(64))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Flask, session
+from flask import Flask, request, session
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import URLSafeTimedSerializer
 
@@ -23,6 +23,18 @@ def ensure_phone() -> str:
         session["phone"] = phone
         session.permanent = True
     return phone
+
+
+def init_app(app: Flask) -> None:
+    """Give a phone its identity on the first page it loads, before it can post anything: a
+    post whose answer is lost is resent with the same identity, so a resent claim finds the
+    phone seated rather than a side held by an identity no phone has."""
+
+    @app.before_request
+    def identify() -> None:
+        # Not the live poll (its page gave the identity) nor a static file.
+        if request.method == "GET" and request.endpoint not in ("static", "sheet.live"):
+            ensure_phone()
 
 
 class PhoneSessions(SecureCookieSessionInterface):

@@ -33,6 +33,7 @@ from scorekeeper.models import (
     utcnow,
 )
 from scorekeeper.permissions import Action, Refusal, SeatAt, Viewer, seats_at, viewer_for
+from scorekeeper.sheet.forms import what_was_posted
 from scorekeeper.sheet.state import Sheet, StoredEntry, load_sheet
 from scorekeeper.versions import Known, announcement, versions
 
@@ -73,21 +74,36 @@ def _lock(match: Match) -> int:
 
 
 def _first_time(match: Match, key: str | None) -> bool:
-    """Record a post's idempotency key; False if that very post was carried out already.
+    """Record a post's idempotency key; False if that very post was carried out already; a
+    Refusal if the key came before with other values or for another match (a page's key
+    reused by hand or by a bug: taking it for the first post would hide this one).
 
     Under the lock, a resent post finds the first one's key committed; without a key (an old
     page) the post is simply carried out.
     """
     if not key:
         return True
+    posted = what_was_posted()
     insert = sqlite.insert if db.engine.dialect.name == "sqlite" else postgresql.insert
     recorded = (
         insert(Submission)
-        .values(key=key, match_id=match.id, made_at=utcnow())
+        .values(key=key, match_id=match.id, made_at=utcnow(), posted=posted)
         .on_conflict_do_nothing(index_elements=[Submission.key])
         .returning(Submission.key)
     )
-    return db.session.execute(recorded).first() is not None
+    if db.session.execute(recorded).first() is not None:
+        return True
+    first = db.session.execute(
+        sa.select(Submission.match_id, Submission.posted).where(Submission.key == key)
+    ).one()
+    if first.match_id != match.id or first.posted not in (None, posted):
+        raise Refusal(
+            "This form was sent before with other values, so nothing was saved. "
+            "Reload the page and try again.",
+            409,
+            match,
+        )
+    return False
 
 
 def _run(match: Match, key: str | None, work: Callable[[Viewer], Done]) -> Done:

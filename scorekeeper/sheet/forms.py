@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import uuid
 
+from flask import request
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, IntegerField, StringField
 from wtforms.validators import (
@@ -62,6 +65,18 @@ def printable(form: object, field: StringField) -> None:
 def new_key() -> str:
     """An idempotency key for one rendering of a form: a resent post carries the same one."""
     return uuid.uuid4().hex
+
+
+def what_was_posted() -> str:
+    """A hash of this post: where it went and every value it carried but its key and CSRF
+    token. A resent post gives the same; the same key with other values does not."""
+    values = sorted(
+        (name, value)
+        for name, value in request.form.items(multi=True)
+        if name not in ("key", "csrf_token")
+    )
+    seen = json.dumps([request.path, values], ensure_ascii=False)
+    return hashlib.blake2s(seen.encode(), digest_size=16).hexdigest()
 
 
 class PointsField(IntegerField):

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import Field, IntegerField, RadioField, SelectChoice, SelectField, StringField
-from wtforms.validators import InputRequired, Length, NumberRange, Optional
+from wtforms import (
+    Field,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectChoice,
+    SelectField,
+    StringField,
+)
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
 
 from scorekeeper.games import Game
-from scorekeeper.sheet.forms import printable
+from scorekeeper.sheet.forms import new_key, printable
 
 MAX_SIDES = 8
 
@@ -34,6 +42,11 @@ def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
     """The create form for one game: its formats, targets and table rules, and the names."""
 
     class NewMatchForm(FlaskForm):
+        # A double tap on "Create match", or a resend after a lost answer, makes one match.
+        key = HiddenField(
+            default=new_key,
+            validators=[Optional(), Regexp(r"^[A-Za-z0-9_-]{1,64}$", message="Reload the page.")],
+        )
         table_format = RadioField(
             "Table",
             choices=[SelectChoice(f.key, f.label) for f in game.formats],

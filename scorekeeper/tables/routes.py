@@ -8,6 +8,7 @@ from scorekeeper.games import GAMES
 from scorekeeper.matches import find_match
 from scorekeeper.models import CODE_LENGTH, normalise_code
 from scorekeeper.phones import ensure_phone
+from scorekeeper.sheet.forms import what_was_posted
 from scorekeeper.tables.forms import JoinForm, fields, new_match_form
 from scorekeeper.tables.setup import NewMatch, SetupError, create_match
 
@@ -68,10 +69,10 @@ def new_match(game_key: str):  # type: ignore[no-untyped-def]
             host_side=host_side if host_side >= 0 else None,
         )
         try:
-            match = create_match(game, choice, ensure_phone())
+            code = create_match(game, choice, ensure_phone(), form.key.data, what_was_posted())
         except SetupError as error:
             form[error.field].errors.append(error.reason)
         else:
-            return redirect(url_for("sheet.match", code=match.code))
+            return redirect(url_for("sheet.match", code=code))
     status = 400 if request.method == "POST" else 200
     return render_template("tables/new.html", form=form, game=game, fields=fields), status

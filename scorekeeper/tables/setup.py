@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import db
 from scorekeeper.games import Game
-from scorekeeper.models import Match, Side, new_code, seat_at
+from scorekeeper.models import Match, Side, Submission, new_code, seat_at
 
 
 class SetupError(ValueError):
@@ -49,8 +50,34 @@ def sides_for(game: Game, choice: NewMatch) -> list[tuple[str, str]]:
     ]
 
 
-def create_match(game: Game, choice: NewMatch, host_phone: str) -> Match:
-    """Store a new match with its sides and seat the host's phone; a fresh code each time."""
+def created_by(key: str | None, posted: str) -> str | None:
+    """The code of the match this very create post made already (a resend), if any; a
+    SetupError if its key came before with other values."""
+    if not key:
+        return None
+    first = db.session.execute(
+        sa.select(Submission.match_id, Submission.posted).where(Submission.key == key)
+    ).first()
+    if first is None:
+        return None
+    if first.posted not in (None, posted) or first.match_id is None:
+        raise SetupError(
+            "table_format",
+            "This form was sent before with other values, so nothing was made. "
+            "Reload the page and try again.",
+        )
+    return db.session.scalar(sa.select(Match.code).where(Match.id == first.match_id))
+
+
+def create_match(
+    game: Game, choice: NewMatch, host_phone: str, key: str | None = None, posted: str = ""
+) -> str:
+    """Store a new match with its sides and seat the host's phone, a fresh code each time; its
+    code. A create resent (the same key, the same values) makes nothing and gives the code of
+    the match the first one made."""
+    made = created_by(key, posted)
+    if made is not None:
+        return made
     sides = sides_for(game, choice)
     if choice.host_side is not None and choice.host_side >= len(sides):
         raise SetupError("host_side", f"This table has {len(sides)} sides.")
@@ -80,6 +107,17 @@ def create_match(game: Game, choice: NewMatch, host_phone: str) -> Match:
             continue
         host_side = match.sides[choice.host_side].id if choice.host_side is not None else None
         db.session.add(seat_at(match, host_phone, host_side))
-        db.session.commit()
-        return match
+        if key:
+            db.session.add(Submission(key=key, match_id=match.id, posted=posted))
+        code = match.code
+        try:
+            db.session.commit()
+        except IntegrityError:
+            # The same post, resent while this one was being made, got its key in first.
+            db.session.rollback()
+            made = created_by(key, posted)
+            if made is None:
+                raise
+            return made
+        return code
     raise RuntimeError("no free match code after 10 draws")

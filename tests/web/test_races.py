@@ -20,7 +20,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side, Submission
-from tests.phones import Phone, stored_match
+from tests.phones import Phone, snapshot, stored_match
 
 ROUNDS = 5
 
@@ -338,3 +338,50 @@ def _waiting_for_a_lock(app: Flask) -> bool:
                 return True
             time.sleep(0.05)
     return False
+
+
+def test_a_resent_claim_leaves_the_phone_seated(app, host, phones):
+    code = host.create("basra", side_0="Alice", side_1="Ben")
+    ben = phones()
+    # The phone has its identity from the first page it loaded, before it posts anything.
+    assert "Not at the table yet" in ben.get(f"/m/{code}").shown
+    assert ben.client.get_cookie("session") is not None
+    # The claim is carried out, but its answer is lost on the way: the phone sends it again.
+    ben.post(f"/m/{code}/claim", {"target": 1}, key="claim-once", follow=False)
+    again = ben.post(f"/m/{code}/claim", {"target": 1}, key="claim-once")
+    assert "Already recorded." in again.shown
+    assert "This phone holds <strong>Ben</strong>" in again.get_data(as_text=True)
+    assert "Hand 1: Ben 5 recorded." in ben.enter(code, 1, 1, 5).shown
+
+
+def test_a_key_is_bound_to_its_match_and_to_what_was_posted(app, host, guest, basra):
+    assert "Hand 1: Alice 40 recorded." in host.enter(basra, 1, 0, 40, key="k-1").shown
+    assert "Already recorded." in host.enter(basra, 1, 0, 40, key="k-1").shown
+    before = snapshot(app)
+    other_points = host.enter(basra, 1, 0, 41, key="k-1")
+    assert other_points.status_code == 409
+    assert "sent before with other values" in other_points.shown
+    assert snapshot(app) == before
+    other_match = host.create("basra", side_0="Ann", side_1="Bo")
+    before = snapshot(app)
+    elsewhere = host.enter(other_match, 1, 0, 40, key="k-1")
+    assert elsewhere.status_code == 409
+    assert "sent before with other values" in elsewhere.shown
+    assert snapshot(app) == before
+
+
+def test_a_resent_create_makes_one_match(app, host):
+    page = host.get("/new/basra").get_data(as_text=True)
+    form = {"table_format": "2", "target": "101", "host_side": "0", "side_0": "Alice"}
+    form |= {"rule_carry_over": "stack", "rule_double_basra": "off"}
+    form |= {"rule_basra_value": "flat", "rule_seven_diamonds": "standard"}
+    assert 'name="key" type="hidden"' in page
+    first = host.post("/new/basra", form, key="create-once", follow=False)
+    again = host.post("/new/basra", form, key="create-once", follow=False)
+    assert first.status_code == again.status_code == 302
+    assert first.headers["Location"] == again.headers["Location"]
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Match)) == 1
+    changed = host.post("/new/basra", {**form, "side_0": "Alma"}, key="create-once", follow=False)
+    assert changed.status_code == 400
+    assert "sent before with other values" in changed.get_data(as_text=True)
