@@ -6,10 +6,14 @@ import math
 
 from flask import Flask, make_response, render_template
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper.permissions import Refusal
 from scorekeeper.sheet.routes import render_match
+
+# How long a phone is asked to wait when the database can't be reached.
+DATABASE_RETRY_AFTER = 5
 
 
 def register(app: Flask) -> None:
@@ -21,6 +25,19 @@ def register(app: Flask) -> None:
         if refusal.match is not None:
             return render_match(refusal.match, error=refusal.message, status=refusal.status)
         return render_template("error.html", message=refusal.message), refusal.status
+
+    @app.errorhandler(OperationalError)
+    def database_unreachable(error: OperationalError):  # type: ignore[no-untyped-def]
+        """The database is down or dropped the connection: nothing was saved (a write's
+        transaction never committed), and the phone is told to try again shortly."""
+        app.logger.warning("database unreachable: %s", error.orig)
+        message = (
+            "The score sheet can't be reached for a moment, so nothing was saved. "
+            f"Try again in {DATABASE_RETRY_AFTER} seconds: your scores are safe."
+        )
+        response = make_response(render_template("error.html", message=message), 503)
+        response.headers["Retry-After"] = str(DATABASE_RETRY_AFTER)
+        return response
 
     @app.errorhandler(CSRFError)
     def csrf_failed(error: CSRFError):  # type: ignore[no-untyped-def]

@@ -26,6 +26,15 @@
       timer = setTimeout(poll, ms);
     }
 
+    // Every 2 s while the server answers; after a failure (no network, or the server's 503
+    // while its database is away) a little longer each time, up to 30 s.
+    var wait = 2000;
+
+    function offline() {
+      document.body.classList.add("offline");
+      wait = Math.min(wait * 2, 30000);
+    }
+
     function poll() {
       if (busy) return;
       if (document.hidden) { schedule(2000); return; }
@@ -35,7 +44,9 @@
       if (etag) headers["If-None-Match"] = etag;
       fetch(url, { headers: headers, cache: "no-store", credentials: "same-origin" })
         .then(function (response) {
+          if (response.status >= 500) { offline(); return null; }
           document.body.classList.remove("offline");
+          wait = 2000;
           if (response.status !== 200) return null;
           var tag = response.headers.get("ETag");
           if (tag) etag = tag;
@@ -54,8 +65,8 @@
           }
           enhance(live);
         })
-        .catch(function () { document.body.classList.add("offline"); })
-        .then(function () { busy = false; schedule(2000); });
+        .catch(offline)
+        .then(function () { busy = false; schedule(wait); });
     }
 
     document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });

@@ -157,3 +157,28 @@ def test_rate_limit_counts_across_app_processes(tmp_path):
     for app in (first, second):
         with app.app_context():
             db.engine.dispose()
+
+
+def test_a_database_that_cannot_be_reached_gets_a_503_in_plain_words():
+    # Nothing listens on port 1: every statement fails as when the database is down.
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "SQLALCHEMY_DATABASE_URI": "postgresql+psycopg://postgres@127.0.0.1:1/test",
+            "SQLALCHEMY_ENGINE_OPTIONS": {"connect_args": {"connect_timeout": 2}},
+            "LISTEN_FOR_VERSIONS": False,
+            "RATELIMIT_ENABLED": False,
+        }
+    )
+    phone = Phone(app)
+    for answer in (
+        phone.get("/m/ABCDEF"),
+        phone.client.get("/m/ABCDEF/live", headers={"If-None-Match": 'W/"3-x"'}),
+        phone.get("/history"),
+    ):
+        assert answer.status_code == 503
+        assert answer.headers["Retry-After"] == "5"
+        assert "can't be reached for a moment, so nothing was saved" in answer.shown
+    with app.app_context():
+        db.engine.dispose()
