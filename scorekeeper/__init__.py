@@ -6,7 +6,9 @@ import os
 import secrets
 from typing import Any
 
+import sqlalchemy as sa
 from flask import Flask
+from flask import typing as ft
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorekeeper import phones, ratelimit
@@ -16,7 +18,7 @@ from scorekeeper.phones import PhoneSessions
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: configuration, extensions, blueprints. Migrations run from a command."""
-    app = Flask(
+    app = Scorekeeper(
         __name__,
         instance_relative_config=True,
         template_folder="../templates",
@@ -70,6 +72,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.session_interface = PhoneSessions()
     phones.init_app(app)
     db.init_app(app)
+
+    @app.teardown_appcontext
+    def let_the_connection_go(error: BaseException | None) -> None:
+        """End the request's transaction before Flask-SQLAlchemy removes its session: a
+        connection dropped after the request's last statement (its answer is ready) must not
+        turn that answer into an error; the pool replaces it."""
+        try:
+            db.session.rollback()
+        except sa.exc.DBAPIError:
+            app.logger.warning("database connection dropped after the answer was ready")
+
     with app.app_context():
         if db.engine.dialect.name != "sqlite":
             ping_when_idle(db.engine)
@@ -98,6 +111,24 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         hops = int(app.config["TRUSTED_PROXIES"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
     return app
+
+
+class Scorekeeper(Flask):
+    """Flask, with a request that finds its database connection dead carried out once more
+    on a fresh one (a restarted server, a pooler or NAT that dropped it): a read is safe to
+    repeat, and so is a write, whose transaction never committed (or, if the connection died
+    at COMMIT, whose key makes the repeat answer "Already recorded.")."""
+
+    def dispatch_request(self) -> ft.ResponseReturnValue:
+        """The view's answer, retried once after a dropped connection."""
+        try:
+            return super().dispatch_request()
+        except sa.exc.DBAPIError as error:
+            if not error.connection_invalidated:
+                raise
+            self.logger.warning("database connection dropped; the request is tried again")
+            db.session.rollback()
+            return super().dispatch_request()
 
 
 def _instance_secret_key(instance_path: str) -> str:
