@@ -6,7 +6,6 @@ from flask_wtf import FlaskForm
 from wtforms import (
     Field,
     HiddenField,
-    IntegerField,
     RadioField,
     SelectChoice,
     SelectField,
@@ -15,7 +14,7 @@ from wtforms import (
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
 
 from scorekeeper.games import Game
-from scorekeeper.sheet.forms import new_key, printable
+from scorekeeper.sheet.forms import ENTER_A_NUMBER, PointsField, new_key, printable
 
 MAX_SIDES = 8
 
@@ -31,6 +30,19 @@ class JoinForm(FlaskForm):
         ],
         render_kw={"autocapitalize": "characters", "autocomplete": "off", "spellcheck": "false"},
     )
+
+
+class TargetField(PointsField):
+    """A free target as the host types it: read as every number here is (whole_number)."""
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        """Read the typed target, in words about a target."""
+        try:
+            super().process_formdata(valuelist)
+        except ValueError as error:
+            if str(error) == ENTER_A_NUMBER:
+                raise
+            raise ValueError("Type the points that win as a whole number, like 500.") from None
 
 
 def side_slots(game: Game) -> int:
@@ -68,7 +80,7 @@ def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
             validators=[InputRequired(message="Choose the target.")],
         )
     else:
-        NewMatchForm.target = IntegerField(  # type: ignore[attr-defined]
+        NewMatchForm.target = TargetField(  # type: ignore[attr-defined]
             "Target (points)",
             default=game.default_target,
             validators=[

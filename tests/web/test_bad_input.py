@@ -221,3 +221,23 @@ def test_a_form_shown_again_after_a_typo_keeps_its_key_and_each_new_one_has_its_
     typo = host.post(url, {"hand": 1, "side": 0, "points": "4O", "revision": 1}, key="kept-key")
     assert typo.status_code == 400
     assert KEY.search(typo.shown).group(1) == "kept-key"
+
+
+@pytest.mark.parametrize(
+    ("typed", "shown"),
+    [
+        ("5_00", "Type the points that win as a whole number, like 500."),
+        ("\uff15\uff10\uff10", "Type the points that win as a whole number, like 500."),
+        ("  ", "Enter a number."),
+    ],
+)
+def test_a_free_target_is_read_as_every_number_is(app, host, typed, shown):
+    before = snapshot(app)
+    page = host.get("/new/other").get_data(as_text=True)
+    assert 'name="target"' in page
+    answer = host.post(
+        "/new/other", {"target": typed, "side_0": "A", "side_1": "B", "host_side": "0"}
+    )
+    assert answer.status_code == 400
+    assert shown in answer.shown
+    assert snapshot(app) == before
