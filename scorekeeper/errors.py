@@ -59,17 +59,15 @@ def register(app: Flask) -> None:
             429: "Too many tries in a short time. Wait a minute, then try again.",
         }
         message = messages.get(error.code or 500, error.description or "Something went wrong.")
-        response = make_response(render_template("error.html", message=message), error.code or 500)
         retry_after = getattr(error, "retry_after", None)
         if retry_after is not None:
-            # In plain words as well as in the header a browser and a proxy read.
+            # The wait in plain words, as the header says it to a browser and a proxy.
             minutes = max(1, math.ceil(int(retry_after) / 60))
-            response.headers["Retry-After"] = str(int(retry_after))
-            response.set_data(
-                render_template(
-                    "error.html",
-                    message=f"Too many codes that match nothing from here. "
-                    f"Wait {minutes} minute{'s' if minutes != 1 else ''}, then try again.",
-                )
+            message = (
+                "Too many codes that match nothing from here. "
+                f"Wait {minutes} minute{'s' if minutes != 1 else ''}, then try again."
             )
+        response = make_response(render_template("error.html", message=message), error.code or 500)
+        if retry_after is not None:
+            response.headers["Retry-After"] = str(int(retry_after))
         return response

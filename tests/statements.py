@@ -1,15 +1,14 @@
-"""SQL statements an app sends, counted on its engine: a request reads what it needs in a
-small number of statements that does not grow with hands or history."""
+"""SQL statements an app sends, counted on its engine (with the bench's own counter): a request
+reads what it needs in a small number of statements that does not grow with hands or history."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
-import sqlalchemy as sa
 from flask import Flask
 
+from bench.queries import counting
 from scorekeeper.extensions import db
 
 
@@ -18,15 +17,5 @@ def statements(app: Flask) -> Iterator[list[str]]:
     """Every SQL statement the app sends while the block runs."""
     with app.app_context():
         engine = db.engine
-    sent: list[str] = []
-
-    def record(
-        connection: Any, cursor: Any, statement: str, parameters: Any, context: Any, many: bool
-    ) -> None:
-        sent.append(statement)
-
-    sa.event.listen(engine, "before_cursor_execute", record)
-    try:
+    with counting(engine) as sent:
         yield sent
-    finally:
-        sa.event.remove(engine, "before_cursor_execute", record)

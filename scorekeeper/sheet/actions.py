@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
@@ -34,7 +33,7 @@ from scorekeeper.models import (
 )
 from scorekeeper.permissions import Action, Refusal, SeatAt, Viewer, seats_at, viewer_for
 from scorekeeper.sheet.forms import what_was_posted
-from scorekeeper.sheet.state import Sheet, StoredEntry, load_sheet
+from scorekeeper.sheet.state import Sheet, StoredEntry, cell_values, load_sheet
 from scorekeeper.versions import Known, announcement, versions
 
 # Phones that may watch one match: a TV, friends, family; beyond it, a stranger's script.
@@ -134,24 +133,13 @@ def _run(match: Match, key: str | None, work: Callable[[Viewer], Done]) -> Done:
     return done
 
 
-def _cell_values(facts: EntryFacts) -> dict[str, Any]:
-    """What a side entered, as its cell's columns (and as the corrections trail keeps it)."""
-    return {
-        "points": facts.points,
-        "counts": dict(facts.counts) if facts.counts is not None else None,
-        "even_split": facts.even_split,
-        "last_trick": facts.last_trick,
-        "black_hand": facts.black_hand,
-    }
-
-
 def _write_cell(
     sheet: Sheet, number: int, side: Side, facts: EntryFacts, phone: str, *, restamp: bool
 ) -> None:
     """Store a side's cell: a new entry (starting the hand if need be), or the next revision
     of the one there. `restamp` records this phone as the one who entered it (an entry does;
     a correction keeps the side's)."""
-    values = _cell_values(facts)
+    values = cell_values(facts)
     cell = sheet.cell(number, side)
     if cell is not None and cell.entry is not None:
         stamp = {"entered_by": phone, "entered_at": utcnow()} if restamp else {}
@@ -299,7 +287,7 @@ def correct_cell(
                 old_points=entry.points if entry else None,
                 new_points=facts.points,
                 old_detail=entry.detail() if entry else None,
-                new_detail=_cell_values(facts),
+                new_detail=cell_values(facts),
                 reason=reason.strip(),
                 by_phone=viewer.phone or "",
             )

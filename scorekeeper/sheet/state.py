@@ -55,13 +55,18 @@ class StoredEntry(NamedTuple):
 
     def detail(self) -> dict[str, Any]:
         """The cell as kept in the corrections trail."""
-        return {
-            "points": self.points,
-            "counts": dict(self.counts) if self.counts is not None else None,
-            "even_split": self.even_split,
-            "last_trick": self.last_trick,
-            "black_hand": self.black_hand,
-        }
+        return cell_values(self.facts)
+
+
+def cell_values(facts: EntryFacts) -> dict[str, Any]:
+    """What a side entered, as its cell's columns (and as the corrections trail keeps it)."""
+    return {
+        "points": facts.points,
+        "counts": dict(facts.counts) if facts.counts is not None else None,
+        "even_split": facts.even_split,
+        "last_trick": facts.last_trick,
+        "black_hand": facts.black_hand,
+    }
 
 
 @dataclass(frozen=True)
