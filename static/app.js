@@ -119,6 +119,20 @@
   }
 
   /* Calculator: the breakdown and total as you type, worked out by the server's own rules. */
+
+  // The counts the preview's reasons name (data-field) are marked, and no others: the player
+  // sees which count to fix, and a fixed one stops being marked as they type.
+  function markRefused(breakdown) {
+    document.querySelectorAll("form.calculator [aria-invalid]").forEach(function (field) {
+      field.removeAttribute("aria-invalid");
+    });
+    if (!breakdown) return;
+    breakdown.querySelectorAll("[data-field]").forEach(function (reason) {
+      var field = document.getElementById(reason.dataset.field);
+      if (field) field.setAttribute("aria-invalid", "true");
+    });
+  }
+
   function startCalculator(form) {
     var timer = null;
     var workOut = form.querySelector("button.work-out");
@@ -135,6 +149,7 @@
           var fresh = doc.getElementById("breakdown");
           var old = document.getElementById("breakdown");
           if (fresh && old) old.replaceWith(fresh);
+          markRefused(fresh);
         })
         .catch(function () {});
     }

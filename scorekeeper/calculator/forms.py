@@ -11,7 +11,16 @@ from scorekeeper.sheet.forms import KeyedForm, printable, whole_number
 
 
 class CountField(IntegerField):
-    """A count from a side's pile: blank means none, anything but a whole number is refused."""
+    """A count from a side's pile: blank means none, anything but a whole number is refused.
+
+    None is shown blank (with a grey "0" placeholder) rather than as a "0" the player must
+    delete first: a thumb tapping the field and typing 30 would make it "300"."""
+
+    def _value(self) -> str:
+        """The count as the field shows it: blank for none, what was typed if it was refused."""
+        if self.raw_data:
+            return str(self.raw_data[0])
+        return str(self.data) if self.data else ""
 
     def process_formdata(self, valuelist: list[str]) -> None:
         """Read the typed count in our own words."""
@@ -50,7 +59,12 @@ def _field_for(calc: CalcField) -> Field:
                 message=f"{calc.label}: {calc.minimum} to {calc.maximum}.",
             )
         ],
-        render_kw={"inputmode": "numeric", "min": calc.minimum, "max": calc.maximum},
+        render_kw={
+            "inputmode": "numeric",
+            "min": calc.minimum,
+            "max": calc.maximum,
+            "placeholder": "0",
+        },
     )
 
 
