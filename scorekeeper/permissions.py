@@ -144,8 +144,8 @@ def refusal(
     if action is Action.REOPEN:
         if not viewer.is_host:
             return Refusal("Only the host can reopen a match.", match=match)
-        if match.status != Match.ENDED:
-            return Refusal("Only an ended match can be reopened.", 409, match)
+        if match.is_open:
+            return Refusal("This match is open already.", 409, match)
         return None
     if action is not Action.WATCH and not match.is_open:
         state = "ended" if match.status == Match.ENDED else "abandoned"

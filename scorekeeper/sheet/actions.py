@@ -350,7 +350,7 @@ def end_match(match: Match, key: str | None) -> Done:
 
 
 def reopen_match(match: Match, key: str | None) -> Done:
-    """The host reopens a match ended by mistake."""
+    """The host reopens a match ended or abandoned by mistake."""
 
     def work(viewer: Viewer) -> Done:
         viewer.require(Action.REOPEN)
@@ -422,14 +422,20 @@ def hand_over_host(match: Match, seat_id: int, key: str | None) -> Done:
 
     def work(viewer: Viewer) -> Done:
         viewer.require(Action.HAND_OVER)
-        seat = db.session.get(Seat, seat_id)
-        if seat is None or seat.match_id != match.id or seat.phone == viewer.phone:
-            raise Refusal("Pick another phone at this match.", 409, match)
+        seat = other_seat(match, seat_id, viewer)
         match.host_phone = seat.phone
         who = seat.side.name if seat.side else "a watching phone"
         return Done(f"The host role went to {who}.")
 
     return _run(match, key, work)
+
+
+def other_seat(match: Match, seat_id: int, viewer: Viewer) -> Seat:
+    """Another phone's seat at this match, by its id; a refusal for any other seat."""
+    seat = db.session.get(Seat, seat_id)
+    if seat is None or seat.match_id != match.id or seat.phone == viewer.phone:
+        raise Refusal("Pick another phone at this match.", 409, match)
+    return seat
 
 
 def phones_on(seats: Iterable[Seat | SeatAt]) -> dict[int, int]:

@@ -114,6 +114,8 @@ class ActionForm(KeyedForm):
     target = IntegerField(validators=[Optional(), NumberRange(min=0, max=10**9)])
     # The hand (Brisca's round) a button is about, where it matters: who took its last trick.
     hand = IntegerField(validators=[Optional(), NumberRange(min=1, max=10_000)])
+    # The second tap an action that can't be taken back asks for (its confirm page's button).
+    confirmed = BooleanField()
 
 
 class EntryForm(KeyedForm):

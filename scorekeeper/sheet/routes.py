@@ -346,17 +346,26 @@ def end(code: str):  # type: ignore[no-untyped-def]
 
 @bp.post("/<code>/reopen")
 def reopen(code: str):  # type: ignore[no-untyped-def]
-    """The host reopens a match ended by mistake."""
+    """The host reopens a match ended or abandoned by mistake."""
     match = match_or_404(code)
     form = _action_form(match)
     return answer(match.code, actions.reopen_match(match, form.key.data))
 
 
-@bp.post("/<code>/abandon")
+@bp.route("/<code>/abandon", methods=["GET", "POST"])
 def abandon(code: str):  # type: ignore[no-untyped-def]
-    """The host abandons the match."""
+    """The host abandons the match, with a second tap on its confirm page."""
     match = match_or_404(code)
-    form = _action_form(match)
+    form = _confirmed_form(match)
+    if form is None:
+        return _confirm_page(
+            match,
+            Action.ABANDON,
+            "Abandon this match?",
+            "No more hands can be entered. The sheet stays in every phone's history as "
+            "abandoned, and you, the host, can reopen it.",
+            "Yes, abandon it",
+        )
     return answer(match.code, actions.abandon_match(match, form.key.data))
 
 
@@ -376,19 +385,81 @@ def open_table(code: str):  # type: ignore[no-untyped-def]
     return answer(match.code, actions.open_table(match, form.key.data))
 
 
-@bp.post("/<code>/release")
+@bp.route("/<code>/release", methods=["GET", "POST"])
 def release(code: str):  # type: ignore[no-untyped-def]
-    """The host frees a side whose phone is gone."""
+    """The host frees a side whose phone is gone, with a second tap on its confirm page."""
     match = match_or_404(code)
-    form = _action_form(match)
+    form = _confirmed_form(match)
+    if form is None:
+        side = side_at(match, _target())
+        return _confirm_page(
+            match,
+            Action.RELEASE,
+            f"Release {side.name}?",
+            f"The phones holding {side.name} become watchers, and any phone can claim "
+            f"{side.name}. Its entries stay on the sheet.",
+            f"Yes, release {side.name}",
+            target=side.position,
+        )
     return answer(
         match.code, actions.release_side(match, side_at(match, form.target.data), form.key.data)
     )
 
 
-@bp.post("/<code>/host")
+@bp.route("/<code>/host", methods=["GET", "POST"])
 def hand_over(code: str):  # type: ignore[no-untyped-def]
-    """The host hands the host role to another phone at the match."""
+    """The host hands the host role to another phone at the match, with a second tap on its
+    confirm page."""
     match = match_or_404(code)
-    form = _action_form(match)
+    form = _confirmed_form(match)
+    if form is None:
+        seat = actions.other_seat(match, _target() or 0, viewer_for(match))
+        who = seat.side.name if seat.side else "a watching phone"
+        return _confirm_page(
+            match,
+            Action.HAND_OVER,
+            f"Make {who} the host?",
+            "This phone loses the host's tools (corrections, releasing a side, abandoning); "
+            "only the new host can give them back.",
+            f"Yes, make {who} the host",
+            target=seat.id,
+        )
     return answer(match.code, actions.hand_over_host(match, form.target.data or 0, form.key.data))
+
+
+def _target() -> int | None:
+    """The side or seat an action is about, as its page gave it (a link, or a posted form)."""
+    if request.method == "POST":
+        return request.form.get("target", type=int)
+    return request.args.get("target", type=int)
+
+
+def _confirmed_form(match: Match) -> ActionForm | None:
+    """The posted form of an action that can't be taken back, if it carries its second tap;
+    None for a first tap (a link, or a post from a page that didn't ask)."""
+    if request.method != "POST":
+        return None
+    form = _action_form(match)
+    return form if form.confirmed.data else None
+
+
+def _confirm_page(
+    match: Match,
+    action: Action,
+    question: str,
+    consequence: str,
+    yes: str,
+    *,
+    target: int | None = None,
+) -> str:
+    """The page that asks for the second tap: what will happen, the button that does it, and
+    the way back to the sheet. Only a phone that may take the action is asked."""
+    viewer_for(match).require(action)
+    return render_template(
+        "sheet/confirm.html",
+        match=match,
+        question=question,
+        consequence=consequence,
+        yes=yes,
+        target=target,
+    )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.moves import seat, told
+from tests.browser.moves import create_match, seat, told
 
 pytestmark = pytest.mark.browser
 
@@ -44,3 +44,52 @@ def test_a_refused_count_says_why_while_the_player_types(new_phone, phones, arti
     expect(basras).not_to_have_attribute("aria-invalid", "true")
     alice.get_by_role("button", name="Enter 40").click()
     told(alice, "Hand 1: Alice 40 recorded.")
+
+
+# What can't be undone asks twice.
+
+
+def test_abandon_asks_a_second_tap_and_the_host_can_reopen(new_phone, phones, artifacts):
+    """Abandon match is a link to a page that says what it does; backing out changes nothing,
+    and an abandoned match can be reopened by the host."""
+    host = new_phone()
+    code = create_match(host, "Basra", "2 head to head", ["Alice", "Ben"], target="101 points")
+    ben = phones()
+    ben.join(code, side=1)
+    host.reload()
+
+    host.get_by_role("link", name="Abandon match…").click()
+    expect(host.locator("h1")).to_have_text("Abandon this match?")
+    host.screenshot(path=artifacts / "confirm-abandon.png", full_page=True)
+    host.get_by_role("link", name="No, back to the sheet").click()
+    expect(host.locator(".status")).to_contain_text("Hand 1: waiting for")
+
+    host.get_by_role("link", name="Abandon match…").click()
+    host.get_by_role("button", name="Yes, abandon it").click()
+    told(host, "Match abandoned.")
+    expect(host.locator(".status .result")).to_have_text("Abandoned.")
+    host.get_by_role("button", name="Reopen match").click()
+    told(host, "Match reopened.")
+    expect(host.locator(".status")).to_contain_text("Hand 1: waiting for")
+
+
+def test_release_and_hand_over_ask_a_second_tap(new_phone, phones):
+    """Release a side and hand over host each name what they do before doing it."""
+    host = new_phone()
+    code = create_match(host, "Basra", "2 head to head", ["Alice", "Ben"], target="101 points")
+    ben = phones()
+    ben.join(code, side=1)
+    host.reload()
+
+    host.get_by_role("link", name="Release Ben…").click()
+    expect(host.locator("h1")).to_have_text("Release Ben?")
+    host.get_by_role("button", name="Yes, release Ben").click()
+    told(host, "Ben is free to be claimed again.")
+
+    ben.post(f"/m/{code}/claim", {"target": 1})
+    host.reload()
+    host.get_by_role("link", name="Make Ben host…").click()
+    expect(host.locator("h1")).to_have_text("Make Ben the host?")
+    host.get_by_role("button", name="Yes, make Ben the host").click()
+    told(host, "The host role went to Ben.")
+    expect(host.locator(".host-tools")).to_have_count(0)

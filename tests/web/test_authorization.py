@@ -90,7 +90,7 @@ def table_for(app: Flask, role: str) -> Table:
     actor = actors[role]()
     if role == "old_host":
         seat = _seat_of(host, code, "Them")
-        host.post(f"/m/{code}/host", {"target": seat})
+        host.post(f"/m/{code}/host", {"target": seat, "confirmed": "y"})
     return Table(app, code, host if role != "old_host" else them, us, them, actor, role)
 
 
@@ -104,7 +104,7 @@ def _watching(app: Flask, code: str) -> Phone:
 def _seat_of(host: Phone, code: str, side: str) -> str:
     """The seat id the host's tools offer to hand the host role to a side's phone."""
     page = host.get(f"/m/{code}").get_data(as_text=True)
-    found = re.search(rf'name="target" value="(\d+)">\s*<button[^>]*>Make {side} host', page)
+    found = re.search(rf'href="/m/{code}/host\?target=(\d+)">Make {side} host', page)
     assert found, page
     return found.group(1)
 
@@ -154,10 +154,14 @@ ACTIONS: dict[str, tuple[Callable[[Table], None] | None, Callable, set[str]]] = 
     "end before the target": (None, lambda t: post(t, "end"), set()),
     "end after the target": (won, lambda t: post(t, "end"), SEATED | HOST),
     "reopen": (ended, lambda t: post(t, "reopen"), HOST),
-    "abandon": (None, lambda t: post(t, "abandon"), HOST),
-    "release": (None, lambda t: post(t, "release", {"target": 1}), HOST),
+    "abandon": (None, lambda t: post(t, "abandon", {"confirmed": "y"}), HOST),
+    "release": (None, lambda t: post(t, "release", {"target": 1, "confirmed": "y"}), HOST),
     "close the table": (None, lambda t: post(t, "close"), HOST),
-    "hand over": (None, lambda t: post(t, "host", {"target": _seat_of_them(t)}), HOST),
+    "hand over": (
+        None,
+        lambda t: post(t, "host", {"target": _seat_of_them(t), "confirmed": "y"}),
+        HOST,
+    ),
     "claim": (
         None,
         lambda t: post(t, "claim", {"target": 1}),

@@ -103,7 +103,7 @@ def test_history_lists_unfinished_first_then_newest(app, host, guest):
     host.post(f"/m/{first}/end")
     second = host.create("pastura", side_0="C", side_1="D")
     third = host.create("basra", side_0="E", side_1="F")
-    host.post(f"/m/{third}/abandon")
+    host.post(f"/m/{third}/abandon", {"confirmed": "y"})
     history = host.get("/history").shown
     order = [history.index(f"/m/{code}") for code in (second, third, first)]
     assert order == sorted(order)

@@ -53,7 +53,7 @@ def test_every_seat_keeps_its_match_s_place_in_history(app, host, guest, watcher
     host.post(f"/m/{code}/reopen")
     assert [open_ for _, _, open_ in places(app)] == [True, True, True]
 
-    host.post(f"/m/{code}/abandon")
+    host.post(f"/m/{code}/abandon", {"confirmed": "y"})
     assert [open_ for _, _, open_ in places(app)] == [False, False, False]
 
 
@@ -151,6 +151,6 @@ def test_every_phone_s_card_follows_its_match(app, host, guest, watcher):
     guest.enter(code, 2, 1, 3)
     for phone in (host, guest, watcher):
         assert "Alice 58 – Ben 8" in phone.get("/history").shown
-    host.post(f"/m/{code}/abandon")
+    host.post(f"/m/{code}/abandon", {"confirmed": "y"})
     for phone in (host, guest, watcher):
         assert "Abandoned" in phone.get("/history").shown

@@ -109,7 +109,7 @@ def test_a_phone_that_changed_place_gets_the_new_live_part(app, host, guest, bas
     etag = poll(guest, basra).headers["ETag"]
     assert "This phone holds <strong>Ben</strong>" in poll(guest, basra).get_data(as_text=True)
     # The host frees Ben's side: the guest's phone now only watches.
-    assert "Ben is free" in host.post(f"/m/{basra}/release", {"target": 1}).shown
+    assert "Ben is free" in host.post(f"/m/{basra}/release", {"target": 1, "confirmed": "y"}).shown
     moved = poll(guest, basra, etag)
     assert moved.status_code == 200
     assert "Watching" in moved.shown

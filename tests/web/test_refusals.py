@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.phones import snapshot, stored_match
@@ -24,10 +26,20 @@ FORBIDDEN = [
     ("stranger", lambda p, c: p.enter(c, 1, 1, 9), 403, "Claim a side first"),
     ("guest", lambda p, c: p.correct(c, 1, 0, 1, revision=1), 403, "Only the host"),
     ("watcher", lambda p, c: p.correct(c, 1, 0, 1, revision=1), 403, "Only the host"),
-    ("guest", lambda p, c: p.post(f"/m/{c}/release", {"target": 0}), 403, "Only the host"),
-    ("guest", lambda p, c: p.post(f"/m/{c}/abandon"), 403, "Only the host"),
+    (
+        "guest",
+        lambda p, c: p.post(f"/m/{c}/release", {"target": 0, "confirmed": "y"}),
+        403,
+        "Only the host",
+    ),
+    ("guest", lambda p, c: p.post(f"/m/{c}/abandon", {"confirmed": "y"}), 403, "Only the host"),
     ("guest", lambda p, c: p.post(f"/m/{c}/reopen"), 403, "Only the host"),
-    ("guest", lambda p, c: p.post(f"/m/{c}/host", {"target": 1}), 403, "Only the host"),
+    (
+        "guest",
+        lambda p, c: p.post(f"/m/{c}/host", {"target": 1, "confirmed": "y"}),
+        403,
+        "Only the host",
+    ),
     ("watcher", lambda p, c: p.post(f"/m/{c}/end"), 403, "Only a phone at the table"),
     ("guest", lambda p, c: p.post(f"/m/{c}/end"), 409, "No side has won yet"),
     ("guest", lambda p, c: p.enter(c, 2, 1, 9), 409, "Hand 1 isn't complete yet"),
@@ -35,7 +47,7 @@ FORBIDDEN = [
     ("guest", lambda p, c: p.post(f"/m/{c}/claim", {"target": 0}), 409, "already holds Ben"),
     ("host", lambda p, c: p.post(f"/m/{c}/claim", {"target": 1}), 409, "already holds Alice"),
     ("host", lambda p, c: p.post(f"/m/{c}/claim", {"target": 7}), 404, "no such side"),
-    ("host", lambda p, c: p.post(f"/m/{c}/reopen"), 409, "Only an ended match"),
+    ("host", lambda p, c: p.post(f"/m/{c}/reopen"), 409, "This match is open already"),
 ]
 
 
@@ -66,15 +78,15 @@ def test_nothing_changes_on_an_ended_or_abandoned_match(app, host, guest, status
     guest.join(code, side=1)
     host.enter(code, 1, 0, 101)
     guest.enter(code, 1, 1, 2)
-    host.post(f"/m/{code}/{status_action}")
+    host.post(f"/m/{code}/{status_action}", {"confirmed": "y"})
     before = snapshot(app)
     attempts = [
         guest.enter(code, 2, 1, 5),
         host.enter(code, 2, 0, 5),
         host.correct(code, 1, 1, 9, revision=1),
-        host.post(f"/m/{code}/release", {"target": 1}),
+        host.post(f"/m/{code}/release", {"target": 1, "confirmed": "y"}),
         guest.post(f"/m/{code}/end"),
-        host.post(f"/m/{code}/abandon"),
+        host.post(f"/m/{code}/abandon", {"confirmed": "y"}),
     ]
     for response in attempts:
         assert response.status_code == 409
@@ -83,7 +95,7 @@ def test_nothing_changes_on_an_ended_or_abandoned_match(app, host, guest, status
 
 
 def test_host_releases_a_side_and_another_phone_claims_it(app, table, host, guest, phones):
-    page = host.post(f"/m/{table}/release", {"target": 1}).shown
+    page = host.post(f"/m/{table}/release", {"target": 1, "confirmed": "y"}).shown
     assert "Ben is free to be claimed again." in page
     refused = guest.enter(table, 1, 1, 3)
     assert refused.status_code == 403
@@ -94,7 +106,7 @@ def test_host_releases_a_side_and_another_phone_claims_it(app, table, host, gues
 
 def test_host_closes_the_table_to_new_phones_and_opens_it_again(app, table, host, guest, phones):
     # Ben's side is free again, and the host closes the table before a stranger finds it.
-    host.post(f"/m/{table}/release", {"target": 1})
+    host.post(f"/m/{table}/release", {"target": 1, "confirmed": "y"})
     assert "Close the table to new phones" not in guest.get(f"/m/{table}").shown
     refused = guest.post(f"/m/{table}/close")
     assert refused.status_code == 403
@@ -120,13 +132,13 @@ def test_host_role_handed_to_another_phone(app, table, host, guest):
     import re
 
     seat = re.findall(
-        r'name="target" value="(\d+)"[^<]*>\s*<button type="submit" class="">Make Ben host',
+        rf'href="/m/{table}/host\?target=(\d+)">Make Ben host',
         host.get(f"/m/{table}").shown,
     )
     assert seat, "the host sees a button to hand over to Ben"
-    host.post(f"/m/{table}/host", {"target": seat[0]})
+    host.post(f"/m/{table}/host", {"target": seat[0], "confirmed": "y"})
     assert "Abandon match" in guest.get(f"/m/{table}").shown
-    refused = host.post(f"/m/{table}/abandon")
+    refused = host.post(f"/m/{table}/abandon", {"confirmed": "y"})
     assert refused.status_code == 403
 
 
@@ -190,3 +202,38 @@ def test_watchers_are_bounded_and_summed_up_and_a_seated_phone_stays_seated(
     tools = host.get(f"/m/{table}").shown
     assert "3 watching" in tools
     assert "Make a watcher host" not in tools and "Make Ben host" in tools
+
+
+@pytest.mark.parametrize(
+    ("path", "data", "question"),
+    [
+        ("abandon", {}, "Abandon this match?"),
+        ("release", {"target": 1}, "Release Ben?"),
+        ("host", None, "Make Ben the host?"),
+    ],
+)
+def test_what_cannot_be_undone_asks_a_second_tap_first(app, table, host, path, data, question):
+    """A first tap (the host tools' link, or a post without the confirm page's button) only
+    asks; nothing changes until the confirm page's button is pressed."""
+    if data is None:
+        page = host.get(f"/m/{table}").shown
+        data = {"target": re.search(rf'/m/{table}/host\?target=(\d+)"', page).group(1)}
+    before = snapshot(app)
+    asked = host.get(f"/m/{table}/{path}?target={data.get('target', '')}")
+    posted = host.post(f"/m/{table}/{path}", data)
+    for response in (asked, posted):
+        assert response.status_code == 200
+        assert question in response.shown
+        assert 'name="confirmed" value="y"' in response.shown
+    assert snapshot(app) == before
+    done = host.post(f"/m/{table}/{path}", {**data, "confirmed": "y"})
+    assert done.status_code == 200
+    assert snapshot(app) != before
+
+
+def test_the_host_reopens_an_abandoned_match(app, table, host, guest):
+    host.post(f"/m/{table}/abandon", {"confirmed": "y"})
+    assert "Reopen match" in host.get(f"/m/{table}").shown
+    assert "Match reopened." in host.post(f"/m/{table}/reopen").shown
+    assert stored_match(app, table).status == "open"
+    assert "Hand 1: Ben 4 recorded." in guest.enter(table, 1, 1, 4).shown

@@ -57,7 +57,10 @@ def test_a_worker_sees_a_correction_made_elsewhere(app, other_worker, host, gues
 def test_a_worker_reads_what_another_worker_changed(app, other_worker, host, guest, basra):
     # Both workers have used the match; the other one abandons it.
     host.enter(basra, 1, 0, 40)
-    assert "Match abandoned" in host.on(other_worker).post(f"/m/{basra}/abandon").shown
+    assert (
+        "Match abandoned"
+        in host.on(other_worker).post(f"/m/{basra}/abandon", {"confirmed": "y"}).shown
+    )
     # A typo on the first worker: its page shows the match as it now stands.
     typo = guest.enter(basra, 1, 1, "3O")
     assert typo.status_code == 400
