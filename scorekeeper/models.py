@@ -109,6 +109,9 @@ class Seat(db.Model):
     phone: so.Mapped[str] = so.mapped_column(sa.String(64))
     side_id: so.Mapped[int | None] = so.mapped_column(sa.ForeignKey("side.id", ondelete="SET NULL"))
     joined_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
+    # The name of the person with this phone, as they typed it (the phone keeps it too, to
+    # offer it at the next match): it tells two partners' phones apart. "" if not given.
+    player: so.Mapped[str] = so.mapped_column(sa.String(40), default="", server_default="")
     # The match's place in history, copied here (seat_at, and the actions that change a match's
     # status, keep it in step) so a phone's history pages walk ix_seat_history in order instead
     # of sorting all its matches.
@@ -118,6 +121,11 @@ class Seat(db.Model):
     match: so.Mapped[Match] = so.relationship(back_populates="seats")
     side: so.Mapped[Side | None] = so.relationship()
 
+    @property
+    def label(self) -> str:
+        """Who this phone is, as the table says it: "Omar (Us)"."""
+        return person(self.player, self.side)
+
     __table_args__ = (
         # One seat per phone per match: a phone holds one side, or watches.
         sa.UniqueConstraint("match_id", "phone"),
@@ -126,14 +134,24 @@ class Seat(db.Model):
     )
 
 
+def person(player: str, side: Side | None) -> str:
+    """A phone at the table as everyone reads it: the player's name with the side they hold
+    ("Omar (Us)"), the side's name alone for a phone that gave no name, and a watcher's name."""
+    if side is None:
+        return player or "a watching phone"
+    return f"{player} ({side.name})" if player else side.name
+
+
 def history_order(match: Match) -> dict[str, Any]:
     """What a phone's history is ordered by, as every seat at the match carries it."""
     return {"match_open": match.is_open, "match_created_at": match.created_at}
 
 
-def seat_at(match: Match, phone: str, side_id: int | None = None) -> Seat:
+def seat_at(match: Match, phone: str, side_id: int | None = None, player: str = "") -> Seat:
     """A new seat for a phone at a match, holding a side or watching, in its history's order."""
-    return Seat(match_id=match.id, phone=phone, side_id=side_id, **history_order(match))
+    return Seat(
+        match_id=match.id, phone=phone, side_id=side_id, player=player, **history_order(match)
+    )
 
 
 class Hand(db.Model):

@@ -10,16 +10,16 @@ from typing import NamedTuple
 import sqlalchemy as sa
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Match, Seat, Side
+from scorekeeper.models import Match, Seat, Side, person
 from scorekeeper.phones import current_phone
 
 # Built once, as most requests run them: building a statement costs more than running it.
-SEAT_OF = sa.select(Seat.id, Seat.side_id).where(
+SEAT_OF = sa.select(Seat.id, Seat.side_id, Seat.player).where(
     Seat.match_id == sa.bindparam("match_id"), Seat.phone == sa.bindparam("phone")
 )
 _seat = Seat.__table__.c
 SEATS_AT = (
-    sa.select(_seat.id, _seat.phone, _seat.side_id)
+    sa.select(_seat.id, _seat.phone, _seat.side_id, _seat.player)
     .where(_seat.match_id == sa.bindparam("match_id"))
     .order_by(_seat.id)
 )
@@ -31,7 +31,13 @@ class SeatAt(NamedTuple):
     id: int
     phone: str
     side_id: int | None
+    player: str
     side: Side | None
+
+    @property
+    def label(self) -> str:
+        """Who this phone is, as the table says it: "Omar (Us)"."""
+        return person(self.player, self.side)
 
 
 def seats_at(match: Match) -> tuple[SeatAt, ...]:
@@ -39,8 +45,8 @@ def seats_at(match: Match) -> tuple[SeatAt, ...]:
     sides = {side.id: side for side in match.sides}
     rows = db.session.connection().execute(SEATS_AT, {"match_id": match.id})
     return tuple(
-        SeatAt(seat_id, phone, side_id, sides.get(side_id) if side_id is not None else None)
-        for seat_id, phone, side_id in rows
+        SeatAt(seat_id, phone, side_id, player, sides.get(side_id) if side_id is not None else None)
+        for seat_id, phone, side_id, player in rows
     )
 
 
@@ -69,6 +75,7 @@ class Action(Enum):
     REOPEN = "reopen"
     CLOSE_TABLE = "close_table"
     OPEN_TABLE = "open_table"
+    RENAME = "rename"
 
 
 # Actions only the host's phone may take.
@@ -94,6 +101,13 @@ class Viewer:
     seat_id: int | None
     side: Side | None
     is_host: bool
+    # The name its player gave at this match ("" if none).
+    player: str = ""
+
+    @property
+    def label(self) -> str:
+        """Who this phone is, as the table says it: "Omar (Us)"."""
+        return person(self.player, self.side)
 
     @property
     def is_seated(self) -> bool:
@@ -119,17 +133,20 @@ def viewer_for(match: Match, seats: Iterable[Seat | SeatAt] | None = None) -> Vi
     match's seats as already read), else read now."""
     phone = current_phone()
     seat_id = side_id = None
+    player = ""
     if phone is not None and seats is not None:
         seat = next((s for s in seats if s.phone == phone), None)
         if seat is not None:
-            seat_id, side_id = seat.id, seat.side_id
+            seat_id, side_id, player = seat.id, seat.side_id, seat.player
     elif phone is not None:
         row = db.session.execute(SEAT_OF, {"match_id": match.id, "phone": phone}).first()
         if row is not None:
-            seat_id, side_id = row
+            seat_id, side_id, player = row
     side = next((s for s in match.sides if s.id == side_id), None) if side_id is not None else None
     is_host = phone is not None and phone == match.host_phone
-    return Viewer(match=match, phone=phone, seat_id=seat_id, side=side, is_host=is_host)
+    return Viewer(
+        match=match, phone=phone, seat_id=seat_id, side=side, is_host=is_host, player=player
+    )
 
 
 def refusal(
@@ -185,6 +202,8 @@ def refusal(
             return Refusal(
                 "Only a side in the tie (or the host) can say who took the last trick.", match=match
             )
+    if action is Action.RENAME and viewer.seat_id is None:
+        return Refusal("This phone isn't at this match: claim a side or watch first.", match=match)
     if action is Action.END and not (viewer.is_seated or viewer.is_host):
         return Refusal("Only a phone at the table (holding a side) can end the match.", match=match)
     return None

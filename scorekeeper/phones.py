@@ -25,6 +25,20 @@ def ensure_phone() -> str:
     return phone
 
 
+def player_name() -> str:
+    """The name this phone's player gave last ("" before they gave one): offered again at the
+    next match, so a phone asks once."""
+    name = session.get("player")
+    return name if isinstance(name, str) else ""
+
+
+def remember_name(name: str) -> None:
+    """Keep the player's name on this phone (in its cookie) for the next match."""
+    if name and name != player_name():
+        session["player"] = name
+        session.permanent = True
+
+
 def init_app(app: Flask) -> None:
     """Give a phone its identity on the first page it loads, before it can post anything: a
     post whose answer is lost is resent with the same identity, so a resent claim finds the

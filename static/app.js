@@ -12,7 +12,8 @@
 
     function editing(entry) {
       if (!entry) return false;
-      if (entry.contains(document.activeElement)) return true;
+      var focused = document.activeElement;
+      if (focused && entry.contains(focused) && /^(INPUT|SELECT|TEXTAREA)$/.test(focused.tagName)) return true;
       var fields = entry.querySelectorAll("input:not([type=hidden])");
       for (var i = 0; i < fields.length; i++) {
         var f = fields[i];
@@ -49,12 +50,15 @@
           wait = 2000;
           if (response.status !== 200) return null;
           var tag = response.headers.get("ETag");
-          if (tag) etag = tag;
-          return response.text();
+          return response.text().then(function (html) { return { tag: tag, html: html }; });
         })
-        .then(function (html) {
-          if (!html) return;
-          var doc = new DOMParser().parseFromString(html, "text/html");
+        .then(function (fresh) {
+          if (!fresh) return;
+          // A name being typed in the live part (the claim form) is not swapped away: the
+          // ETag stays as it was, so the next poll brings the change again.
+          if (editing(live)) return;
+          if (fresh.tag) etag = fresh.tag;
+          var doc = new DOMParser().parseFromString(fresh.html, "text/html");
           var freshLive = doc.getElementById("live");
           if (freshLive) live.innerHTML = freshLive.innerHTML;
           var entry = document.getElementById("entry");
@@ -173,10 +177,28 @@
       var kv = pair.split("=");
       if (kv.length === 2) seats[kv[0]] = parseInt(kv[1], 10);
     });
+    // "This phone plays on" offers the sides by the names just typed, and only as many as
+    // the table seats.
+    function offerSides(count) {
+      var select = form.querySelector("select[name=host_side]");
+      if (!select) return;
+      Array.prototype.forEach.call(select.options, function (option) {
+        var slot = parseInt(option.value, 10);
+        if (slot < 0) return;
+        var name = form.querySelector("input[name=side_" + slot + "]");
+        var typed = name && name.value.trim();
+        option.textContent = typed || "Side " + (slot + 1);
+        // Sides named freely (Other game): only the named ones play, and side 1 always.
+        option.hidden = option.disabled = count !== null ? slot >= count : slot > 0 && !typed;
+        if (option.disabled && option.selected) select.value = "0";
+      });
+    }
+
     function update() {
       var chosen = form.querySelector("input[name=table_format]:checked");
       // A format the page gave no count for (sides named freely): every name field stays.
-      if (!chosen || !(chosen.value in seats)) return;
+      if (!chosen || !(chosen.value in seats)) { offerSides(null); return; }
+      offerSides(seats[chosen.value]);
       form.querySelectorAll("fieldset[data-formats]").forEach(function (fs) {
         fs.hidden = fs.dataset.formats.split(" ").indexOf(chosen.value) < 0;
       });
@@ -185,6 +207,7 @@
       });
     }
     form.addEventListener("change", update);
+    form.addEventListener("input", update);
     update();
   }
 

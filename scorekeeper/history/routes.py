@@ -49,15 +49,33 @@ def sheets_of(ids: list[int]) -> list[Sheet]:
     return [by_id[match_id] for match_id in ids if match_id in by_id]
 
 
+def players_of(ids: list[int]) -> dict[int, dict[int, list[str]]]:
+    """The names the players gave at these matches: by match, by side, in the order they sat
+    down (one statement, whatever the page holds)."""
+    named: dict[int, dict[int, list[str]]] = {}
+    rows = db.session.execute(
+        sa.select(Seat.match_id, Seat.side_id, Seat.player)
+        .where(Seat.match_id.in_(ids), Seat.side_id.is_not(None), Seat.player != "")
+        .order_by(Seat.id)
+    )
+    for match_id, side_id, player in rows:
+        named.setdefault(match_id, {}).setdefault(side_id, []).append(player)
+    return named
+
+
 @bp.get("/history")
 def index():  # type: ignore[no-untyped-def]
     """The matches this phone created, joined or watched, a page at a time."""
     phone = current_phone()
     page = page_asked()
     sheets: list[Sheet] = []
+    players: dict[int, dict[int, list[str]]] = {}
     older = False
     if phone is not None and page <= LAST_PAGE:
         listed = list(db.session.scalars(page_of(phone, page)))
         older = len(listed) > PER_PAGE
         sheets = sheets_of(listed[:PER_PAGE])
-    return render_template("history/index.html", sheets=sheets, page=page, older=older)
+        players = players_of(listed[:PER_PAGE])
+    return render_template(
+        "history/index.html", sheets=sheets, players=players, page=page, older=older
+    )

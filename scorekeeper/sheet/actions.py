@@ -424,8 +424,7 @@ def hand_over_host(match: Match, seat_id: int, key: str | None) -> Done:
         viewer.require(Action.HAND_OVER)
         seat = other_seat(match, seat_id, viewer)
         match.host_phone = seat.phone
-        who = seat.side.name if seat.side else "a watching phone"
-        return Done(f"The host role went to {who}.")
+        return Done(f"The host role went to {seat.label}.")
 
     return _run(match, key, work)
 
@@ -447,8 +446,9 @@ def phones_on(seats: Iterable[Seat | SeatAt]) -> dict[int, int]:
     return held
 
 
-def claim_side(match: Match, side: Side, key: str | None) -> Done:
-    """This phone claims a side that still has room (a partnership's phones may share one)."""
+def claim_side(match: Match, side: Side, key: str | None, player: str = "") -> Done:
+    """This phone claims a side that still has room (a partnership's phones may share one);
+    `player` is the name its player gave (a blank one keeps the name the seat has)."""
 
     def work(viewer: Viewer) -> Done:
         viewer.require(Action.CLAIM)
@@ -461,14 +461,15 @@ def claim_side(match: Match, side: Side, key: str | None) -> Done:
         if viewer.seat_id is not None:
             seat = db.session.get_one(Seat, viewer.seat_id)
             seat.side_id = side.id
+            seat.player = player or seat.player
         else:
-            db.session.add(seat_at(match, viewer.phone or "", side.id))
+            db.session.add(seat_at(match, viewer.phone or "", side.id, player))
         return Done(f"This phone now holds {side.name}.")
 
     return _run(match, key, work)
 
 
-def watch(match: Match, key: str | None) -> Done:
+def watch(match: Match, key: str | None, player: str = "") -> Done:
     """This phone watches the match read-only; it lands in this phone's history."""
 
     def work(viewer: Viewer) -> Done:
@@ -487,8 +488,22 @@ def watch(match: Match, key: str | None) -> Done:
                 match,
             )
         # A write like any other: the page a watcher sees differs from a newcomer's.
-        db.session.add(seat_at(match, viewer.phone or ""))
+        db.session.add(seat_at(match, viewer.phone or "", player=player))
         return Done("Watching this match.")
+
+    return _run(match, key, work)
+
+
+def rename_player(match: Match, player: str, key: str | None) -> Done:
+    """The person with this phone gives (or changes) their name at this match."""
+
+    def work(viewer: Viewer) -> Done:
+        viewer.require(Action.RENAME)
+        if player == viewer.player:
+            return Done(f"This phone is {viewer.label} already.", changed=False)
+        seat = db.session.get_one(Seat, viewer.seat_id)
+        seat.player = player
+        return Done(f"This phone is now {seat.label}.")
 
     return _run(match, key, work)
 

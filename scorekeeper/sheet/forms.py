@@ -108,6 +108,20 @@ class KeyedForm(FlaskForm):
     )
 
 
+def player_field() -> StringField:
+    """The name of the person with this phone, as the claim, watch and create forms ask it."""
+    return StringField(
+        "Your name",
+        filters=[lambda text: text.strip() if isinstance(text, str) else text],
+        validators=[
+            Optional(),
+            Length(max=40, message="Keep your name under 40 letters."),
+            printable,
+        ],
+        render_kw={"autocomplete": "given-name", "maxlength": 40, "placeholder": "Your name"},
+    )
+
+
 class ActionForm(KeyedForm):
     """A one-button action: end, reopen, abandon, release, claim, last trick, hand over."""
 
@@ -116,6 +130,8 @@ class ActionForm(KeyedForm):
     hand = IntegerField(validators=[Optional(), NumberRange(min=1, max=10_000)])
     # The second tap an action that can't be taken back asks for (its confirm page's button).
     confirmed = BooleanField()
+    # Who is taking a side or watching (claim, watch).
+    player = player_field()
 
 
 class EntryForm(KeyedForm):

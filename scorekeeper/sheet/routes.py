@@ -26,7 +26,7 @@ from scorekeeper.live import CACHE_CONTROL, etag_for, not_modified_headers, requ
 from scorekeeper.matches import answer, match_or_404, side_at
 from scorekeeper.models import Correction, Match
 from scorekeeper.permissions import Action, Refusal, Viewer, seats_at, viewer_for
-from scorekeeper.phones import current_phone, ensure_phone
+from scorekeeper.phones import current_phone, ensure_phone, player_name, remember_name
 from scorekeeper.sheet import actions
 from scorekeeper.sheet.chart import running_chart
 from scorekeeper.sheet.forms import ActionForm, CorrectionForm, EntryForm, new_key
@@ -39,6 +39,8 @@ bp.add_app_template_global(running_chart)
 bp.add_app_template_global(Action, "Action")
 bp.add_app_template_global(new_key)
 bp.add_app_template_global(sheet_rows)
+# The name this phone gave last, offered on the claim and watch form.
+bp.add_app_template_global(player_name)
 
 
 @bp.app_template_filter("count_changes")
@@ -301,6 +303,8 @@ def _action_form(match: Match) -> ActionForm:
     """A one-button form, validated (CSRF, key, target) or refused on the match page."""
     form = ActionForm()
     if not form.validate_on_submit():
+        if form.player.errors:
+            raise Refusal(f"Your name: {form.player.errors[0]}", 400, match)
         raise Refusal("That button's form was incomplete: reload and try again.", 400, match)
     return form
 
@@ -312,7 +316,10 @@ def claim(code: str):  # type: ignore[no-untyped-def]
     form = _action_form(match)
     side = side_at(match, form.target.data)
     ensure_phone()
-    return answer(match.code, actions.claim_side(match, side, form.key.data))
+    player = form.player.data or ""
+    done = actions.claim_side(match, side, form.key.data, player)
+    remember_name(player)
+    return answer(match.code, done)
 
 
 @bp.post("/<code>/watch")
@@ -321,7 +328,25 @@ def watch(code: str):  # type: ignore[no-untyped-def]
     match = match_or_404(code)
     form = _action_form(match)
     ensure_phone()
-    return answer(match.code, actions.watch(match, form.key.data))
+    player = form.player.data or ""
+    done = actions.watch(match, form.key.data, player)
+    remember_name(player)
+    return answer(match.code, done)
+
+
+@bp.route("/<code>/name", methods=["GET", "POST"])
+def rename(code: str):  # type: ignore[no-untyped-def]
+    """The person with this phone gives or changes their name at this match."""
+    match = match_or_404(code)
+    viewer = viewer_for(match)
+    viewer.require(Action.RENAME)
+    if request.method == "POST":
+        form = _action_form(match)
+        player = form.player.data or ""
+        done = actions.rename_player(match, player, form.key.data)
+        remember_name(player)
+        return answer(match.code, done)
+    return render_template("sheet/name.html", match=match, viewer=viewer)
 
 
 @bp.post("/<code>/last-trick")
@@ -414,7 +439,7 @@ def hand_over(code: str):  # type: ignore[no-untyped-def]
     form = _confirmed_form(match)
     if form is None:
         seat = actions.other_seat(match, _target() or 0, viewer_for(match))
-        who = seat.side.name if seat.side else "a watching phone"
+        who = seat.label
         return _confirm_page(
             match,
             Action.HAND_OVER,

@@ -14,7 +14,13 @@ from wtforms import (
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
 
 from scorekeeper.games import Game
-from scorekeeper.sheet.forms import ENTER_A_NUMBER, PointsField, new_key, printable
+from scorekeeper.sheet.forms import (
+    ENTER_A_NUMBER,
+    PointsField,
+    new_key,
+    player_field,
+    printable,
+)
 
 MAX_SIDES = 8
 
@@ -65,6 +71,7 @@ def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
             default=game.formats[0].key,
             validators=[InputRequired(message="Choose how the table is seated.")],
         )
+        player = player_field()
         host_side = SelectField(
             "This phone plays on",
             choices=[SelectChoice(str(i), f"Side {i + 1}") for i in range(side_slots(game))]

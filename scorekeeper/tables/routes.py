@@ -7,7 +7,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from scorekeeper.games import GAMES
 from scorekeeper.matches import find_match
 from scorekeeper.models import CODE_LENGTH, normalise_code
-from scorekeeper.phones import ensure_phone
+from scorekeeper.phones import ensure_phone, player_name, remember_name
 from scorekeeper.sheet.forms import what_was_posted
 from scorekeeper.tables.forms import JoinForm, fields, new_match_form
 from scorekeeper.tables.setup import NewMatch, SetupError, create_match
@@ -67,12 +67,16 @@ def new_match(game_key: str):  # type: ignore[no-untyped-def]
                 )
             ),
             host_side=host_side if host_side >= 0 else None,
+            host_player=form.player.data or "",
         )
         try:
             code = create_match(game, choice, ensure_phone(), form.key.data, what_was_posted())
         except SetupError as error:
             form[error.field].errors.append(error.reason)
         else:
+            remember_name(form.player.data or "")
             return redirect(url_for("sheet.match", code=code))
+    elif not form.is_submitted():
+        form.player.data = player_name()
     status = 400 if request.method == "POST" else 200
     return render_template("tables/new.html", form=form, game=game, fields=fields), status

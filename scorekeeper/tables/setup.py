@@ -32,6 +32,8 @@ class NewMatch:
     names: list[tuple[str, str]]
     # Column the host's phone plays on, or None for a host who only keeps the sheet.
     host_side: int | None
+    # The host's own name, as they typed it ("" if not given).
+    host_player: str = ""
 
 
 def sides_for(game: Game, choice: NewMatch) -> list[tuple[str, str]]:
@@ -106,7 +108,7 @@ def create_match(
             db.session.rollback()
             continue
         host_side = match.sides[choice.host_side].id if choice.host_side is not None else None
-        db.session.add(seat_at(match, host_phone, host_side))
+        db.session.add(seat_at(match, host_phone, host_side, choice.host_player))
         if key:
             db.session.add(Submission(key=key, match_id=match.id, posted=posted))
         code = match.code

@@ -37,8 +37,10 @@ def create_match(
     *,
     target: str | None = None,
     target_points: int | None = None,
+    player: str = "Hosni",
 ) -> str:
-    """Create a match through the real form, this phone on side 1; return the code it shows."""
+    """Create a match through the real form, this phone's player (named `player`) on side 1;
+    return the code it shows."""
     page.goto("/")
     page.get_by_role("link", name=game, exact=True).click()
     page.get_by_label(table).check()
@@ -48,26 +50,34 @@ def create_match(
         page.get_by_label("Target (points)").fill(str(target_points))
     for slot, name in enumerate(names, start=1):
         page.get_by_label(f"Side {slot}", exact=True).fill(name)
-    page.get_by_label("This phone plays on").select_option(label="Side 1")
+    page.get_by_label("Your name").fill(player)
+    page.get_by_label("This phone plays on").select_option(index=0)
     page.get_by_role("button", name="Create match").click()
-    expect(page.locator(".code-line")).to_have_text(f"This phone holds {names[0]} · Host")
+    expect(page.locator(".code-line")).to_have_text(
+        f"{player} holds {names[0]} · Host · Change name"
+    )
     stay(page)
     return page.locator("summary .code").inner_text()
 
 
-def join(page: Page, code: str, side: str) -> None:
-    """Type the code on the home page (lower case, as thumbs do), then claim a side."""
+def join(page: Page, code: str, side: str, player: str | None = None) -> None:
+    """Type the code on the home page (lower case, as thumbs do), then give a name (the
+    side's, unless `player` is given) and claim a side."""
     page.goto("/")
     page.get_by_label("Match code").fill(code.lower())
     page.get_by_role("button", name="Join", exact=True).click()
-    page.get_by_role("button", name=f"I'm {side}").click()
-    told(page, f"This phone now holds {side}.")
-    stay(page)
+    claim(page, side, player)
 
 
-def seat(page: Page, code: str, side: str) -> None:
-    """Open the match by its QR link and claim a side."""
+def seat(page: Page, code: str, side: str, player: str | None = None) -> None:
+    """Open the match by its QR link, give a name and claim a side."""
     page.goto(f"/j/{code}")
+    claim(page, side, player)
+
+
+def claim(page: Page, side: str, player: str | None) -> None:
+    """On the match page: the name asked, then the side's button."""
+    page.get_by_label("Your name").fill(player or side)
     page.get_by_role("button", name=f"I'm {side}").click()
     told(page, f"This phone now holds {side}.")
     stay(page)

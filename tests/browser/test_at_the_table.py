@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.moves import create_match, seat, told
+from tests.browser.moves import LIVE_MS, cell, create_match, enter, join, seat, told
 
 pytestmark = pytest.mark.browser
 
@@ -93,3 +93,61 @@ def test_release_and_hand_over_ask_a_second_tap(new_phone, phones):
     host.get_by_role("button", name="Yes, make Ben the host").click()
     told(host, "The host role went to Ben.")
     expect(host.locator(".host-tools")).to_have_count(0)
+
+
+# Phones have names.
+
+
+def test_names_tell_two_partners_apart(new_phone, artifacts):
+    """Each phone gives its player's name once; the host's tools, "waiting for", the trail
+    and History say "Sara (Us)", not "Us" twice."""
+    omar, sara, ben, bo = (new_phone() for _ in range(4))
+    code = create_match(omar, "Basra", "4 in 2 partnerships", ["Us", "Them"], player="Omar")
+    join(sara, code, "Us", "Sara")
+    join(ben, code, "Them", "Ben")
+    join(bo, code, "Them", "Bo")
+    expect(ben.locator(".code-line")).to_contain_text("Ben holds Them")
+
+    tools = omar.locator(".host-tools")
+    for who in ("Sara (Us)", "Ben (Them)", "Bo (Them)"):
+        expect(tools.get_by_role("link", name=f"Make {who} host…")).to_be_visible(timeout=LIVE_MS)
+    expect(ben.locator(".status")).to_contain_text(
+        "Hand 1: waiting for Us (Omar, Sara), Them (Ben, Bo)"
+    )
+
+    enter(sara, 1, "Us", 20)
+    enter(bo, 1, "Them", 5)
+    cell(omar, 1, 1).get_by_role("link").click()
+    omar.get_by_label("Points").fill("7")
+    omar.get_by_role("button", name="Correct", exact=True).click()
+    for phone in (omar, ben):
+        expect(phone.locator(".trail")).to_contain_text("by Omar (Us), the host", timeout=LIVE_MS)
+    omar.screenshot(path=artifacts / "names-host.png", full_page=True)
+
+    # A name is kept on the phone: the next match offers it, and it can be changed here.
+    expect(omar.get_by_role("link", name="Change name")).to_be_visible()
+    omar.get_by_role("link", name="Change name").click()
+    omar.get_by_label("Your name").fill("Omar K")
+    omar.get_by_role("button", name="Save").click()
+    told(omar, "This phone is now Omar K (Us).")
+    expect(ben.locator(".trail")).to_contain_text("by Omar K (Us), the host", timeout=LIVE_MS)
+
+    ben.get_by_role("link", name="History").click()
+    expect(ben.locator(".history .players")).to_have_text("Omar K & Sara (Us) · Ben & Bo (Them)")
+    ben.goto("/new/basra")
+    expect(ben.get_by_label("Your name")).to_have_value("Ben")
+
+
+def test_this_phone_plays_on_offers_the_names_just_typed(new_phone):
+    """The create form's "This phone plays on" lists the sides by the names typed, and only
+    as many as the chosen table seats."""
+    page = new_phone()
+    page.goto("/new/basra")
+    page.get_by_label("2 head to head").check()
+    page.get_by_label("Side 1", exact=True).fill("Grandma")
+    page.get_by_label("Side 2", exact=True).fill("Kids")
+    plays_on = page.get_by_label("This phone plays on")
+    offered = plays_on.locator("option:not([hidden])")
+    expect(offered).to_have_text(["Grandma", "Kids", "No side: I only keep the sheet"])
+    page.get_by_label("3 each for themselves").check()
+    expect(offered).to_have_text(["Grandma", "Kids", "Side 3", "No side: I only keep the sheet"])
