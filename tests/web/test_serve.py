@@ -1,0 +1,79 @@
+"""`make run` as a host at a table meets it: the address once the server answers, a plain
+word when the port is taken, and no line per poll."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+from tests.servers import ROOT, free_port, migrate, server_env, shared_database
+
+__all__ = ["shared_database"]
+
+
+def serve(database_url: str, port: int) -> subprocess.Popen[str]:
+    """`python -m scorekeeper.serve`, as `make run` starts it, on this port."""
+    env = server_env(database_url) | {"PORT": str(port), "HOST": "127.0.0.1", "WORKERS": "1"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper.serve"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def read_until(server: subprocess.Popen[str], words: str, seconds: float = 60) -> list[str]:
+    """The lines it prints up to one holding `words`."""
+    lines: list[str] = []
+    deadline = time.monotonic() + seconds
+    assert server.stdout is not None
+    while time.monotonic() < deadline:
+        line = server.stdout.readline()
+        if not line and server.poll() is not None:
+            break
+        lines.append(line)
+        if words in line:
+            return lines
+    raise AssertionError(f"{words!r} never printed: {''.join(lines)}")
+
+
+def test_the_address_is_printed_once_it_answers_and_polls_are_not_logged(shared_database):
+    migrate(shared_database)
+    port = free_port()
+    server = serve(shared_database, port)
+    try:
+        read_until(server, "Scorekeeper is up")
+        address = read_until(server, f":{port}/")[-1].strip()
+        assert address == f"http://127.0.0.1:{port}/"
+        # Printed once it answers: the very next request is served.
+        with urllib.request.urlopen(address, timeout=5) as home:
+            assert home.status == 200
+        for _ in range(5):
+            urllib.request.urlopen(address, timeout=5).close()
+        read_until(server, "ACCESS_LOG=1")
+    finally:
+        server.send_signal(signal.SIGTERM)
+        rest, _ = server.communicate(timeout=30)
+    assert server.returncode == 0
+    # Six requests served, and not one line each.
+    assert '"GET / HTTP/1.1" 200' not in rest
+
+
+def test_a_taken_port_is_said_plainly_with_the_way_out(shared_database):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        server = serve(shared_database, port)
+        said, _ = server.communicate(timeout=30)
+    assert server.returncode == 1
+    assert f"Port {port} is taken" in said
+    assert f"PORT={port + 1} make run" in said
+    assert "Scorekeeper is up" not in said
+    assert "Traceback" not in said
