@@ -61,6 +61,10 @@
           var doc = new DOMParser().parseFromString(fresh.html, "text/html");
           var freshLive = doc.getElementById("live");
           if (freshLive) live.innerHTML = freshLive.innerHTML;
+          // "Hand 2: Bob 10 recorded." was about the sheet as it was: the sheet moved on.
+          document.querySelectorAll("main > .flash.done, main > .flash.repeated").forEach(function (note) {
+            note.remove();
+          });
           var entry = document.getElementById("entry");
           var freshEntry = doc.getElementById("entry");
           if (entry && freshEntry && !editing(entry)) {

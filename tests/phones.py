@@ -122,6 +122,12 @@ class Phone:
         )
 
 
+def totals(page: str) -> list[str]:
+    """The totals row under the sheet (points, or Brisca's rounds won), as a phone shows it."""
+    row = page.split('<tr class="totals">')[1].split("</tr>")[0]
+    return re.findall(r"<td[^>]*>(-?\d+)</td>", row)
+
+
 def snapshot(app: Flask) -> dict[str, list[tuple[Any, ...]]]:
     """Every stored row of every table: compare before and after to prove nothing changed."""
     with app.app_context():

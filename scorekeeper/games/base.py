@@ -145,6 +145,17 @@ class HandResult(NamedTuple):
     problems: tuple[str, ...] = ()
 
 
+class Standing(NamedTuple):
+    """Where the sides stand toward the target, as the foot of a paper sheet says it."""
+
+    # The sides level at the top (one side: the leader).
+    leaders: tuple[int, ...]
+    # By how much the top is ahead of the next side (0 when several are level at the top).
+    lead: int
+    # How far each side is from the target (0: there).
+    to_go: tuple[int, ...]
+
+
 @dataclass(frozen=True)
 class MatchState:
     """The whole sheet worked out: per hand, running totals, who (if anyone) has won."""
@@ -161,6 +172,8 @@ class MatchState:
     next_majority: int | None = None
     # Why the match was won, in words for the result line ("first past 101", "early victory").
     reason: str = ""
+    # Why play goes on though a side reached the target (sides level at the top), or "".
+    play_on: str = ""
 
 
 class Game(Protocol):
@@ -207,4 +220,14 @@ class Game(Protocol):
 
     def state(self, table: Table, hands: Sequence[HandFacts]) -> MatchState:
         """The sheet worked out from every hand so far, in order (the last may be incomplete)."""
+        ...
+
+    def entry_conflict(
+        self, table: Table, hand: HandFacts, side: int, entry: EntryFacts
+    ) -> str | None:
+        """Why a side's entry can't stand beside the other sides' entries in the same hand."""
+        ...
+
+    def standing(self, table: Table, totals: Sequence[int]) -> Standing:
+        """Who leads by how much, and how far each side is from the target."""
         ...

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .base import CalcField, Calculation, EntryFacts, Table, TableFormat, TableRule
+from .base import CalcField, Calculation, EntryFacts, HandFacts, Table, TableFormat, TableRule
 from .calculator import calculation, count_field, line, read_counts
-from .game import GameBase, Outcome
+from .game import GameBase, Outcome, every_side
 from .hand_checks import Expected
 
 # brisca.txt: "The total value of the cards in a suit is 30 points. Correspondingly, the whole
@@ -128,6 +128,32 @@ class Brisca(GameBase):
         if side is None or totals[side] < table.target:
             return None
         return side, f"First to {self.target_label(table.target)}"
+
+    def entry_conflict(
+        self, table: Table, hand: HandFacts, side: int, entry: EntryFacts
+    ) -> str | None:
+        """Beside the counts: the round's card points can't pass the deck's 120, and the last
+        side's entry must bring them to exactly 120."""
+        found = super().entry_conflict(table, hand, side, entry)
+        if found is not None:
+            return found
+        cells = every_side(hand, table.sides)
+        theirs = [(at, cell) for at, cell in enumerate(cells) if at != side and cell is not None]
+        # A black hand ends the round before every card is won: its points need not add up.
+        if not theirs or self.black_hands(table, [entry, *(cell for _, cell in theirs)]):
+            return None
+        others = sum(cell.points for _, cell in theirs)
+        total = others + entry.points
+        last = len(theirs) == table.sides - 1
+        if total <= DECK_POINTS and not (last and total != DECK_POINTS):
+            return None
+        named = ", ".join(f"{table.side_name(at)} {cell.points}" for at, cell in theirs)
+        fits = f" Yours would be {DECK_POINTS - others}." if last and others <= DECK_POINTS else ""
+        return (
+            f"{named} already: with your {entry.points} the round's card points come to "
+            f"{total}, and the deck holds {DECK_POINTS}.{fits} If theirs is wrong, the host "
+            "can correct it."
+        )
 
     def hand_problems(
         self, table: Table, cells: Sequence[EntryFacts], points: Sequence[int]

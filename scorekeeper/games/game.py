@@ -13,12 +13,13 @@ from .base import (
     HandFacts,
     HandResult,
     MatchState,
+    Standing,
     Table,
     TableFormat,
     TableRule,
 )
-from .hand_checks import Expected, all_by_calculator, cross_check
-from .win_rule import first_over_target
+from .hand_checks import Expected, all_by_calculator, cross_check, over_the_pack
+from .win_rule import first_over_target, level_past_target, standing
 
 
 class Outcome(NamedTuple):
@@ -135,6 +136,21 @@ class GameBase:
                     breakdowns.append(worked)
         return cells, points, breakdowns, problems
 
+    def entry_conflict(
+        self, table: Table, hand: HandFacts, side: int, entry: EntryFacts
+    ) -> str | None:
+        """Why a side's entry can't stand beside what the other sides entered in this hand
+        already (None: it can), naming their entries: with the calculator on both, the pack
+        holds only so many cards, aces, jacks…"""
+        if entry.counts is None or not self.expected:
+            return None
+        theirs = [
+            (table.side_name(at), cell.counts)
+            for at, cell in enumerate(every_side(hand, table.sides))
+            if at != side and cell is not None and cell.counts is not None
+        ]
+        return over_the_pack(theirs, entry.counts, self.expected)
+
     # The hooks the loop in state() calls: the games differ in how a sheet works out only here.
 
     def majority_worth(self, table: Table, held_over: int) -> int | None:
@@ -171,6 +187,14 @@ class GameBase:
     ) -> tuple[int, str] | None:
         """The side that has won the match after this hand, and why; None to play on."""
         raise NotImplementedError
+
+    def why_play_goes_on(self, table: Table, totals: Sequence[int]) -> str:
+        """Why nobody has won though a side reached the target ("" if none did)."""
+        return ""
+
+    def standing(self, table: Table, totals: Sequence[int]) -> Standing:
+        """Who leads by how much, and how far each side is from the target."""
+        return standing(totals, table.target)
 
     def state(self, table: Table, hands: Sequence[HandFacts]) -> MatchState:
         """The sheet worked out from every hand so far, in order (the last may be incomplete)."""
@@ -223,6 +247,7 @@ class GameBase:
             held_over=held,
             next_majority=self.majority_worth(table, held),
             reason=reason,
+            play_on=self.why_play_goes_on(table, totals) if winner is None else "",
         )
 
 
@@ -257,3 +282,8 @@ class PointsGame(GameBase):
         if outcome.early_victory is not None:
             return outcome.early_victory, "Early victory"
         return first_over_target(totals, table.target)
+
+    def why_play_goes_on(self, table: Table, totals: Sequence[int]) -> str:
+        """Sides level at the top past the target play on (first_over_target's tie)."""
+        names = [table.side_name(side) for side in range(table.sides)]
+        return level_past_target(totals, table.target, names)

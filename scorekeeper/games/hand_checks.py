@@ -58,6 +58,30 @@ def most_cards_problems(counts: Sequence[Mapping[str, int]]) -> list[str]:
     return [f"Most cards: the claims don't match the card counts ({shown})"]
 
 
+def over_the_pack(
+    theirs: Sequence[tuple[str, Mapping[str, int]]],
+    mine: Mapping[str, int],
+    expected: Sequence[Expected],
+) -> str | None:
+    """Why one side's calculator counts can't be true beside the counts the other sides
+    (named) entered in the same hand already: together they would hold more of something
+    than the pack has. None if they can."""
+    for rule in expected:
+        own = mine.get(rule.key, 0)
+        held = [(name, side.get(rule.key, 0)) for name, side in theirs if side.get(rule.key, 0)]
+        got = own + sum(count for _, count in held)
+        if not own or got <= rule.total:
+            continue
+        if rule.single:
+            return f"{held[0][0]} has the {rule.noun} already: only one side can."
+        named = ", ".join(f"{name} {count}" for name, count in held)
+        return (
+            f"{rule.noun}: {named} already, and your {own} would make {got}; "
+            f"there are only {rule.total}."
+        )
+    return None
+
+
 def all_by_calculator(cells: Sequence[EntryFacts | None]) -> bool:
     """Whether every side entered this hand and used the calculator to do it."""
     return all(cell is not None and cell.counts is not None for cell in cells)

@@ -174,15 +174,30 @@ def _check_open_hand(sheet: Sheet, hand_number: int) -> None:
                 match,
             )
         raise Refusal("No hand is open for entries.", 409, match)
+    word = sheet.game.hand_word
     if hand_number < sheet.current_hand:
         raise Refusal(
-            f"Hand {hand_number} is complete: only the host can change it now.", 409, match
+            f"{word} {hand_number} is complete: only the host can change it now.", 409, match
         )
     if hand_number > sheet.current_hand:
         raise Refusal(
-            f"Hand {sheet.current_hand} isn't complete yet: hand {hand_number} can't start.",
+            f"{word} {sheet.current_hand} isn't complete yet: "
+            f"{word.lower()} {hand_number} can't start.",
             409,
             match,
+        )
+
+
+def _check_beside_the_others(sheet: Sheet, hand_number: int, side: Side, facts: EntryFacts) -> None:
+    """Refuse an entry the other sides' entries in the same hand make impossible (Brisca's
+    card points past 120, the calculators' cards past the pack), naming their entries."""
+    hand: list[EntryFacts | None] = []
+    if hand_number <= len(sheet.grid):
+        hand = [entry.facts if entry else None for entry in sheet.grid[hand_number - 1]]
+    conflict = sheet.game.entry_conflict(sheet.table, hand, side.position, facts)
+    if conflict is not None:
+        raise Refusal(
+            f"{sheet.game.hand_word} {hand_number}: nothing was saved. {conflict}", 409, sheet.match
         )
 
 
@@ -209,10 +224,12 @@ def enter_hand(
         entry = cell.entry if cell else None
         if seen_revision is not None and seen_revision != (entry.revision if entry else 0):
             raise _changed_meanwhile(match, side, hand_number, entry, viewer)
+        _check_beside_the_others(sheet, hand_number, side, facts)
         _write_cell(sheet, hand_number, side, facts, viewer.phone or "", restamp=True)
+        word = sheet.game.hand_word
         if cell is None or cell.entry is None:
-            return Done(f"Hand {hand_number}: {side.name} {facts.points} recorded.")
-        return Done(f"Hand {hand_number}: {side.name} changed to {facts.points}.")
+            return Done(f"{word} {hand_number}: {side.name} {facts.points} recorded.")
+        return Done(f"{word} {hand_number}: {side.name} changed to {facts.points}.")
 
     return _run(match, key, work)
 
@@ -265,7 +282,10 @@ def correct_cell(
         open_hand = sheet.current_hand or len(sheet.hands)
         if not 1 <= hand_number <= max(open_hand, len(sheet.hands)):
             raise Refusal(
-                f"Hand {hand_number} hasn't started: there is nothing to correct.", 409, match
+                f"{sheet.game.hand_word} {hand_number} hasn't started: there is nothing to "
+                "correct.",
+                409,
+                match,
             )
         cell = sheet.cell(hand_number, side)
         entry = cell.entry if cell else None
@@ -293,7 +313,7 @@ def correct_cell(
             )
         )
         verb = "filled in" if entry is None else f"corrected from {entry.points}"
-        return Done(f"Hand {hand_number}: {side.name} {verb} to {facts.points}.")
+        return Done(f"{sheet.game.hand_word} {hand_number}: {side.name} {verb} to {facts.points}.")
 
     return _run(match, key, work)
 

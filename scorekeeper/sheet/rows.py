@@ -19,9 +19,10 @@ CORRECTED = '<span class="mark" title="corrected by the host">✎</span>'
 
 
 def sheet_rows(sheet: Sheet, hand_url: str, correcting: bool) -> Markup:
-    """Every hand's row: each side's points linking to its cell (the correction form when
-    `correcting`), an empty cell "…" (or "fill" for the host), and a row under any hand that
-    doesn't add up. `hand_url` is the match's URL up to the hand number: /m/<code>/hand/."""
+    """Every hand's row: each side's points (and, small, its running total) linking to its
+    cell (the correction form when `correcting`), an empty cell "…" (or "fill" for the host),
+    and a row under any hand that doesn't add up. `hand_url` is the match's URL up to the
+    hand number: /m/<code>/hand/."""
     end = "/correct" if correcting else ""
     hand_url = escape(hand_url)
     hand_word = sheet.game.hand_word
@@ -29,8 +30,11 @@ def sheet_rows(sheet: Sheet, hand_url: str, correcting: bool) -> Markup:
     corrected = sheet.corrected
     parts: list[str] = []
     add = parts.append
+    # The running totals after each complete hand, shown small under its points, as on paper.
+    running = iter(sheet.state.running)
     for hand, entries, result in zip(sheet.hands, sheet.grid, sheet.state.hands, strict=True):
         number = hand.number
+        after = next(running) if result.complete else None
         classes = "complete" if result.complete else "current"
         if result.problems:
             classes += " flagged"
@@ -45,7 +49,10 @@ def sheet_rows(sheet: Sheet, hand_url: str, correcting: bool) -> Markup:
             marks = FROM_CALCULATOR if result.breakdowns[at] is not None else ""
             if corrected.get((number, entry.side_id)):
                 marks += CORRECTED
-            add(f'<td class="{won}"><a href="{link}{end}">{result.points[at]}{marks}</a></td>')
+            # The running total is drawn by CSS from data-run: shown, but not read as part
+            # of the cell's number.
+            run = f' data-run="{after[at]}"' if after is not None else ""
+            add(f'<td class="{won}"><a href="{link}{end}"{run}>{result.points[at]}{marks}</a></td>')
         add("</tr>")
         if result.problems:
             problems = escape("; ".join(result.problems))

@@ -11,7 +11,15 @@ from typing import Any, NamedTuple
 import sqlalchemy as sa
 
 from scorekeeper.extensions import db
-from scorekeeper.games import EntryFacts, Game, HandResult, MatchState, Table, get_game
+from scorekeeper.games import (
+    EntryFacts,
+    Game,
+    HandResult,
+    MatchState,
+    Standing,
+    Table,
+    get_game,
+)
 from scorekeeper.games.base import Calculation
 from scorekeeper.models import Correction, Entry, Hand, Match, Side
 
@@ -157,6 +165,25 @@ class Sheet:
         """Brisca: the sides tied on the round that waits for the last trick."""
         row = self.last_trick_row
         return tuple(self.sides[i] for i in row.result.needs_last_trick) if row else ()
+
+    @cached_property
+    def standing(self) -> Standing:
+        """Who leads by how much, and how far each side is from the target."""
+        return self.game.standing(self.table, self.state.totals)
+
+    @property
+    def leaders(self) -> tuple[Side, ...]:
+        """The sides level at the top (one: the leader)."""
+        return tuple(self.sides[at] for at in self.standing.leaders)
+
+    @property
+    def last_round(self) -> tuple[int, Side, tuple[int | None, ...]] | None:
+        """Brisca: the last round someone took, as (its number, who took it, the card
+        points), for "Ben took round 2, 61–59"; None before any (or in a points game)."""
+        for hand, result in zip(reversed(self.hands), reversed(self.state.hands), strict=True):
+            if result.round_winner is not None:
+                return hand.number, self.sides[result.round_winner], result.points
+        return None
 
     @property
     def winner(self) -> Side | None:

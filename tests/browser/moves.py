@@ -96,7 +96,7 @@ def enter(page: Page, hand: int, side: str, points: int, *, changed: bool = Fals
 def see_totals(phones: list[Page], totals: list[str]) -> None:
     """Every phone's totals row reaches these numbers by itself, without a reload."""
     for phone in phones:
-        expect(phone.locator("table.sheet tfoot td")).to_have_text(totals, timeout=LIVE_MS)
+        expect(phone.locator("table.sheet tr.totals td")).to_have_text(totals, timeout=LIVE_MS)
         not_reloaded(phone)
 
 

@@ -151,3 +151,71 @@ def test_this_phone_plays_on_offers_the_names_just_typed(new_phone):
     expect(offered).to_have_text(["Grandma", "Kids", "No side: I only keep the sheet"])
     page.get_by_label("3 each for themselves").check()
     expect(offered).to_have_text(["Grandma", "Kids", "Side 3", "No side: I only keep the sheet"])
+
+
+# The sheet reads like a good paper sheet.
+
+
+def test_the_sheet_says_who_leads_what_is_left_and_why_play_goes_on(new_phone, phones, artifacts):
+    """Each hand shows its points and, small, the running total; under the totals, how far
+    each side is from the target and who leads by how much; at 50–50 over a 50 target, why
+    nobody has won."""
+    them = phones()
+    page = new_phone()
+    code = create_match(page, "Other game", "2 to 8 sides", ["Us", "Them"], target_points=50)
+    them.join(code, side=1)
+    enter(page, 1, "Us", 30)
+    them.enter(code, 1, 1, 25)
+    expect(cell(page, 1, 0).get_by_role("link")).to_have_attribute(
+        "data-run", "30", timeout=LIVE_MS
+    )
+    expect(page.locator("tr.to-go td")).to_have_text(["20", "25"])
+    expect(page.locator(".standing")).to_have_text("Us ahead by 5; 50 points wins.")
+
+    enter(page, 2, "Us", 20)
+    them.enter(code, 2, 1, 25)
+    expect(cell(page, 2, 1).get_by_role("link")).to_have_attribute(
+        "data-run", "50", timeout=LIVE_MS
+    )
+    expect(page.locator(".status .notice")).to_have_text(
+        "Us and Them are level at 50, past 50: play on until the tie breaks."
+    )
+    expect(page.locator(".standing")).to_have_text("Us and Them level at 50; 50 points wins.")
+    expect(page.locator("tr.to-go td")).to_have_text(["✓", "✓"])
+    page.screenshot(path=artifacts / "sheet-level-past-target.png", full_page=True)
+
+
+def test_brisca_says_who_took_the_round_and_refuses_an_impossible_one(new_phone, phones):
+    """ "Ben took round 1, 61–59" after a round; an entry the other side's makes impossible
+    (70 beside 70 of a 120-point deck) is refused, naming it, and nothing is saved."""
+    alice = phones()
+    ben = new_phone()
+    code = alice.create("brisca", table_format="2", side_0="Alice", side_1="Ben")
+    seat(ben, code, "Ben")
+    alice.enter(code, 1, 0, 70)
+    expect(ben.locator("#entry h2")).to_have_text("Round 1: Ben", timeout=LIVE_MS)
+    ben.get_by_label("Card points this round (0–120)").fill("70")
+    ben.get_by_role("button", name="Enter", exact=True).click()
+    expect(ben.locator(".flash.error")).to_have_text(
+        "Round 1: nothing was saved. Alice 70 already: with your 70 the round's card points "
+        "come to 140, and the deck holds 120. Yours would be 50. If theirs is wrong, the host "
+        "can correct it."
+    )
+    expect(cell(ben, 1, 1)).to_have_text("…")
+
+    ben.get_by_label("Card points this round (0–120)").fill("50")
+    ben.get_by_role("button", name="Enter", exact=True).click()
+    told(ben, "Round 1: Ben 50 recorded.")
+    expect(ben.locator(".round-taken")).to_have_text("Alice took round 1, 70–50.")
+
+
+def test_what_a_tap_did_goes_once_the_sheet_moves_on(new_phone, phones):
+    """ "Hand 1: Alice 20 recorded." is said, and goes when the next change arrives live."""
+    ben = phones()
+    alice = new_phone()
+    code = ben.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="1")
+    seat(alice, code, "Alice")
+    enter(alice, 1, "Alice", 20)
+    ben.enter(code, 1, 1, 5)
+    expect(cell(alice, 1, 1)).to_have_text("5", timeout=LIVE_MS)
+    expect(alice.locator(".flash")).to_have_count(0)

@@ -53,7 +53,7 @@ def colours(page: Page) -> dict[str, float]:
         """() => ({
             background: getComputedStyle(document.body).backgroundColor,
             text: getComputedStyle(document.body).color,
-            sheet: getComputedStyle(document.querySelector("table.sheet tfoot td")).color,
+            sheet: getComputedStyle(document.querySelector("table.sheet tr.totals td")).color,
         })"""
     )
     return {name: luminance(value) for name, value in painted.items()}
@@ -166,7 +166,7 @@ def test_a_number_being_typed_survives_live_refreshes(new_phone, phones):
     field.press_sequentially("2")
     alice.get_by_role("button", name="Enter", exact=True).click()
     told(alice, "Hand 1: Alice 42 recorded.")
-    expect(alice.locator("table.sheet tfoot td")).to_have_text(["42", "6"])
+    expect(alice.locator("table.sheet tr.totals td")).to_have_text(["42", "6"])
 
 
 # 3. Offline and back.
@@ -221,7 +221,7 @@ def play_four_sides(page: Page, code: str, others: list[Phone]) -> None:
             other.enter(code, number, position, points[position])
         page.reload()
         enter(page, number, FOUR_SIDES[0], points[0])
-    expect(page.locator("table.sheet tfoot td")).to_have_text(["585", "395", "465", "1335"])
+    expect(page.locator("table.sheet tr.totals td")).to_have_text(["585", "395", "465", "1335"])
 
 
 def test_the_sheet_follows_the_phone_dark_setting(new_phone, phones, artifacts):
@@ -376,7 +376,7 @@ def test_a_double_tap_on_enter_records_once(live_server, new_phone, phones):
     told(alice, "Hand 1: Alice 48 recorded.")
     expect(alice.locator("table.sheet tbody tr")).to_have_count(1)
     expect(cell(alice, 1, 0)).to_have_text("48")
-    expect(alice.locator("table.sheet tfoot td")).to_have_text(["48", "5"])
+    expect(alice.locator("table.sheet tr.totals td")).to_have_text(["48", "5"])
     assert posts == [f"{live_server.url}/m/{code}/enter"]
     assert [(e.points, e.revision) for e in stored_entries(live_server, code, 1, 0)] == [(48, 1)]
 
@@ -397,5 +397,5 @@ def test_an_entry_posted_twice_by_a_flaky_connection_records_once(live_server, n
     told(alice, "Already recorded.")
     expect(alice.locator(".flash.error")).to_have_count(0)
     expect(alice.locator("table.sheet tbody tr")).to_have_count(1)
-    expect(alice.locator("table.sheet tfoot td")).to_have_text(["48", "5"])
+    expect(alice.locator("table.sheet tr.totals td")).to_have_text(["48", "5"])
     assert [(e.points, e.revision) for e in stored_entries(live_server, code, 1, 0)] == [(48, 1)]

@@ -451,3 +451,24 @@ def test_43_points_are_on_the_table_every_ordinary_hand(hand) -> None:
     state = BASRA.state(tbl, [[counted(tbl, **first), counted(tbl, **second)]])
     assert sum(state.totals) == 43 + 10 * basras
     assert state.hands[0].problems == ()
+
+
+# Where the sides stand, and why play goes on.
+
+
+def test_level_past_the_target_says_why_play_goes_on() -> None:
+    state = BASRA.state(table("basra"), [[plain(60), plain(60)], [plain(41), plain(41)]])
+    assert state.winner is None
+    assert (
+        state.play_on
+        == "Side 1 and Side 2 are level at 101, past 101: play on until the tie breaks."
+    )
+    ahead = BASRA.state(table("basra"), [[plain(60), plain(50)]])
+    assert ahead.play_on == ""
+
+
+def test_standing_says_who_leads_by_how_much_and_what_is_left() -> None:
+    tbl = table("basra")
+    assert BASRA.standing(tbl, (80, 65)) == ((0,), 15, (21, 36))
+    assert BASRA.standing(tbl, (70, 70)) == ((0, 1), 0, (31, 31))
+    assert BASRA.standing(tbl, (110, 90)) == ((0,), 20, (0, 11))

@@ -10,13 +10,7 @@ import sqlalchemy as sa
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Correction, Entry, Match
-from tests.phones import stored_match
-
-
-def totals(page: str) -> list[str]:
-    """The running totals in the sheet's footer, as a phone shows them."""
-    foot = page.split("<tfoot>")[1].split("</tfoot>")[0]
-    return re.findall(r"<td[^>]*>(-?\d+)</td>", foot)
+from tests.phones import stored_match, totals
 
 
 def test_whole_basra_match_from_creation_to_history(app, host, guest, watcher):

@@ -2,16 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
 from scorekeeper.models import Match
 from tests.phones import snapshot, stored_match
-
-
-def rounds(page: str) -> list[str]:
-    """Rounds won per side, from the sheet's footer."""
-    foot = page.split("<tfoot>")[1].split("</tfoot>")[0]
-    return re.findall(r"<td[^>]*>(-?\d+)</td>", foot)
+from tests.phones import totals as rounds
 
 
 def test_brisca_to_three_rounds_with_a_tie_on_the_last_trick(app, host, guest, watcher):

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry
-from tests.phones import snapshot
+from tests.phones import snapshot, totals
 
 # basra.txt, "A worked hand": Alice 30 cards, three aces, two jacks, the 10♦ and one basra;
 # Ben 22 cards, one ace, two jacks and the 2♣.
@@ -23,12 +23,6 @@ def count(phone, code, counts, intent="enter", hand=None, url=None):
     if hand is None:
         hand = int(re.search(r'name="hand"[^>]*value="(\d+)"', phone.get(url).shown).group(1))
     return phone.post(url, {"hand": hand, "intent": intent, **counts})
-
-
-def totals(page: str) -> list[str]:
-    """The running totals in the sheet's footer."""
-    foot = page.split("<tfoot>")[1].split("</tfoot>")[0]
-    return re.findall(r"<td[^>]*>(-?\d+)</td>", foot)
 
 
 def test_worked_hand_through_the_calculator(app, basra, host, guest):
@@ -73,10 +67,26 @@ def test_preview_fragment_for_live_breakdown(basra, host):
 
 def test_hand_that_does_not_add_up_is_flagged(basra, host, guest):
     count(host, basra, {**ALICE, "n_cards": 30})
-    page = count(guest, basra, {**BEN, "n_cards": 20, "n_aces": 2}).shown
+    page = count(guest, basra, {**BEN, "n_cards": 20}).shown
     assert "Hand 1 doesn't add up" in page
     assert "Cards add up to 50, not 52" in page
-    assert "Aces add up to 5, not 4" in page
+
+
+def test_counts_past_the_pack_beside_the_other_side_are_refused(app, basra, host, guest):
+    """The other side's calculator already holds 3 aces: a fifth ace is refused before it is
+    saved, naming what the other side entered."""
+    count(host, basra, {**ALICE, "n_cards": 30})
+    before = snapshot(app)
+    refused = count(guest, basra, {**BEN, "n_cards": 20, "n_aces": 2})
+    assert refused.status_code == 409
+    assert "Hand 1: nothing was saved. Aces: Alice 3 already, and your 2 would make 5" in (
+        refused.shown
+    )
+    too_many = count(guest, basra, {**BEN, "n_cards": 30})
+    assert "Cards: Alice 30 already, and your 30 would make 60; there are only 52." in (
+        too_many.shown
+    )
+    assert snapshot(app) == before
 
 
 @pytest.mark.parametrize(
