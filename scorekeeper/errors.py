@@ -9,6 +9,7 @@ from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
+from scorekeeper.extensions import db
 from scorekeeper.permissions import Refusal
 from scorekeeper.sheet.routes import render_match
 
@@ -23,7 +24,13 @@ def register(app: Flask) -> None:
     def refused(refusal: Refusal):  # type: ignore[no-untyped-def]
         """Show the refusal on the match page the phone was on, so it can carry on from there."""
         if refusal.match is not None:
-            return render_match(refusal.match, error=refusal.message, status=refusal.status)
+            try:
+                return render_match(refusal.match, error=refusal.message, status=refusal.status)
+            except OperationalError as error:
+                # The connection dropped while the page was read: nothing was saved either way,
+                # and "try again" brings the refusal back with its page.
+                db.session.rollback()
+                return database_unreachable(error)
         return render_template("error.html", message=refusal.message), refusal.status
 
     @app.errorhandler(OperationalError)

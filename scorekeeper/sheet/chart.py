@@ -36,8 +36,9 @@ def running_chart(
         f'y2="{y(0):.1f}"/>',
         f'<line class="goal" x1="{PAD_LEFT}" y1="{y(target):.1f}" x2="{WIDTH - PAD_RIGHT}" '
         f'y2="{y(target):.1f}"/>',
-        f'<text class="label" x="{PAD_LEFT - 4}" y="{y(target) + 4:.1f}" '
-        f'text-anchor="end">{target}</text>',
+        # Inside the plot, under its line: a target of any length is read whole (in the
+        # margin, 100000 was cut to "0000").
+        f'<text class="label" x="{PAD_LEFT + 3}" y="{y(target) + 11:.1f}">{target}</text>',
         f'<text class="label" x="{PAD_LEFT - 4}" y="{y(0) + 4:.1f}" text-anchor="end">0</text>',
     ]
     if len(points) > 1:

@@ -219,3 +219,51 @@ def test_what_a_tap_did_goes_once_the_sheet_moves_on(new_phone, phones):
     ben.enter(code, 1, 1, 5)
     expect(cell(alice, 1, 1)).to_have_text("5", timeout=LIVE_MS)
     expect(alice.locator(".flash")).to_have_count(0)
+
+
+# Eight sides on a 360-px phone.
+
+EIGHT = ["Grandma Rose", "Grandpa", "Uncle Abdelrahman", "Kids", "Zeinab", "Omar", "Layla", "Bob"]
+
+
+def test_eight_sides_fit_360_px_without_breaking_a_word_or_a_number(new_phone, phones, artifacts):
+    """No name or number wraps mid-word, nothing scrolls sideways, and the cells the host taps
+    are a thumb tall."""
+    page = new_phone()
+    code = create_match(page, "Other game", "2 to 8 sides", EIGHT, target_points=100000)
+    others = [phones() for _ in EIGHT[1:]]
+    for at, phone in enumerate(others, start=1):
+        phone.join(code, side=at)
+    for hand, points in enumerate([[4560, -1200, 9999, 7, 310, 45, 0, 1335]] * 2, start=1):
+        enter(page, hand, EIGHT[0], points[0])
+        for at, phone in enumerate(others, start=1):
+            phone.enter(code, hand, at, points[at])
+    expect(page.locator("tr.totals td")).to_have_text(
+        ["9120", "-2400", "19998", "14", "620", "90", "0", "2670"], timeout=LIVE_MS
+    )
+    measured = page.evaluate(
+        """() => ({
+            wide: document.documentElement.scrollWidth,
+            // Each name stands in one line up its column: no wider than one line of text.
+            names: [...document.querySelectorAll("table.sheet thead .name")].map((n) => [
+                n.textContent,
+                n.getBoundingClientRect().width / parseFloat(getComputedStyle(n).lineHeight),
+            ]),
+            // Each number on one line, inside its own cell.
+            numbers: [...document.querySelectorAll("table.sheet td, table.sheet tfoot th")]
+                .filter((td) => td.offsetParent !== null)
+                .map((td) => [td.textContent, td.scrollWidth - td.clientWidth,
+                              td.getBoundingClientRect().height]),
+            taps: [...document.querySelectorAll("table.sheet tbody td a")].map(
+                (a) => a.getBoundingClientRect().height),
+        })"""
+    )
+    page.screenshot(path=artifacts / "sheet-eight-sides.png", full_page=True)
+    assert measured["wide"] <= 360, measured
+    assert all(lines <= 1.05 for _, lines in measured["names"]), measured["names"]
+    assert [cell for cell in measured["numbers"] if cell[1] > 0] == []
+    assert min(measured["taps"]) >= 44, measured["taps"]
+    # The chart's target label is read whole, however many digits it has.
+    chart = page.locator("figure svg.chart").bounding_box()
+    label = page.locator("figure svg.chart text", has_text="100000").bounding_box()
+    assert chart["x"] <= label["x"] and label["x"] + label["width"] <= chart["x"] + chart["width"]
