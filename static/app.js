@@ -72,6 +72,7 @@
             enhance(freshEntry);
           }
           enhance(live);
+          localTimes(live);
         })
         .catch(offline)
         .then(function () { busy = false; schedule(wait); });
@@ -81,6 +82,17 @@
     window.addEventListener("online", poll);
     window.addEventListener("focus", poll);
     schedule(2000);
+  }
+
+  /* Times: the server sends UTC (and says so); the phone shows them in its own zone. */
+  function localTimes(root) {
+    root.querySelectorAll("time[datetime]").forEach(function (time) {
+      var moment = new Date(time.getAttribute("datetime"));
+      if (isNaN(moment.getTime())) return;
+      var shape = { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" };
+      if (time.dataset.year) shape.year = "numeric";
+      time.textContent = moment.toLocaleString(undefined, shape);
+    });
   }
 
   /* Number fields: a minus key for games that go negative (phone keypads often lack one),
@@ -219,6 +231,7 @@
     var newMatch = document.querySelector("form.new-match");
     if (newMatch) startNewMatch(newMatch);
     enhance(document);
+    localTimes(document);
     var live = document.getElementById("live");
     if (live && live.dataset.poll) startLive(live);
     var calc = document.querySelector("form.calculator");

@@ -18,6 +18,10 @@ from scorekeeper.models import Match
 CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 # A radio button the form checks by default: its name and value.
 CHECKED = re.compile(r'<input checked [^>]*name="([^"]+)"[^>]*value="([^"]*)"')
+# A list the form preselects: its name and the selected value.
+SELECTED = re.compile(
+    r'<select [^>]*name="([^"]+)"[^>]*>(?:(?!</select>).)*?<option selected value="([^"]*)"', re.S
+)
 
 
 class Shown(TestResponse):
@@ -74,7 +78,7 @@ class Phone:
     def create(self, game: str = "basra", **fields: Any) -> str:
         """Create a match with the form's defaults, changed by `fields`; return its code."""
         page = self.get(f"/new/{game}").get_data(as_text=True)
-        defaults = dict(CHECKED.findall(page))
+        defaults = dict(CHECKED.findall(page)) | dict(SELECTED.findall(page))
         response = self.post(f"/new/{game}", {**defaults, "host_side": "0", **fields}, follow=False)
         assert response.status_code == 302, response.get_data(as_text=True)
         return response.headers["Location"].rstrip("/").split("/")[-1]

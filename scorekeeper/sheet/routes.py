@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import datetime
 from functools import lru_cache
 
 import segno
@@ -41,6 +42,17 @@ bp.add_app_template_global(new_key)
 bp.add_app_template_global(sheet_rows)
 # The name this phone gave last, offered on the claim and watch form.
 bp.add_app_template_global(player_name)
+
+
+@bp.app_template_filter("when")
+def when(moment: datetime, with_year: bool = False) -> Markup:
+    """A stored time (UTC) as the page sends it: machine-readable for app.js, which shows it in
+    the phone's own time zone, and labelled UTC for a phone without JavaScript."""
+    shown = moment.strftime("%d %b %Y %H:%M" if with_year else "%d %b %H:%M")
+    year = ' data-year="1"' if with_year else ""
+    return Markup(
+        f'<time datetime="{moment.isoformat(timespec="seconds")}Z"{year}>{shown} UTC</time>'
+    )
 
 
 @bp.app_template_filter("count_changes")
@@ -200,7 +212,9 @@ def export(code: str):  # type: ignore[no-untyped-def]
 def qr(code: str):  # type: ignore[no-untyped-def]
     """The join QR code full screen, for the table to scan."""
     match = match_or_404(code)
-    return render_template("sheet/qr.html", match=match, qr_svg=_qr_svg(match))
+    return render_template(
+        "sheet/qr.html", match=match, qr_svg=_qr_svg(match), game_name=get_game(match.game).name
+    )
 
 
 @bp.post("/<code>/enter")

@@ -23,6 +23,8 @@ from scorekeeper.sheet.forms import (
 )
 
 MAX_SIDES = 8
+# More targets than this are a list to pick from rather than a column of radio buttons.
+MOST_TARGET_BUTTONS = 5
 
 
 class JoinForm(FlaskForm):
@@ -80,7 +82,9 @@ def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
         )
 
     if game.targets:
-        NewMatchForm.target = RadioField(  # type: ignore[attr-defined]
+        # A few targets are radio buttons to tap; Brisca's ten (1 to 10 rounds) are a list.
+        choice_field = RadioField if len(game.targets) <= MOST_TARGET_BUTTONS else SelectField
+        NewMatchForm.target = choice_field(  # type: ignore[attr-defined]
             "Target",
             choices=[SelectChoice(str(t), game.target_label(t)) for t in game.targets],
             default=str(game.default_target),

@@ -101,14 +101,23 @@ def new_phone(browser: Browser, live_server: LiveServer) -> Iterator[PhoneMaker]
     """A maker of phones: each call is a fresh context (its own cookies) with one page open."""
     contexts: list[BrowserContext] = []
 
-    def make(*, dark: bool = False) -> Page:
-        """A new phone at 360×740, light or dark as its setting says."""
+    def make(
+        *,
+        dark: bool = False,
+        timezone: str | None = None,
+        javascript: bool = True,
+        viewport: dict[str, int] | None = None,
+    ) -> Page:
+        """A new phone at 360×740 (or a screen of `viewport`), light or dark as its setting
+        says, in its own time zone, with or without JavaScript."""
         context = browser.new_context(
             base_url=live_server.url,
-            viewport=PHONE_VIEWPORT,
+            viewport=viewport or PHONE_VIEWPORT,
             color_scheme="dark" if dark else "light",
-            is_mobile=True,
-            has_touch=True,
+            is_mobile=viewport is None,
+            has_touch=viewport is None,
+            timezone_id=timezone,
+            java_script_enabled=javascript,
         )
         contexts.append(context)
         return context.new_page()

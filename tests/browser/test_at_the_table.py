@@ -3,9 +3,14 @@ app as it was before its fix."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+import sqlalchemy as sa
 from playwright.sync_api import expect
 
+from scorekeeper.extensions import db
+from scorekeeper.models import Correction
 from tests.browser.moves import LIVE_MS, cell, create_match, enter, join, seat, told
 
 pytestmark = pytest.mark.browser
@@ -267,3 +272,45 @@ def test_eight_sides_fit_360_px_without_breaking_a_word_or_a_number(new_phone, p
     chart = page.locator("figure svg.chart").bounding_box()
     label = page.locator("figure svg.chart text", has_text="100000").bounding_box()
     assert chart["x"] <= label["x"] and label["x"] + label["width"] <= chart["x"] + chart["width"]
+
+
+def test_brisca_target_is_a_list_and_the_qr_page_says_what_it_is(new_phone):
+    """Brisca's ten targets are one list, not ten radio buttons; the full-screen QR page has a
+    heading that says what scanning it does."""
+    page = new_phone()
+    page.goto("/new/brisca")
+    target = page.get_by_label("Target")
+    expect(target).to_have_value("3")
+    expect(page.locator("input[name=target]")).to_have_count(0)
+    code = create_match(page, "Brisca", "2 head to head", ["Ana", "Bea"])
+    page.goto(f"/m/{code}/qr")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Join the Brisca match")
+
+
+# Times in the phone's own zone.
+
+
+def test_times_show_in_the_phone_zone_and_say_utc_without_javascript(
+    live_server, new_phone, phones
+):
+    """The trail and History show a correction's time where the phone is (Tokyo: UTC+9); a
+    phone without JavaScript reads the server's UTC, labelled so."""
+    host, ben = phones(), phones()
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    ben.join(code, side=1)
+    host.enter(code, 1, 0, 20)
+    ben.enter(code, 1, 1, 5)
+    host.correct(code, 1, 1, 7)
+    with live_server.app.app_context():
+        made_at = db.session.scalar(sa.select(Correction.made_at))
+    tokyo = (made_at + timedelta(hours=9)).strftime("%I:%M")
+
+    phone = new_phone(timezone="Asia/Tokyo")
+    phone.goto(f"/m/{code}")
+    trail_time = phone.locator(".trail time")
+    expect(trail_time).to_contain_text(tokyo)
+    expect(trail_time).not_to_contain_text("UTC")
+
+    plain = new_phone(javascript=False)
+    plain.goto(f"/m/{code}")
+    expect(plain.locator(".trail time")).to_have_text(made_at.strftime("%d %b %H:%M UTC"))
