@@ -59,4 +59,4 @@ def side_at(match: Match, position: int | None) -> Side:
 def answer(code: str, done: Done) -> Response:
     """After a post: say what happened, and back to the sheet (post/redirect/get)."""
     flash(done.message, "repeated" if done.repeated else "done")
-    return redirect(url_for("sheet.match", code=code))
+    return redirect(url_for("sheet.match", code=done.go_to or code))

@@ -56,6 +56,9 @@ class Match(db.Model):
     version: so.Mapped[int] = so.mapped_column(default=1)
     # The host closed the table: no new phone may take a side (watching stays open).
     closed: so.Mapped[bool] = so.mapped_column(default=False, server_default=sa.false())
+    # The code of the rematch started from this match once it ended: its phones are offered
+    # their sides there. (A code, as every link to a match is; matches are never deleted.)
+    rematch_code: so.Mapped[str | None] = so.mapped_column(sa.String(12))
 
     sides: so.Mapped[list[Side]] = so.relationship(
         back_populates="match",

@@ -76,6 +76,7 @@ class Action(Enum):
     CLOSE_TABLE = "close_table"
     OPEN_TABLE = "open_table"
     RENAME = "rename"
+    REMATCH = "rematch"
 
 
 # Actions only the host's phone may take.
@@ -163,6 +164,14 @@ def refusal(
             return Refusal("Only the host can reopen a match.", match=match)
         if match.is_open:
             return Refusal("This match is open already.", 409, match)
+        return None
+    if action is Action.REMATCH:
+        if match.status != Match.ENDED:
+            return Refusal("A rematch follows a match that has ended.", 409, match)
+        if not (viewer.is_seated or viewer.is_host):
+            return Refusal(
+                "Only a phone that played (or the host) can start a rematch.", match=match
+            )
         return None
     if action is not Action.WATCH and not match.is_open:
         state = "ended" if match.status == Match.ENDED else "abandoned"

@@ -34,6 +34,7 @@ from scorekeeper.models import (
 from scorekeeper.permissions import Action, Refusal, SeatAt, Viewer, seats_at, viewer_for
 from scorekeeper.sheet.forms import what_was_posted
 from scorekeeper.sheet.state import Sheet, StoredEntry, cell_values, load_sheet
+from scorekeeper.tables.setup import NewMatch, add_match
 from scorekeeper.versions import Known, announcement, versions
 
 # Phones that may watch one match: a TV, friends, family; beyond it, a stranger's script.
@@ -53,6 +54,8 @@ class Done:
     # False when the action found nothing to change: its lock is let go without a new version,
     # so no phone at the table fetches its page again for nothing.
     changed: bool = True
+    # The match the phone goes on to, if not this one (a rematch).
+    go_to: str | None = None
 
 
 def _lock(match: Match) -> int:
@@ -394,6 +397,33 @@ def abandon_match(match: Match, key: str | None) -> Done:
         match.ended_at = utcnow()
         _reorder_history(match)
         return Done("Match abandoned.")
+
+    return _run(match, key, work)
+
+
+def rematch(match: Match, key: str | None) -> Done:
+    """Start the next match of an ended one: the same game, table, target, rules and side
+    names, this phone its host on the side it held. Every phone of the ended match is then
+    offered its side there; a second tap (from any phone) goes to the same rematch."""
+
+    def work(viewer: Viewer) -> Done:
+        viewer.require(Action.REMATCH)
+        if match.rematch_code is not None:
+            return Done("The rematch is ready.", changed=False, go_to=match.rematch_code)
+        choice = NewMatch(
+            table_format=match.table_format,
+            target=match.target,
+            rules=dict(match.table_rules or {}),
+            names=[(side.name, side.players) for side in match.sides],
+            host_side=viewer.side.position if viewer.side else None,
+            host_player=viewer.player,
+        )
+        started = add_match(get_game(match.game), choice, viewer.phone or "")
+        match.rematch_code = started.code
+        return Done(
+            "Rematch! Every phone of the last match is asked to take its side.",
+            go_to=started.code,
+        )
 
     return _run(match, key, work)
 

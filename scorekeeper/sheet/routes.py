@@ -391,6 +391,14 @@ def reopen(code: str):  # type: ignore[no-untyped-def]
     return answer(match.code, actions.reopen_match(match, form.key.data))
 
 
+@bp.post("/<code>/rematch")
+def rematch(code: str):  # type: ignore[no-untyped-def]
+    """Start the next match of an ended one, with the same settings and names."""
+    match = match_or_404(code)
+    form = _action_form(match)
+    return answer(match.code, actions.rematch(match, form.key.data))
+
+
 @bp.route("/<code>/abandon", methods=["GET", "POST"])
 def abandon(code: str):  # type: ignore[no-untyped-def]
     """The host abandons the match, with a second tap on its confirm page."""

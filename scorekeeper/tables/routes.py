@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import sqlalchemy as sa
+import sqlalchemy.orm as so
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
+from scorekeeper.extensions import db
 from scorekeeper.games import GAMES
 from scorekeeper.matches import find_match
-from scorekeeper.models import CODE_LENGTH, normalise_code
-from scorekeeper.phones import ensure_phone, player_name, remember_name
+from scorekeeper.models import CODE_LENGTH, Match, Seat, normalise_code
+from scorekeeper.phones import current_phone, ensure_phone, player_name, remember_name
 from scorekeeper.sheet.forms import what_was_posted
 from scorekeeper.tables.forms import JoinForm, fields, new_match_form
 from scorekeeper.tables.setup import NewMatch, SetupError, create_match
@@ -15,10 +18,46 @@ from scorekeeper.tables.setup import NewMatch, SetupError, create_match
 bp = Blueprint("tables", __name__)
 
 
+# Home offers this many of the phone's unfinished matches (History lists them all).
+RESUMABLE = 5
+
+
+def unfinished_matches() -> list[Match]:
+    """This phone's open matches, newest first, with their sides: one tap back into each."""
+    phone = current_phone()
+    if phone is None:
+        return []
+    ids = (
+        sa.select(Seat.match_id)
+        .where(Seat.phone == phone, Seat.match_open.is_(True))
+        .order_by(Seat.match_created_at.desc(), Seat.match_id.desc())
+        .limit(RESUMABLE)
+    )
+    return list(
+        db.session.scalars(
+            sa.select(Match)
+            .where(Match.id.in_(ids))
+            .options(so.selectinload(Match.sides))
+            .order_by(Match.created_at.desc(), Match.id.desc())
+        )
+    )
+
+
+def _home(join_form: JoinForm):  # type: ignore[no-untyped-def]
+    """The home page with this join form (blank, or with what was typed and why it failed)."""
+    return render_template(
+        "tables/home.html",
+        join_form=join_form,
+        games=GAMES.values(),
+        game_names={key: game.name for key, game in GAMES.items()},
+        unfinished=unfinished_matches(),
+    )
+
+
 @bp.get("/")
 def home():  # type: ignore[no-untyped-def]
-    """Start: new match, or join one by its code."""
-    return render_template("tables/home.html", join_form=JoinForm(), games=GAMES.values())
+    """Start: resume an unfinished match, start a new one, or join one by its code."""
+    return _home(JoinForm())
 
 
 @bp.post("/join")
@@ -33,7 +72,7 @@ def join():  # type: ignore[no-untyped-def]
         form.code.errors.append(
             f"No match has the code {code or form.code.data!r}. Check it on the host's phone."
         )
-    return render_template("tables/home.html", join_form=form, games=GAMES.values()), 400
+    return _home(form), 400
 
 
 @bp.get("/j/<code>")

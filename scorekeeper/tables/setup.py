@@ -71,15 +71,9 @@ def created_by(key: str | None, posted: str) -> str | None:
     return db.session.scalar(sa.select(Match.code).where(Match.id == first.match_id))
 
 
-def create_match(
-    game: Game, choice: NewMatch, host_phone: str, key: str | None = None, posted: str = ""
-) -> str:
-    """Store a new match with its sides and seat the host's phone, a fresh code each time; its
-    code. A create resent (the same key, the same values) makes nothing and gives the code of
-    the match the first one made."""
-    made = created_by(key, posted)
-    if made is not None:
-        return made
+def add_match(game: Game, choice: NewMatch, host_phone: str) -> Match:
+    """A new match with its sides and the host's seat, added to the session and flushed (the
+    caller commits): a code no match has, drawn again while taken."""
     sides = sides_for(game, choice)
     if choice.host_side is not None and choice.host_side >= len(sides):
         raise SetupError("host_side", f"This table has {len(sides)} sides.")
@@ -88,38 +82,54 @@ def create_match(
         for rule in game.table_rules
         if rule.applies_to(choice.table_format)
     }
+    match = Match(
+        code=free_code(),
+        game=game.key,
+        table_format=choice.table_format,
+        target=choice.target,
+        table_rules=rules,
+        host_phone=host_phone,
+    )
+    match.sides = [
+        Side(position=i, name=name, players=players) for i, (name, players) in enumerate(sides)
+    ]
+    db.session.add(match)
+    db.session.flush()
+    host_side = match.sides[choice.host_side].id if choice.host_side is not None else None
+    db.session.add(seat_at(match, host_phone, host_side, choice.host_player))
+    return match
+
+
+def free_code() -> str:
+    """A join code no match has yet. (Two phones drawing the same one at the same moment is
+    left to the unique index: one of them makes its match again.)"""
     for _attempt in range(10):
-        match = Match(
-            code=new_code(),
-            game=game.key,
-            table_format=choice.table_format,
-            target=choice.target,
-            table_rules=rules,
-            host_phone=host_phone,
-        )
-        match.sides = [
-            Side(position=i, name=name, players=players) for i, (name, players) in enumerate(sides)
-        ]
-        db.session.add(match)
-        try:
-            db.session.flush()
-        except IntegrityError:
-            # A code already in use: draw another.
-            db.session.rollback()
-            continue
-        host_side = match.sides[choice.host_side].id if choice.host_side is not None else None
-        db.session.add(seat_at(match, host_phone, host_side, choice.host_player))
+        code = new_code()
+        if db.session.scalar(sa.select(Match.id).where(Match.code == code)) is None:
+            return code
+    raise RuntimeError("no free match code after 10 draws")
+
+
+def create_match(
+    game: Game, choice: NewMatch, host_phone: str, key: str | None = None, posted: str = ""
+) -> str:
+    """Store a new match with its sides and seat the host's phone; its code. A create resent
+    (the same key, the same values) makes nothing and gives the code of the match the first
+    one made."""
+    for _attempt in range(3):
+        made = created_by(key, posted)
+        if made is not None:
+            return made
+        match = add_match(game, choice, host_phone)
         if key:
             db.session.add(Submission(key=key, match_id=match.id, posted=posted))
         code = match.code
         try:
             db.session.commit()
         except IntegrityError:
-            # The same post, resent while this one was being made, got its key in first.
+            # The same post, resent while this one was being made, got its key in first (or
+            # another match took the code at the same moment): look again.
             db.session.rollback()
-            made = created_by(key, posted)
-            if made is None:
-                raise
-            return made
+            continue
         return code
-    raise RuntimeError("no free match code after 10 draws")
+    raise RuntimeError("the match could not be stored after 3 tries")

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Correction
-from tests.browser.moves import LIVE_MS, cell, create_match, enter, join, seat, told
+from tests.browser.moves import LIVE_MS, cell, create_match, enter, join, seat, stay, told
 
 pytestmark = pytest.mark.browser
 
@@ -314,3 +314,40 @@ def test_times_show_in_the_phone_zone_and_say_utc_without_javascript(
     plain = new_phone(javascript=False)
     plain.goto(f"/m/{code}")
     expect(plain.locator(".trail time")).to_have_text(made_at.strftime("%d %b %H:%M UTC"))
+
+
+# Resume and rematch.
+
+
+def test_home_resumes_an_open_match_and_an_ended_one_offers_a_rematch(new_phone, artifacts):
+    """Home lists this phone's unfinished match, one tap back in. After End match, Rematch
+    starts the same game with the same sides, and the other phone takes its side there with
+    one tap, its name with it."""
+    omar, ben = new_phone(), new_phone()
+    code = create_match(omar, "Basra", "2 head to head", ["Omar", "Ben"], player="Omar")
+    join(ben, code, "Ben", "Ben")
+    ben.goto("/")
+    ben.get_by_role("link", name="Basra · Omar – Ben").click()
+    expect(ben).to_have_url(f"/m/{code}")
+    stay(ben)
+
+    enter(omar, 1, "Omar", 101)
+    enter(ben, 1, "Ben", 20)
+    ben.get_by_role("button", name="End match: Omar wins").click()
+    told(ben, "Match over: Omar won.")
+    ben.goto("/")
+    expect(ben.locator(".resume")).to_have_count(0)
+
+    omar.get_by_role("button", name="Rematch: the same sides again").click(timeout=LIVE_MS)
+    told(omar, "Rematch! Every phone of the last match is asked to take its side.")
+    expect(omar.locator(".code-line")).to_have_text("Omar holds Omar · Host · Change name")
+    again = omar.locator("summary .code").inner_text()
+    assert again != code
+
+    ben.goto(f"/m/{code}")
+    ben.screenshot(path=artifacts / "rematch-offered.png", full_page=True)
+    ben.get_by_role("button", name="Play the rematch as Ben").click()
+    told(ben, "This phone now holds Ben.")
+    expect(ben).to_have_url(f"/m/{again}")
+    expect(ben.locator(".code-line")).to_contain_text("Ben holds Ben")
+    expect(ben.locator("h1")).to_contain_text("Basra to 101 points")

@@ -154,6 +154,13 @@ ACTIONS: dict[str, tuple[Callable[[Table], None] | None, Callable, set[str]]] = 
     "end before the target": (None, lambda t: post(t, "end"), set()),
     "end after the target": (won, lambda t: post(t, "end"), SEATED | HOST),
     "reopen": (ended, lambda t: post(t, "reopen"), HOST),
+    "rematch before the end": (won, lambda t: post(t, "rematch"), set()),
+    "rematch": (ended, lambda t: post(t, "rematch"), SEATED | HOST),
+    "give a name": (
+        None,
+        lambda t: post(t, "name", {"player": "Zed"}),
+        SEATED | {"host_unseated", "watcher"},
+    ),
     "abandon": (None, lambda t: post(t, "abandon", {"confirmed": "y"}), HOST),
     "release": (None, lambda t: post(t, "release", {"target": 1, "confirmed": "y"}), HOST),
     "close the table": (None, lambda t: post(t, "close"), HOST),
