@@ -10,8 +10,9 @@ before the lock, so each check sees what the previous phone wrote.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
@@ -268,6 +269,61 @@ def _changed_meanwhile(
     )
 
 
+class Fix(NamedTuple):
+    """The host's new value for one cell, against the cell's revision the host saw (0: empty)."""
+
+    side: Side
+    facts: EntryFacts
+    seen_revision: int
+
+
+def _check_started(sheet: Sheet, hand_number: int, last: int) -> None:
+    """Refuse a correction of a hand past `last`: it hasn't started, nothing is there."""
+    if not 1 <= hand_number <= last:
+        raise Refusal(
+            f"{sheet.game.hand_word} {hand_number} hasn't started: there is nothing to correct.",
+            409,
+            sheet.match,
+        )
+
+
+def _as_seen(sheet: Sheet, hand_number: int, fix: Fix) -> StoredEntry | None:
+    """The cell's entry, if it is still as the host saw it; else the refusal that says what
+    it reads now."""
+    cell = sheet.cell(hand_number, fix.side)
+    entry = cell.entry if cell else None
+    if (entry.revision if entry else 0) != fix.seen_revision:
+        now = f"it now reads {entry.points}" if entry else "it is empty again"
+        raise Refusal(
+            f"Someone changed {fix.side.name}'s {sheet.game.hand_word.lower()} {hand_number} "
+            f"meanwhile: {now}. Nothing was saved; look again and correct it if it is still "
+            "wrong.",
+            409,
+            sheet.match,
+        )
+    return entry
+
+
+def _record_fix(
+    sheet: Sheet, hand_number: int, fix: Fix, entry: StoredEntry | None, reason: str, phone: str
+) -> None:
+    """Write the host's value into the cell, and the old one into the trail."""
+    _write_cell(sheet, hand_number, fix.side, fix.facts, phone, restamp=False)
+    db.session.add(
+        Correction(
+            match_id=sheet.match.id,
+            hand_number=hand_number,
+            side_id=fix.side.id,
+            old_points=entry.points if entry else None,
+            new_points=fix.facts.points,
+            old_detail=entry.detail() if entry else None,
+            new_detail=cell_values(fix.facts),
+            reason=reason.strip(),
+            by_phone=phone,
+        )
+    )
+
+
 def correct_cell(
     match: Match,
     side: Side,
@@ -282,41 +338,50 @@ def correct_cell(
     def work(viewer: Viewer) -> Done:
         viewer.require(Action.CORRECT)
         sheet = load_sheet(match, corrections=False)
-        open_hand = sheet.current_hand or len(sheet.hands)
-        if not 1 <= hand_number <= max(open_hand, len(sheet.hands)):
-            raise Refusal(
-                f"{sheet.game.hand_word} {hand_number} hasn't started: there is nothing to "
-                "correct.",
-                409,
-                match,
-            )
-        cell = sheet.cell(hand_number, side)
-        entry = cell.entry if cell else None
-        current_revision = entry.revision if entry else 0
-        if current_revision != seen_revision:
-            now = f"it now reads {entry.points}" if entry else "it is empty again"
-            raise Refusal(
-                f"Someone changed {side.name}'s hand {hand_number} meanwhile: {now}. "
-                "Nothing was saved; look again and correct it if it is still wrong.",
-                409,
-                match,
-            )
-        _write_cell(sheet, hand_number, side, facts, viewer.phone or "", restamp=False)
-        db.session.add(
-            Correction(
-                match_id=match.id,
-                hand_number=hand_number,
-                side_id=side.id,
-                old_points=entry.points if entry else None,
-                new_points=facts.points,
-                old_detail=entry.detail() if entry else None,
-                new_detail=cell_values(facts),
-                reason=reason.strip(),
-                by_phone=viewer.phone or "",
-            )
-        )
+        _check_started(sheet, hand_number, max(sheet.current_hand or 0, len(sheet.hands)))
+        fix = Fix(side, facts, seen_revision)
+        entry = _as_seen(sheet, hand_number, fix)
+        _record_fix(sheet, hand_number, fix, entry, reason, viewer.phone or "")
         verb = "filled in" if entry is None else f"corrected from {entry.points}"
         return Done(f"{sheet.game.hand_word} {hand_number}: {side.name} {verb} to {facts.points}.")
+
+    return _run(match, key, work)
+
+
+def correct_hand(
+    match: Match, hand_number: int, fixes: Sequence[Fix], reason: str, key: str | None
+) -> Done:
+    """The host corrects a whole hand at once: every side's cell checked together (as the
+    game checks an entry beside the others) and saved together, so a 26-26 hand made 27-25
+    never shows half-fixed. Cells left as they were are not touched."""
+
+    def work(viewer: Viewer) -> Done:
+        viewer.require(Action.CORRECT)
+        sheet = load_sheet(match, corrections=False)
+        _check_started(sheet, hand_number, len(sheet.hands))
+        seen = [(fix, _as_seen(sheet, hand_number, fix)) for fix in fixes]
+        changed = [
+            (fix, entry)
+            for fix, entry in seen
+            if entry is None or cell_values(entry.facts) != cell_values(fix.facts)
+        ]
+        word = sheet.game.hand_word
+        if not changed:
+            return Done(f"{word} {hand_number} is as it was: nothing to change.", changed=False)
+        hand: list[EntryFacts | None] = [None] * len(sheet.sides)
+        for fix in fixes:
+            hand[fix.side.position] = fix.facts
+        for fix, _entry in changed:
+            conflict = sheet.game.entry_conflict(sheet.table, hand, fix.side.position, fix.facts)
+            if conflict is not None:
+                raise Refusal(f"{word} {hand_number}: nothing was saved. {conflict}", 409, match)
+        for fix, entry in changed:
+            _record_fix(sheet, hand_number, fix, entry, reason, viewer.phone or "")
+        said = ", ".join(
+            f"{fix.side.name} {entry.points if entry else 'empty'} → {fix.facts.points}"
+            for fix, entry in changed
+        )
+        return Done(f"{word} {hand_number} corrected: {said}.")
 
     return _run(match, key, work)
 

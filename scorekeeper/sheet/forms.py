@@ -158,8 +158,51 @@ class EntryForm(KeyedForm):
         """Refuse a total the game cannot produce in one hand."""
         low, high = self.game.min_points, self.game.max_points
         if field.data is not None and not low <= field.data <= high:
-            unit = "card points" if self.game.target_unit == "rounds" else "points"
-            raise ValidationError(f"A hand is worth {low} to {high} {unit}.")
+            raise ValidationError(points_bounds(self.game))
+
+
+def points_bounds(game: Game) -> str:
+    """What a plain entry for one hand may be, in words, for a refused one."""
+    unit = "card points" if game.target_unit == "rounds" else "points"
+    return f"A hand is worth {game.min_points} to {game.max_points} {unit}."
+
+
+# The ticks a cell may carry besides its points, as the forms label them.
+TICKS = {
+    "even_split": "Cards split evenly: nobody took the majority",
+    "last_trick": "Took the last trick",
+    "black_hand": "Black hand",
+}
+
+
+def hand_form(game: Game, sides: int, ticks: tuple[str, ...], **kwargs: object) -> FlaskForm:
+    """The host's form for a whole hand: each side's points and ticks, and the revision of
+    each cell the host saw (points_0, revision_0, even_split_0, …), and one reason."""
+
+    class HandForm(KeyedForm):
+        reason = StringField(
+            "Reason (optional)", validators=[Optional(), Length(max=200), printable]
+        )
+
+    for at in range(sides):
+        setattr(
+            HandForm,
+            f"points_{at}",
+            PointsField(
+                validators=[
+                    InputRequired(message=ENTER_A_NUMBER),
+                    NumberRange(game.min_points, game.max_points, message=points_bounds(game)),
+                ],
+            ),
+        )
+        setattr(
+            HandForm,
+            f"revision_{at}",
+            IntegerField(validators=[InputRequired(), NumberRange(min=0, max=10**9)]),
+        )
+        for tick in ticks:
+            setattr(HandForm, f"{tick}_{at}", BooleanField(TICKS[tick]))
+    return HandForm(**kwargs)
 
 
 class CorrectionForm(EntryForm):

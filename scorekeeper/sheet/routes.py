@@ -30,7 +30,7 @@ from scorekeeper.permissions import Action, Refusal, Viewer, seats_at, viewer_fo
 from scorekeeper.phones import current_phone, ensure_phone, player_name, remember_name
 from scorekeeper.sheet import actions
 from scorekeeper.sheet.chart import running_chart
-from scorekeeper.sheet.forms import ActionForm, CorrectionForm, EntryForm, new_key
+from scorekeeper.sheet.forms import ActionForm, CorrectionForm, EntryForm, hand_form, new_key
 from scorekeeper.sheet.rows import sheet_rows
 from scorekeeper.sheet.state import Sheet, load_sheet
 
@@ -289,6 +289,60 @@ def correct(code: str, number: int, position: int):  # type: ignore[no-untyped-d
         number=number,
         cell=cell,
         form=form,
+    ), (400 if form.is_submitted() else 200)
+
+
+def _ticks(sheet: Sheet) -> tuple[str, ...]:
+    """The ticks a cell of this match carries besides its points (as the correction form)."""
+    ticks: list[str] = []
+    if sheet.state.next_majority is not None:
+        ticks.append("even_split")
+    if sheet.game.asks_last_trick:
+        ticks.append("last_trick")
+        if sheet.table.rule_on("black_hand"):
+            ticks.append("black_hand")
+    return tuple(ticks)
+
+
+@bp.route("/<code>/hand/<int(min=1, max=10000):number>/correct", methods=["GET", "POST"])
+def correct_hand(code: str, number: int):  # type: ignore[no-untyped-def]
+    """The host corrects every side's cell of one hand in one form."""
+    match = match_or_404(code)
+    viewer_for(match).require(Action.CORRECT)
+    sheet = load_sheet(match)
+    if number > len(sheet.hands):
+        raise Refusal(
+            f"{sheet.game.hand_word} {number} hasn't started: there is nothing to correct.",
+            409,
+            match,
+        )
+    ticks = _ticks(sheet)
+    form = hand_form(sheet.game, len(sheet.sides), ticks)
+    if form.validate_on_submit():
+        fixes = [
+            actions.Fix(
+                side,
+                EntryFacts(
+                    points=form[f"points_{side.position}"].data,
+                    **{tick: bool(form[f"{tick}_{side.position}"].data) for tick in ticks},
+                ),
+                form[f"revision_{side.position}"].data,
+            )
+            for side in sheet.sides
+        ]
+        done = actions.correct_hand(match, number, fixes, form.reason.data or "", form.key.data)
+        return answer(match.code, done)
+    if not form.is_submitted():
+        for side in sheet.sides:
+            cell = sheet.cell(number, side)
+            entry = cell.entry if cell else None
+            form[f"revision_{side.position}"].data = entry.revision if entry else 0
+            if entry is not None:
+                form[f"points_{side.position}"].data = entry.points
+                for tick in ticks:
+                    form[f"{tick}_{side.position}"].data = getattr(entry, tick)
+    return render_template(
+        "sheet/hand.html", sheet=sheet, match=match, number=number, form=form, ticks=ticks
     ), (400 if form.is_submitted() else 200)
 
 

@@ -26,6 +26,7 @@ def sheet_rows(sheet: Sheet, hand_url: str, correcting: bool) -> Markup:
     end = "/correct" if correcting else ""
     hand_url = escape(hand_url)
     hand_word = sheet.game.hand_word
+    word = hand_word.lower()
     colspan = len(sheet.sides) + 1
     corrected = sheet.corrected
     parts: list[str] = []
@@ -38,7 +39,15 @@ def sheet_rows(sheet: Sheet, hand_url: str, correcting: bool) -> Markup:
         classes = "complete" if result.complete else "current"
         if result.problems:
             classes += " flagged"
-        add(f'<tr class="{classes}"><th scope="row">{number}</th>')
+        if correcting:
+            # The host opens a whole hand by its number: every side's cell in one form.
+            add(
+                f'<tr class="{classes}"><th scope="row">'
+                f'<a href="{hand_url}{number}/correct" title="Correct the whole {word}">'
+                f"{number}</a></th>"
+            )
+        else:
+            add(f'<tr class="{classes}"><th scope="row">{number}</th>')
         for at, entry in enumerate(entries):
             won = "won" if result.round_winner == at else ""
             link = f"{hand_url}{number}/side/{at}"

@@ -351,3 +351,32 @@ def test_home_resumes_an_open_match_and_an_ended_one_offers_a_rematch(new_phone,
     expect(ben).to_have_url(f"/m/{again}")
     expect(ben.locator(".code-line")).to_contain_text("Ben holds Ben")
     expect(ben.locator("h1")).to_contain_text("Basra to 101 points")
+
+
+# A whole hand corrected at once.
+
+
+def test_the_host_fixes_a_26_26_hand_in_one_form(new_phone, phones, artifacts):
+    """A 26–26 hand made 27–25: the host opens the hand by its number, changes both cells in
+    one form, and the sheet goes from the old hand to the new one with nothing half-fixed in
+    between; both changes are in the trail."""
+    host = new_phone()
+    code = create_match(host, "Basra", "2 head to head", ["Us", "Them"], player="Omar")
+    them = phones()
+    them.join(code, side=1)
+    enter(host, 1, "Us", 26)
+    them.enter(code, 1, 1, 26)
+    expect(cell(host, 1, 1)).to_have_text("26", timeout=LIVE_MS)
+
+    host.locator("table.sheet tbody th").first.get_by_role("link").click()
+    expect(host.locator("h1")).to_have_text("Correct hand 1")
+    host.get_by_label("Us: points").fill("27")
+    host.get_by_label("Them: points").fill("25")
+    host.get_by_label("Reason (optional)").fill("recounted")
+    host.screenshot(path=artifacts / "correct-whole-hand.png", full_page=True)
+    host.get_by_role("button", name="Save the hand").click()
+    told(host, "Hand 1 corrected: Us 26 → 27, Them 26 → 25.")
+    expect(host.locator("tr.totals td")).to_have_text(["27", "25"])
+    expect(host.locator(".trail li")).to_have_count(2)
+    expect(host.locator(".trail")).to_contain_text("Hand 1, Us: 26 → 27 (recounted)")
+    expect(host.locator(".trail")).to_contain_text("Hand 1, Them: 26 → 25 (recounted)")

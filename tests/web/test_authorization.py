@@ -151,6 +151,15 @@ ACTIONS: dict[str, tuple[Callable[[Table], None] | None, Callable, set[str]]] = 
     "enter a future hand": (None, lambda t: enter(t, 3, t.side_of_actor()), set()),
     "correct": (None, lambda t: correct(t), HOST),
     "stale correction": (stale, lambda t: correct(t, revision=1), set()),
+    "correct a whole hand": (
+        None,
+        lambda t: post(
+            t,
+            "hand/1/correct",
+            {"points_0": 21, "points_1": 4, "revision_0": 1, "revision_1": 1, "reason": "x"},
+        ),
+        HOST,
+    ),
     "end before the target": (None, lambda t: post(t, "end"), set()),
     "end after the target": (won, lambda t: post(t, "end"), SEATED | HOST),
     "reopen": (ended, lambda t: post(t, "reopen"), HOST),

@@ -237,3 +237,20 @@ def test_the_host_reopens_an_abandoned_match(app, table, host, guest):
     assert "Match reopened." in host.post(f"/m/{table}/reopen").shown
     assert stored_match(app, table).status == "open"
     assert "Hand 1: Ben 4 recorded." in guest.enter(table, 1, 1, 4).shown
+
+
+def test_a_whole_hand_correction_is_checked_together_and_refused_whole(app, host, guest):
+    code = host.create("brisca", table_format="2", side_0="Ana", side_1="Bea")
+    guest.join(code, side=1)
+    host.enter(code, 1, 0, 61)
+    guest.enter(code, 1, 1, 59)
+    before = snapshot(app)
+    form = {"points_0": 70, "points_1": 59, "revision_0": 1, "revision_1": 1}
+    refused = host.post(f"/m/{code}/hand/1/correct", form)
+    assert refused.status_code == 409
+    assert "Round 1: nothing was saved." in refused.shown
+    stale = host.post(f"/m/{code}/hand/1/correct", {**form, "points_1": 50, "revision_1": 0})
+    assert "Someone changed Bea's round 1 meanwhile: it now reads 59." in stale.shown
+    assert snapshot(app) == before
+    done = host.post(f"/m/{code}/hand/1/correct", {**form, "points_1": 50})
+    assert "Round 1 corrected: Ana 61 → 70, Bea 59 → 50." in done.shown
