@@ -142,7 +142,8 @@ def person(player: str, side: Side | None) -> str:
     ("Omar (Us)"), the side's name alone for a phone that gave no name, and a watcher's name."""
     if side is None:
         return player or "a watching phone"
-    return f"{player} ({side.name})" if player else side.name
+    # A side named after its one player ("Omar") is said once.
+    return f"{player} ({side.name})" if player and player != side.name else side.name
 
 
 def history_order(match: Match) -> dict[str, Any]:

@@ -77,6 +77,7 @@ class Action(Enum):
     OPEN_TABLE = "open_table"
     RENAME = "rename"
     REMATCH = "rematch"
+    FORGET = "forget"
 
 
 # Actions only the host's phone may take.
@@ -171,6 +172,17 @@ def refusal(
         if not (viewer.is_seated or viewer.is_host):
             return Refusal(
                 "Only a phone that played (or the host) can start a rematch.", match=match
+            )
+        return None
+    if action is Action.FORGET:
+        if viewer.seat_id is None:
+            return Refusal("This match isn't in this phone's list.", 404, match)
+        if match.is_open and (viewer.side is not None or viewer.is_host):
+            return Refusal(
+                "This phone is still playing this match: end or abandon it first (or ask "
+                "the host to release your side).",
+                409,
+                match,
             )
         return None
     if action is not Action.WATCH and not match.is_open:

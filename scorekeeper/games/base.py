@@ -152,8 +152,10 @@ class Standing(NamedTuple):
     leaders: tuple[int, ...]
     # By how much the top is ahead of the next side (0 when several are level at the top).
     lead: int
-    # How far each side is from the target (0: there).
+    # How far each side is from the target (0: there); empty where the target isn't a total.
     to_go: tuple[int, ...]
+    # What wins, in words: "101 points wins."
+    goal: str = ""
 
 
 @dataclass(frozen=True)
@@ -210,6 +212,14 @@ class Game(Protocol):
         """How a target reads: "401 Standard", "101 points", "3 rounds"."""
         ...
 
+    def unit_for(self, table: Table) -> str:
+        """What this table's target counts ("points", "rounds", "hands")."""
+        ...
+
+    def chart_target(self, table: Table) -> int | None:
+        """The target as a line on a chart of the totals (None: it isn't a total)."""
+        ...
+
     def calculator_fields(self, table: Table) -> tuple[CalcField, ...]:
         """The calculator's inputs for this table (empty: the game has no calculator)."""
         ...
@@ -228,6 +238,6 @@ class Game(Protocol):
         """Why a side's entry can't stand beside the other sides' entries in the same hand."""
         ...
 
-    def standing(self, table: Table, totals: Sequence[int]) -> Standing:
-        """Who leads by how much, and how far each side is from the target."""
+    def standing(self, table: Table, state: MatchState) -> Standing:
+        """Who leads by how much, how far each side is from the target, and what wins."""
         ...

@@ -33,6 +33,8 @@ class Outcome(NamedTuple):
     needs_last_trick: tuple[int, ...] = ()
     # Pastura: the side that won at once in this hand, whatever the totals.
     early_victory: int | None = None
+    # How many complete hands the sheet holds with this one (the loop fills it in).
+    played: int = 0
 
 
 def every_side(hand: HandFacts, sides: int) -> list[EntryFacts | None]:
@@ -70,6 +72,14 @@ class GameBase:
     def goes_negative(self) -> bool:
         """Whether a plain entry for one hand may be below zero."""
         return self.min_points < 0
+
+    def unit_for(self, table: Table) -> str:
+        """What this table's target counts ("points", "rounds"; an Other game: "hands")."""
+        return self.target_unit
+
+    def chart_target(self, table: Table) -> int | None:
+        """The target as a line on a chart of the totals (None: it isn't a total)."""
+        return table.target
 
     def target_label(self, target: int) -> str:
         """The target as the create form and result line show it ("101 points", "3 rounds")."""
@@ -188,13 +198,14 @@ class GameBase:
         """The side that has won the match after this hand, and why; None to play on."""
         raise NotImplementedError
 
-    def why_play_goes_on(self, table: Table, totals: Sequence[int]) -> str:
-        """Why nobody has won though a side reached the target ("" if none did)."""
+    def why_play_goes_on(self, table: Table, totals: Sequence[int], played: int) -> str:
+        """Why nobody has won though the rule's end was reached: a tie ("" if not)."""
         return ""
 
-    def standing(self, table: Table, totals: Sequence[int]) -> Standing:
-        """Who leads by how much, and how far each side is from the target."""
-        return standing(totals, table.target)
+    def standing(self, table: Table, state: MatchState) -> Standing:
+        """Who leads by how much, how far each side is from the target, and what wins."""
+        goal = f"{table.target} {self.unit_for(table)} wins."
+        return standing(state.totals, table.target, goal)
 
     def state(self, table: Table, hands: Sequence[HandFacts]) -> MatchState:
         """The sheet worked out from every hand so far, in order (the last may be incomplete)."""
@@ -217,6 +228,7 @@ class GameBase:
                 scored = [side_points or 0 for side_points in points]
                 problems += self.hand_problems(table, entered, scored)
                 outcome = self.hand_outcome(table, entered, scored, breakdowns)
+                outcome = outcome._replace(played=len(running) + 1)
                 totals = [total + added for total, added in zip(totals, outcome.adds, strict=True)]
                 running.append(tuple(totals))
                 # The first side the rule names keeps the match: later hands change nothing.
@@ -247,7 +259,7 @@ class GameBase:
             held_over=held,
             next_majority=self.majority_worth(table, held),
             reason=reason,
-            play_on=self.why_play_goes_on(table, totals) if winner is None else "",
+            play_on=self.why_play_goes_on(table, totals, len(running)) if winner is None else "",
         )
 
 
@@ -283,7 +295,7 @@ class PointsGame(GameBase):
             return outcome.early_victory, "Early victory"
         return first_over_target(totals, table.target)
 
-    def why_play_goes_on(self, table: Table, totals: Sequence[int]) -> str:
+    def why_play_goes_on(self, table: Table, totals: Sequence[int], played: int) -> str:
         """Sides level at the top past the target play on (first_over_target's tie)."""
         names = [table.side_name(side) for side in range(table.sides)]
         return level_past_target(totals, table.target, names)

@@ -1,15 +1,23 @@
-"""Other game: any game scored in points, 2 to 8 sides named freely, no calculator."""
+"""Other game: any game scored in points, 2 to 8 sides named freely, no calculator; won by
+the highest first to the target, by the lowest when a side reaches it (Hearts), or by the
+highest after a fixed number of hands."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
-from .base import Calculation, Table, TableFormat
-from .game import PointsGame
+from .base import Calculation, MatchState, Standing, Table, TableFormat, TableRule
+from .game import Outcome, PointsGame
+from .win_rule import level_past_target, standing
+
+# How the table's game is won (the table rule "winner").
+HIGHEST, LOWEST, HANDS = "highest", "lowest", "hands"
 
 
 class Other(PointsGame):
-    """Plain totals toward a free target, won as Basra is."""
+    """Plain totals, won as the table chose: as Basra is (first to the target, the higher when
+    several are), by the lowest total once a side reaches the target, or by the highest after
+    as many hands as the target says."""
 
     key = "other"
     name = "Other game"
@@ -24,11 +32,94 @@ class Other(PointsGame):
     target_unit = "points"
     min_points = -9999
     max_points = 9999
-    table_rules = ()
+    table_rules = (
+        TableRule(
+            "winner",
+            "Who wins",
+            (
+                (HIGHEST, "The first to the target (the higher when several reach it)"),
+                (LOWEST, "The lowest total when a side reaches the target (as in Hearts)"),
+                (HANDS, "The highest total after a number of hands: the target is that number"),
+            ),
+            default=HIGHEST,
+        ),
+    )
 
     def calculate(self, table: Table, counts: Mapping[str, int], held_over: int = 0) -> Calculation:
         """No calculator: nothing to count, so nothing scores (entries are plain totals)."""
         return Calculation(lines=(), total=0)
+
+    def unit_for(self, table: Table) -> str:
+        """Points, or (a fixed number of hands) hands."""
+        return "hands" if self.choice(table, "winner") == HANDS else self.target_unit
+
+    def chart_target(self, table: Table) -> int | None:
+        """No target line on a chart of points when the target is a number of hands."""
+        return None if self.choice(table, "winner") == HANDS else table.target
+
+    def match_winner(
+        self, table: Table, totals: Sequence[int], outcome: Outcome
+    ) -> tuple[int, str] | None:
+        """The winner under the table's choice; None to play on (a tie where it counts)."""
+        rule = self.choice(table, "winner")
+        if rule == HIGHEST:
+            return super().match_winner(table, totals, outcome)
+        if rule == LOWEST:
+            if max(totals) < table.target:
+                return None
+            low = min(totals)
+            lowest = [side for side, total in enumerate(totals) if total == low]
+            if len(lowest) > 1:
+                return None
+            return lowest[0], f"Lowest when a side reached {table.target}"
+        # A fixed number of hands: the highest once they are played (level: one more hand).
+        if outcome.played < table.target:
+            return None
+        top = max(totals)
+        highest = [side for side, total in enumerate(totals) if total == top]
+        if len(highest) > 1:
+            return None
+        return highest[0], f"Highest after {outcome.played} hands"
+
+    def why_play_goes_on(self, table: Table, totals: Sequence[int], played: int) -> str:
+        """A tie where the rule needs one side: play on until it breaks."""
+        rule = self.choice(table, "winner")
+        names = [table.side_name(side) for side in range(table.sides)]
+        if rule == HIGHEST:
+            return level_past_target(totals, table.target, names)
+        if rule == LOWEST and totals and max(totals) >= table.target:
+            low = min(totals)
+            level = [names[side] for side, total in enumerate(totals) if total == low]
+            return (
+                f"{' and '.join(level)} are level at the lowest, {low}, and a side has reached "
+                f"{table.target}: play on until the tie breaks."
+            )
+        if rule == HANDS and played >= table.target:
+            top = max(totals)
+            level = [names[side] for side, total in enumerate(totals) if total == top]
+            return (
+                f"{' and '.join(level)} are level at the top after {played} hands: play "
+                "another hand until the tie breaks."
+            )
+        return ""
+
+    def standing(self, table: Table, state: MatchState) -> Standing:
+        """Who leads (the lowest, when the lowest wins), how far each side is from the target
+        (no distances when the target is a number of hands), and what wins."""
+        rule, totals, target = self.choice(table, "winner"), state.totals, table.target
+        if rule == HIGHEST:
+            return super().standing(table, state)
+        if rule == HANDS:
+            left = max(target - len(state.running), 0)
+            goal = f"The highest after {target} hands wins: {left} to go."
+            return standing(totals, target, goal)._replace(to_go=())
+        flipped = standing([-total for total in totals], 0)
+        return Standing(
+            flipped.leaders,
+            flipped.lead,
+            tuple(max(target - total, 0) for total in totals),
+            f"The lowest total when a side reaches {target} wins.",
+        )
 
 
 OTHER_GAME = Other()

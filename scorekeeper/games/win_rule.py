@@ -41,12 +41,12 @@ def level_past_target(totals: Sequence[int], target: int, names: Sequence[str]) 
     return f"{' and '.join(level)} are level at {top}, past {target}: play on until the tie breaks."
 
 
-def standing(totals: Sequence[int], target: int) -> Standing:
-    """Who leads and by how much, and how far each side is from the target."""
+def standing(totals: Sequence[int], target: int, goal: str = "") -> Standing:
+    """Who leads (the highest) and by how much, and how far each side is from the target."""
     if not totals:
-        return Standing((), 0, ())
+        return Standing((), 0, (), goal)
     top = max(totals)
     leaders = tuple(side for side, total in enumerate(totals) if total == top)
     rest = [total for total in totals if total != top]
     lead = top - max(rest) if len(leaders) == 1 and rest else 0
-    return Standing(leaders, lead, tuple(max(target - total, 0) for total in totals))
+    return Standing(leaders, lead, tuple(max(target - total, 0) for total in totals), goal)

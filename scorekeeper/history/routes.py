@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
-from flask import Blueprint, render_template, request
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
 
 from scorekeeper.extensions import db
+from scorekeeper.matches import match_or_404
 from scorekeeper.models import Match, Seat
 from scorekeeper.phones import current_phone
+from scorekeeper.sheet import actions
+from scorekeeper.sheet.forms import ActionForm
 from scorekeeper.sheet.state import Sheet, load_sheets
 
 bp = Blueprint("history", __name__)
@@ -79,3 +83,13 @@ def index():  # type: ignore[no-untyped-def]
     return render_template(
         "history/index.html", sheets=sheets, players=players, page=page, older=older
     )
+
+
+@bp.post("/history/<code>/remove")
+def remove(code: str) -> Response:
+    """Take a match off this phone's history (its seat goes; the match stays)."""
+    match = match_or_404(code)
+    form = ActionForm()
+    done = actions.forget(match, form.key.data if form.validate() else None)
+    flash(done.message, "repeated" if done.repeated else "done")
+    return redirect(url_for("history.index", page=request.form.get("page", 1, type=int)))

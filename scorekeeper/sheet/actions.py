@@ -623,6 +623,18 @@ def rename_player(match: Match, player: str, key: str | None) -> Done:
     return _run(match, key, work)
 
 
+def forget(match: Match, key: str | None) -> Done:
+    """Take a finished (or only watched) match off this phone's history: its seat goes; the
+    match and everything on it stay for the other phones."""
+
+    def work(viewer: Viewer) -> Done:
+        viewer.require(Action.FORGET)
+        db.session.execute(sa.delete(Seat).where(Seat.id == viewer.seat_id))
+        return Done(f"Match {match.code} is off this phone's list.")
+
+    return _run(match, key, work)
+
+
 def players_per_side(match: Match) -> int:
     """How many phones may hold one side of this match (two in a partnership)."""
     return get_game(match.game).format(match.table_format).players_per_side

@@ -11,16 +11,17 @@ PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 30, 8, 10, 18
 
 
 def running_chart(
-    running: Sequence[Sequence[int]], target: int, names: Sequence[str], unit: str
+    running: Sequence[Sequence[int]], target: int | None, names: Sequence[str], unit: str
 ) -> Markup:
-    """One line per side from 0 through each complete hand's total, and the target dashed.
+    """One line per side from 0 through each complete hand's total, and the target dashed
+    (none when the target isn't a total: a fixed number of hands).
 
     Colours come from the stylesheet (classes side-0…side-7), so dark mode restyles it.
     """
     sides = len(names)
     points = [tuple([0] * sides), *[tuple(row) for row in running]]
     low = min(0, *(min(row) for row in points))
-    high = max(target, *(max(row) for row in points))
+    high = max(target or 0, *(max(row) for row in points))
     span = max(high - low, 1)
     steps = max(len(points) - 1, 1)
     plot_w = WIDTH - PAD_LEFT - PAD_RIGHT
@@ -29,18 +30,22 @@ def running_chart(
     def y(value: int) -> float:
         return PAD_TOP + plot_h * (high - value) / span
 
+    toward = f" toward {target} {escape(unit)}" if target is not None else ""
     parts = [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'aria-label="Running totals toward {target} {escape(unit)}">',
+        f'aria-label="Running totals{toward}">',
         f'<line class="axis" x1="{PAD_LEFT}" y1="{y(0):.1f}" x2="{WIDTH - PAD_RIGHT}" '
         f'y2="{y(0):.1f}"/>',
-        f'<line class="goal" x1="{PAD_LEFT}" y1="{y(target):.1f}" x2="{WIDTH - PAD_RIGHT}" '
-        f'y2="{y(target):.1f}"/>',
-        # Inside the plot, under its line: a target of any length is read whole (in the
-        # margin, 100000 was cut to "0000").
-        f'<text class="label" x="{PAD_LEFT + 3}" y="{y(target) + 11:.1f}">{target}</text>',
         f'<text class="label" x="{PAD_LEFT - 4}" y="{y(0) + 4:.1f}" text-anchor="end">0</text>',
     ]
+    if target is not None:
+        parts += [
+            f'<line class="goal" x1="{PAD_LEFT}" y1="{y(target):.1f}" x2="{WIDTH - PAD_RIGHT}" '
+            f'y2="{y(target):.1f}"/>',
+            # Inside the plot, under its line: a target of any length is read whole (in the
+            # margin, 100000 was cut to "0000").
+            f'<text class="label" x="{PAD_LEFT + 3}" y="{y(target) + 11:.1f}">{target}</text>',
+        ]
     if len(points) > 1:
         parts.append(
             f'<text class="label" x="{WIDTH - PAD_RIGHT}" y="{HEIGHT - 4}" '

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import csv
-import io
+import json
 from datetime import datetime
 from functools import lru_cache
 
@@ -30,6 +29,7 @@ from scorekeeper.permissions import Action, Refusal, Viewer, seats_at, viewer_fo
 from scorekeeper.phones import current_phone, ensure_phone, player_name, remember_name
 from scorekeeper.sheet import actions
 from scorekeeper.sheet.chart import running_chart
+from scorekeeper.sheet.exports import match_json, sheet_csv
 from scorekeeper.sheet.forms import ActionForm, CorrectionForm, EntryForm, hand_form, new_key
 from scorekeeper.sheet.rows import sheet_rows
 from scorekeeper.sheet.state import Sheet, load_sheet
@@ -145,7 +145,10 @@ def render_match(
         phones_holding=actions.phones_on(seats),
         players_per_side=actions.players_per_side(match),
         chart=running_chart(
-            sheet.state.running, match.target, [s.name for s in sheet.sides], sheet.game.target_unit
+            sheet.state.running,
+            sheet.game.chart_target(sheet.table),
+            [s.name for s in sheet.sides],
+            sheet.game.unit_for(sheet.table),
         ),
         entry_form=entry_form or _entry_form(sheet, viewer),
         error=error,
@@ -175,36 +178,29 @@ def live(code: str) -> Response:
     return render_match(match_or_404(code), "sheet/live.html")
 
 
-# What a spreadsheet takes for a formula (or a field separator) at the start of a cell.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def spreadsheet_safe(text: str) -> str:
-    """A player's words as a spreadsheet shows them, never run: a name like "=HYPERLINK(…)" or
-    "-Bob" gets a leading apostrophe. Numbers are written as numbers, negative ones too."""
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
-
-
 @bp.get("/<code>/sheet.csv")
-def export(code: str):  # type: ignore[no-untyped-def]
-    """The sheet as a spreadsheet file: every hand, each side's points and running totals."""
+def export(code: str) -> Response:
+    """The sheet as a spreadsheet file: every hand, the breakdowns and the corrections."""
     match = match_or_404(code)
-    sheet = load_sheet(match)
-    out = io.StringIO()
-    writer = csv.writer(out)
-    names = [spreadsheet_safe(side.name) for side in sheet.sides]
-    writer.writerow(["hand", *names, *(f"{name} total" for name in names)])
-    for row in sheet.rows:
-        points = ["" if cell.points is None else cell.points for cell in row.cells]
-        writer.writerow([row.number, *points, *(row.running or [""] * len(names))])
-    writer.writerow([])
-    writer.writerow(["game", sheet.game.name, "target", match.target, sheet.game.target_unit])
-    writer.writerow(["result", spreadsheet_safe(match.result or match.status)])
-    response = make_response(out.getvalue())
-    response.headers["Content-Type"] = "text/csv; charset=utf-8"
-    response.headers["Content-Disposition"] = (
-        f'attachment; filename="scorekeeper-{match.game}-{match.code}.csv"'
+    text = sheet_csv(load_sheet(match), seats_at(match))
+    return _download(text, "text/csv; charset=utf-8", f"scorekeeper-{match.game}-{match.code}.csv")
+
+
+@bp.get("/<code>/match.json")
+def export_json(code: str) -> Response:
+    """The whole match as JSON, for keeping and for a future import."""
+    match = match_or_404(code)
+    text = json.dumps(match_json(load_sheet(match), seats_at(match)), ensure_ascii=False, indent=1)
+    return _download(
+        text, "application/json; charset=utf-8", f"scorekeeper-{match.game}-{match.code}.json"
     )
+
+
+def _download(text: str, kind: str, filename: str) -> Response:
+    """A file for the phone to save."""
+    response = make_response(text)
+    response.headers["Content-Type"] = kind
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 

@@ -169,7 +169,7 @@ class Sheet:
     @cached_property
     def standing(self) -> Standing:
         """Who leads by how much, and how far each side is from the target."""
-        return self.game.standing(self.table, self.state.totals)
+        return self.game.standing(self.table, self.state)
 
     @property
     def leaders(self) -> tuple[Side, ...]:

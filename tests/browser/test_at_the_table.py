@@ -175,7 +175,7 @@ def test_the_sheet_says_who_leads_what_is_left_and_why_play_goes_on(new_phone, p
         "data-run", "30", timeout=LIVE_MS
     )
     expect(page.locator("tr.to-go td")).to_have_text(["20", "25"])
-    expect(page.locator(".standing")).to_have_text("Us ahead by 5; 50 points wins.")
+    expect(page.locator(".standing")).to_have_text("Us ahead by 5 · 50 points wins.")
 
     enter(page, 2, "Us", 20)
     them.enter(code, 2, 1, 25)
@@ -185,7 +185,7 @@ def test_the_sheet_says_who_leads_what_is_left_and_why_play_goes_on(new_phone, p
     expect(page.locator(".status .notice")).to_have_text(
         "Us and Them are level at 50, past 50: play on until the tie breaks."
     )
-    expect(page.locator(".standing")).to_have_text("Us and Them level at 50; 50 points wins.")
+    expect(page.locator(".standing")).to_have_text("Us and Them level at 50 · 50 points wins.")
     expect(page.locator("tr.to-go td")).to_have_text(["✓", "✓"])
     page.screenshot(path=artifacts / "sheet-level-past-target.png", full_page=True)
 
@@ -380,3 +380,83 @@ def test_the_host_fixes_a_26_26_hand_in_one_form(new_phone, phones, artifacts):
     expect(host.locator(".trail li")).to_have_count(2)
     expect(host.locator(".trail")).to_contain_text("Hand 1, Us: 26 → 27 (recounted)")
     expect(host.locator(".trail")).to_contain_text("Hand 1, Them: 26 → 25 (recounted)")
+
+
+# Other game: lowest wins, or a fixed number of hands.
+
+
+def test_other_game_lowest_total_wins_like_hearts(new_phone, phones):
+    """Hearts: the match ends when a side reaches 100 and the lowest total wins."""
+    page = new_phone()
+    page.goto("/new/other")
+    page.get_by_label("The lowest total when a side reaches the target (as in Hearts)").check()
+    page.get_by_label("Target (points)").fill("100")
+    page.get_by_label("Side 1", exact=True).fill("Omar")
+    page.get_by_label("Side 2", exact=True).fill("Ben")
+    page.get_by_label("Your name").fill("Omar")
+    page.get_by_role("button", name="Create match").click()
+    code = page.locator("summary .code").inner_text()
+    ben = phones()
+    ben.join(code, side=1)
+    enter(page, 1, "Omar", 40)
+    ben.enter(code, 1, 1, 70)
+    expect(page.locator(".standing")).to_have_text(
+        "Omar ahead by 30 · The lowest total when a side reaches 100 wins.", timeout=LIVE_MS
+    )
+    enter(page, 2, "Omar", 10)
+    ben.enter(code, 2, 1, 35)
+    expect(page.locator(".status .result")).to_have_text(
+        "Omar has won! Lowest when a side reached 100", timeout=LIVE_MS
+    )
+
+
+def test_other_game_of_a_fixed_number_of_hands(new_phone, phones):
+    """Three hands, then the highest total wins; the sheet counts the hands left."""
+    page = new_phone()
+    page.goto("/new/other")
+    page.get_by_label(
+        "The highest total after a number of hands: the target is that number"
+    ).check()
+    page.get_by_label("Target (points)").fill("3")
+    page.get_by_label("Side 1", exact=True).fill("Omar")
+    page.get_by_label("Side 2", exact=True).fill("Ben")
+    page.get_by_label("Your name").fill("Omar")
+    page.get_by_role("button", name="Create match").click()
+    expect(page.locator("h1")).to_contain_text("to 3 hands")
+    code = page.locator("summary .code").inner_text()
+    ben = phones()
+    ben.join(code, side=1)
+    for hand, (mine, his) in enumerate([(500, 10), (5, 20), (5, 20)], start=1):
+        enter(page, hand, "Omar", mine)
+        ben.enter(code, hand, 1, his)
+        if hand == 2:
+            expect(page.locator(".standing")).to_contain_text(
+                "The highest after 3 hands wins: 1 to go.", timeout=LIVE_MS
+            )
+    expect(page.locator(".status .result")).to_have_text(
+        "Omar has won! Highest after 3 hands", timeout=LIVE_MS
+    )
+
+
+# History: a finished match taken off this phone's list; the whole match exported.
+
+
+def test_history_removes_a_finished_match_with_two_taps(new_phone, phones, artifacts):
+    ben = phones()
+    omar = new_phone()
+    code = create_match(omar, "Basra", "2 head to head", ["Omar", "Ben"], player="Omar")
+    ben.join(code, side=1)
+    enter(omar, 1, "Omar", 101)
+    ben.enter(code, 1, 1, 5)
+    omar.get_by_role("button", name="End match: Omar wins").click(timeout=LIVE_MS)
+    told(omar, "Match over: Omar won.")
+    with omar.expect_download() as download:
+        omar.get_by_role("link", name="The whole match (JSON)").click()
+    assert download.value.suggested_filename == f"scorekeeper-basra-{code}.json"
+
+    omar.get_by_role("link", name="History").click()
+    omar.get_by_text("Remove…").click()
+    omar.screenshot(path=artifacts / "history-remove.png", full_page=True)
+    omar.get_by_role("button", name=f"Remove {code} from this phone's list").click()
+    told(omar, f"Match {code} is off this phone's list.")
+    expect(omar.locator(f'.history a[href="/m/{code}"]')).to_have_count(0)

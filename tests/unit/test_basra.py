@@ -469,6 +469,10 @@ def test_level_past_the_target_says_why_play_goes_on() -> None:
 
 def test_standing_says_who_leads_by_how_much_and_what_is_left() -> None:
     tbl = table("basra")
-    assert BASRA.standing(tbl, (80, 65)) == ((0,), 15, (21, 36))
-    assert BASRA.standing(tbl, (70, 70)) == ((0, 1), 0, (31, 31))
-    assert BASRA.standing(tbl, (110, 90)) == ((0,), 20, (0, 11))
+
+    def after(*hands: tuple[int, int]):  # type: ignore[no-untyped-def]
+        return BASRA.standing(tbl, BASRA.state(tbl, [[plain(a), plain(b)] for a, b in hands]))
+
+    assert after((80, 65)) == ((0,), 15, (21, 36), "101 points wins.")
+    assert after((70, 70)) == ((0, 1), 0, (31, 31), "101 points wins.")
+    assert after((60, 45), (50, 45)) == ((0,), 20, (0, 11), "101 points wins.")

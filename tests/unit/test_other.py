@@ -11,9 +11,9 @@ from .helpers import plain
 OTHER = get_game("other")
 
 
-def free_table(sides: int, target: int = 100) -> Table:
-    """An Other game table with the host's number of sides."""
-    return Table(game="other", format="free", sides=sides, target=target)
+def free_table(sides: int, target: int = 100, winner: str = "highest") -> Table:
+    """An Other game table with the host's number of sides and choice of who wins."""
+    return Table(game="other", format="free", sides=sides, target=target, rules={"winner": winner})
 
 
 def test_no_calculator_and_free_sides() -> None:
@@ -55,3 +55,38 @@ def test_counts_on_an_other_entry_are_ignored_for_its_plain_total() -> None:
     assert state.hands[0].points == (7, 2, None)
     assert state.hands[0].complete is False
     assert state.hands[0].problems == ()
+
+
+# The table's choice of who wins.
+
+
+def test_lowest_total_wins_once_a_side_reaches_the_target() -> None:
+    hearts = free_table(2, 100, "lowest")
+    going = OTHER.state(hearts, [[plain(40), plain(30)], [plain(50), plain(20)]])
+    assert going.winner is None
+    over = OTHER.state(hearts, [[plain(40), plain(30)], [plain(60), plain(20)]])
+    assert (over.winner, over.reason) == (1, "Lowest when a side reached 100")
+    tied = OTHER.state(free_table(3, 100, "lowest"), [[plain(100), plain(30), plain(30)]])
+    assert tied.winner is None
+    assert tied.play_on == (
+        "Side 2 and Side 3 are level at the lowest, 30, and a side has reached 100: "
+        "play on until the tie breaks."
+    )
+    standing = OTHER.standing(hearts, going)
+    assert standing.leaders == (1,) and standing.lead == 40
+    assert standing.goal == "The lowest total when a side reaches 100 wins."
+
+
+def test_a_fixed_number_of_hands_goes_to_the_highest() -> None:
+    three = free_table(2, 3, "hands")
+    two = OTHER.state(three, [[plain(5), plain(9)]] * 2)
+    assert two.winner is None
+    assert OTHER.standing(three, two).goal == "The highest after 3 hands wins: 1 to go."
+    assert OTHER.standing(three, two).to_go == ()
+    done = OTHER.state(three, [[plain(5), plain(9)]] * 3)
+    assert (done.winner, done.reason) == (1, "Highest after 3 hands")
+    level = OTHER.state(three, [[plain(5), plain(5)]] * 3)
+    assert level.winner is None
+    assert "level at the top after 3 hands" in level.play_on
+    # A hand past a totals' target changes nothing: it is a number of hands.
+    assert OTHER.state(three, [[plain(500), plain(9)]]).winner is None

@@ -73,7 +73,7 @@ def test_formats_targets_and_bounds(key, formats, targets, default, unit, bounds
         ("pastura", {}),
         ("brisca", {"black_hand": (("off", "on"), "off", None)}),
         ("brasta", {}),
-        ("other", {}),
+        ("other", {"winner": (("highest", "lowest", "hands"), "highest", None)}),
     ],
 )
 def test_table_rules(key, rules) -> None:

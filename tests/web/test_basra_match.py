@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 
 import sqlalchemy as sa
@@ -149,3 +150,42 @@ def test_the_export_never_runs_a_name_as_a_formula(host):
     rows = list(csv.reader(io.StringIO(host.get(f"/m/{code}/sheet.csv").get_data(as_text=True))))
     assert rows[0][1:6] == ['\'=HYPERLINK("http://x")', "'+Tom", "'-Bob", "'@Ann", "Plain"]
     assert rows[1][:2] == ["1", "-12"]
+
+
+def test_the_exports_carry_breakdowns_corrections_and_the_whole_match(host, guest):
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben", player="Omar")
+    guest.join(code, side=1)
+    counts = {"n_cards": 30, "n_aces": 3, "n_jacks": 2, "n_ten_diamonds": "y", "n_basras": 1}
+    host.post(f"/m/{code}/calc", {"hand": 1, "intent": "enter", "revision": 0, **counts})
+    guest.enter(code, 1, 1, 5)
+    host.correct(code, 1, 1, 7, reason="miscounted jacks")
+
+    rows = list(csv.reader(io.StringIO(host.get(f"/m/{code}/sheet.csv").get_data(as_text=True))))
+    assert ["hand", "side", "line", "count", "points"] in rows
+    assert ["1", "Alice", "Basras", "1", "10"] in rows
+    header = rows.index(["hand", "side", "was", "now", "reason", "by", "when (UTC)"])
+    assert rows[header + 1][:6] == ["1", "Ben", "5", "7", "miscounted jacks", "Omar (Alice)"]
+
+    exported = host.get(f"/m/{code}/match.json")
+    assert exported.headers["Content-Type"].startswith("application/json")
+    match = json.loads(exported.get_data(as_text=True))
+    assert (match["format"], match["version"], match["game"]) == ("scorekeeper-match", 1, "basra")
+    assert [(s["name"], s["phones"]) for s in match["sides"]] == [
+        ("Alice", ["Omar"]),
+        ("Ben", [""]),
+    ]
+    alice, ben = match["hands"][0]["cells"]
+    assert alice["points"] == 48 and alice["counts"]["cards"] == 30
+    assert {"line": "Basras", "count": 1, "points": 10} in alice["breakdown"]
+    assert ben == {
+        "side": 1,
+        "points": 7,
+        "counts": None,
+        "even_split": False,
+        "last_trick": False,
+        "black_hand": False,
+        "breakdown": None,
+    }
+    assert match["corrections"][0]["was"] == 5 and match["corrections"][0]["now"] == 7
+    assert match["corrections"][0]["by"] == "Omar (Alice)"
+    assert match["totals"] == [48, 7]

@@ -154,3 +154,20 @@ def test_every_phone_s_card_follows_its_match(app, host, guest, watcher):
     host.post(f"/m/{code}/abandon", {"confirmed": "y"})
     for phone in (host, guest, watcher):
         assert "Abandoned" in phone.get("/history").shown
+
+
+def test_a_finished_match_is_removed_from_this_phone_s_list_only(app, host, guest):
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    guest.join(code, side=1)
+    host.enter(code, 1, 0, 101)
+    guest.enter(code, 1, 1, 3)
+    refused = guest.post(f"/history/{code}/remove")
+    assert refused.status_code == 409 and "still playing this match" in refused.shown
+    guest.post(f"/m/{code}/end")
+    assert f'action="/history/{code}/remove"' in guest.get("/history").shown
+    removed = guest.post(f"/history/{code}/remove")
+    assert f"Match {code} is off this phone's list." in removed.shown
+    assert f'href="/m/{code}"' not in guest.get("/history").shown
+    # The other phones keep it, and the match is whole.
+    assert f'href="/m/{code}"' in host.get("/history").shown
+    assert "Alice won." in guest.get(f"/m/{code}").shown

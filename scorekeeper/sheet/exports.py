@@ -1,0 +1,150 @@
+"""A match taken away: the sheet as a spreadsheet (CSV), and the whole match as JSON that a
+future import can read back."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from scorekeeper.permissions import SeatAt
+from scorekeeper.sheet.state import Sheet
+
+# What a spreadsheet takes for a formula (or a field separator) at the start of a cell.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# The JSON export's shape: an import reads "format" and "version" first.
+JSON_FORMAT, JSON_VERSION = "scorekeeper-match", 1
+
+
+def spreadsheet_safe(text: str) -> str:
+    """A player's words as a spreadsheet shows them, never run: a name like "=HYPERLINK(…)" or
+    "-Bob" gets a leading apostrophe. Numbers are written as numbers, negative ones too."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def _iso(moment: datetime | None) -> str | None:
+    """A stored time (UTC) as ISO 8601 with its zone."""
+    return f"{moment.isoformat(timespec='seconds')}Z" if moment is not None else None
+
+
+def _who(seats: Sequence[SeatAt], phone: str) -> str:
+    """The phone that made a correction, as the table knows it ("Omar (Us)")."""
+    seat = next((seat for seat in seats if seat.phone == phone), None)
+    return seat.label if seat is not None else "the host"
+
+
+def sheet_csv(sheet: Sheet, seats: Sequence[SeatAt]) -> str:
+    """Every hand with each side's points and running totals; then each calculator cell's
+    breakdown, line by line; then every correction; then the game and the result."""
+    match = sheet.match
+    out = io.StringIO()
+    writer = csv.writer(out)
+    names = [spreadsheet_safe(side.name) for side in sheet.sides]
+    word = sheet.game.hand_word.lower()
+    writer.writerow([word, *names, *(f"{name} total" for name in names)])
+    for row in sheet.rows:
+        points = ["" if cell.points is None else cell.points for cell in row.cells]
+        writer.writerow([row.number, *points, *(row.running or [""] * len(names))])
+    broken_down = [(row.number, cell) for row in sheet.rows for cell in row.cells if cell.breakdown]
+    if broken_down:
+        writer.writerow([])
+        writer.writerow([word, "side", "line", "count", "points"])
+        for number, cell in broken_down:
+            for line in cell.breakdown.lines:  # type: ignore[union-attr]
+                writer.writerow(
+                    [number, spreadsheet_safe(cell.side.name), line.label, line.count, line.points]
+                )
+    if sheet.trail:
+        writer.writerow([])
+        writer.writerow([word, "side", "was", "now", "reason", "by", "when (UTC)"])
+        for c in sheet.trail:
+            writer.writerow(
+                [
+                    c.hand_number,
+                    spreadsheet_safe(c.side.name),
+                    "" if c.old_points is None else c.old_points,
+                    c.new_points,
+                    spreadsheet_safe(c.reason),
+                    spreadsheet_safe(_who(seats, c.by_phone)),
+                    _iso(c.made_at),
+                ]
+            )
+    writer.writerow([])
+    unit = sheet.game.unit_for(sheet.table)
+    writer.writerow(["game", sheet.game.name, "target", match.target, unit])
+    writer.writerow(["result", spreadsheet_safe(match.result or match.status)])
+    return out.getvalue()
+
+
+def match_json(sheet: Sheet, seats: Sequence[SeatAt]) -> dict[str, Any]:
+    """The whole match: settings, sides and the names at them, every hand's cells as entered
+    (with the calculator's counts and breakdown), the corrections, the totals and result."""
+    match = sheet.match
+    return {
+        "format": JSON_FORMAT,
+        "version": JSON_VERSION,
+        "code": match.code,
+        "game": match.game,
+        "game_name": sheet.game.name,
+        "table_format": match.table_format,
+        "target": match.target,
+        "target_unit": sheet.game.unit_for(sheet.table),
+        "rules": dict(match.table_rules or {}),
+        "status": match.status,
+        "result": match.result,
+        "winner": sheet.winner.position if match.status == "ended" and sheet.winner else None,
+        "created_at": _iso(match.created_at),
+        "ended_at": _iso(match.ended_at),
+        "sides": [
+            {
+                "position": side.position,
+                "name": side.name,
+                "players": side.players,
+                "phones": [seat.player for seat in seats if seat.side_id == side.id],
+            }
+            for side in sheet.sides
+        ],
+        "hands": [
+            {
+                "number": row.number,
+                "complete": row.complete,
+                "cells": [
+                    {
+                        "side": cell.side.position,
+                        "points": cell.points,
+                        "counts": dict(cell.entry.counts) if cell.entry.counts else None,
+                        "even_split": cell.entry.even_split,
+                        "last_trick": cell.entry.last_trick,
+                        "black_hand": cell.entry.black_hand,
+                        "breakdown": [
+                            {"line": line.label, "count": line.count, "points": line.points}
+                            for line in cell.breakdown.lines
+                        ]
+                        if cell.breakdown
+                        else None,
+                    }
+                    for cell in row.cells
+                    if cell.entry is not None
+                ],
+                "totals_after": list(row.running) if row.running else None,
+            }
+            for row in sheet.rows
+        ],
+        "corrections": [
+            {
+                "hand": c.hand_number,
+                "side": c.side.position,
+                "was": c.old_points,
+                "now": c.new_points,
+                "was_detail": c.old_detail,
+                "now_detail": c.new_detail,
+                "reason": c.reason,
+                "by": _who(seats, c.by_phone),
+                "made_at": _iso(c.made_at),
+            }
+            for c in sheet.trail
+        ],
+        "totals": list(sheet.state.totals),
+    }
