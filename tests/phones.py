@@ -53,8 +53,13 @@ class Phone:
         return self.client.get(url)
 
     def token(self) -> str:
-        """The CSRF token a page of ours hands this phone."""
-        found = CSRF.search(self.client.get("/").get_data(as_text=True))
+        """The CSRF token a page of ours hands this phone (the home page, reloaded as a
+        player would while it answers "try again": it lists the phone's matches)."""
+        for _ in range(5):
+            home = self.client.get("/")
+            if home.status_code != 503:
+                break
+        found = CSRF.search(home.get_data(as_text=True))
         assert found, "no CSRF token on the home page"
         return found.group(1)
 
