@@ -59,6 +59,9 @@ class Match(db.Model):
     # The code of the rematch started from this match once it ended: its phones are offered
     # their sides there. (A code, as every link to a match is; matches are never deleted.)
     rematch_code: so.Mapped[str | None] = so.mapped_column(sa.String(12))
+    # Who dealt the first hand, as a place in the dealing order (sheet/dealer.py); None until
+    # the host says.
+    first_dealer: so.Mapped[int | None]
 
     sides: so.Mapped[list[Side]] = so.relationship(
         back_populates="match",

@@ -78,11 +78,13 @@ class Action(Enum):
     RENAME = "rename"
     REMATCH = "rematch"
     FORGET = "forget"
+    DEALER = "dealer"
 
 
 # Actions only the host's phone may take.
 HOST_ONLY = {
     Action.CORRECT,
+    Action.DEALER,
     Action.RELEASE,
     Action.HAND_OVER,
     Action.ABANDON,

@@ -623,6 +623,20 @@ def rename_player(match: Match, player: str, key: str | None) -> Done:
     return _run(match, key, work)
 
 
+def pick_dealer(match: Match, first: int, order: Sequence[str], key: str | None) -> Done:
+    """The host says who dealt the first hand (a place in the dealing order); the sheet then
+    passes the deal round the table."""
+
+    def work(viewer: Viewer) -> Done:
+        viewer.require(Action.DEALER)
+        if not 0 <= first < len(order):
+            raise Refusal("Pick a player at this table.", 409, match)
+        match.first_dealer = first
+        return Done(f"{order[first]} dealt the first hand.")
+
+    return _run(match, key, work)
+
+
 def forget(match: Match, key: str | None) -> Done:
     """Take a finished (or only watched) match off this phone's history: its seat goes; the
     match and everything on it stay for the other phones."""

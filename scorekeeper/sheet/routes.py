@@ -29,6 +29,7 @@ from scorekeeper.permissions import Action, Refusal, Viewer, seats_at, viewer_fo
 from scorekeeper.phones import current_phone, ensure_phone, player_name, remember_name
 from scorekeeper.sheet import actions
 from scorekeeper.sheet.chart import running_chart
+from scorekeeper.sheet.dealer import dealer_of, dealing_order
 from scorekeeper.sheet.exports import match_json, sheet_csv
 from scorekeeper.sheet.forms import ActionForm, CorrectionForm, EntryForm, hand_form, new_key
 from scorekeeper.sheet.rows import sheet_rows
@@ -136,6 +137,7 @@ def render_match(
     seats = seats_at(match)
     viewer = viewer_for(match, seats)
     sheet = load_sheet(match)
+    order = dealing_order(sheet.sides, actions.players_per_side(match), seats)
     page = render_template(
         template,
         sheet=sheet,
@@ -152,6 +154,8 @@ def render_match(
         ),
         entry_form=entry_form or _entry_form(sheet, viewer),
         error=error,
+        dealing_order=order,
+        dealer=dealer_of(order, match.first_dealer, sheet.current_hand or len(sheet.hands) + 1),
         qr_svg=_qr_svg(match),
         etag=quote_etag(etag, weak=True),
     )
@@ -439,6 +443,17 @@ def reopen(code: str):  # type: ignore[no-untyped-def]
     match = match_or_404(code)
     form = _action_form(match)
     return answer(match.code, actions.reopen_match(match, form.key.data))
+
+
+@bp.post("/<code>/dealer")
+def dealer(code: str):  # type: ignore[no-untyped-def]
+    """The host says who dealt the first hand."""
+    match = match_or_404(code)
+    form = _action_form(match)
+    order = dealing_order(match.sides, actions.players_per_side(match), seats_at(match))
+    return answer(
+        match.code, actions.pick_dealer(match, form.target.data or 0, order, form.key.data)
+    )
 
 
 @bp.post("/<code>/rematch")

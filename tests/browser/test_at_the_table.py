@@ -460,3 +460,36 @@ def test_history_removes_a_finished_match_with_two_taps(new_phone, phones, artif
     omar.get_by_role("button", name=f"Remove {code} from this phone's list").click()
     told(omar, f"Match {code} is off this phone's list.")
     expect(omar.locator(f'.history a[href="/m/{code}"]')).to_have_count(0)
+
+
+# Who deals next.
+
+
+def test_the_deal_passes_round_the_table_across_partners(new_phone, phones, artifacts):
+    """The host says who dealt first; the sheet names each next dealer, round the table in
+    seating order: a player of each side in turn (brisca.txt: "the next player in the direction
+    of play")."""
+    omar = new_phone()
+    code = create_match(omar, "Basra", "4 in 2 partnerships", ["Us", "Them"], player="Omar")
+    sara, ben, bo = phones(), phones(), phones()
+    ben.post(f"/m/{code}/claim", {"target": 1, "player": "Ben"})
+    sara.post(f"/m/{code}/claim", {"target": 0, "player": "Sara"})
+    bo.post(f"/m/{code}/claim", {"target": 1, "player": "Bo"})
+    omar.reload()
+
+    dealer = omar.get_by_label("Who dealt the first hand?")
+    expect(dealer.locator("option")).to_have_text(
+        ["Omar (Us)", "Ben (Them)", "Sara (Us)", "Bo (Them)"]
+    )
+    dealer.select_option(label="Ben (Them)")
+    omar.get_by_role("button", name="Set the dealer").click()
+    told(omar, "Ben (Them) dealt the first hand.")
+    expect(omar.locator(".dealer")).to_have_text("Ben (Them) deals hand 1.")
+
+    enter(omar, 1, "Us", 20)
+    bo.enter(code, 1, 1, 23)
+    expect(omar.locator(".dealer")).to_have_text("Sara (Us) deals hand 2.", timeout=LIVE_MS)
+    omar.screenshot(path=artifacts / "dealer.png", full_page=True)
+    sara.enter(code, 2, 0, 10)
+    ben.enter(code, 2, 1, 33)
+    expect(omar.locator(".dealer")).to_have_text("Bo (Them) deals hand 3.", timeout=LIVE_MS)

@@ -165,6 +165,7 @@ ACTIONS: dict[str, tuple[Callable[[Table], None] | None, Callable, set[str]]] = 
     "reopen": (ended, lambda t: post(t, "reopen"), HOST),
     "rematch before the end": (won, lambda t: post(t, "rematch"), set()),
     "rematch": (ended, lambda t: post(t, "rematch"), SEATED | HOST),
+    "pick the first dealer": (None, lambda t: post(t, "dealer", {"target": 1}), HOST),
     "remove from history": (
         None,
         lambda t: t.actor.post(f"/history/{t.code}/remove", {}, csrf=t.role != "forged"),
