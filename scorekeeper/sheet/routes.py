@@ -182,6 +182,13 @@ def live(code: str) -> Response:
     return render_match(match_or_404(code), "sheet/live.html")
 
 
+@bp.get("/<code>/tv")
+def tv(code: str) -> Response:
+    """The match for a TV or laptop across the room: big totals, the last hand, the chart,
+    who deals, and the join QR code while a side is free. Polled like the sheet."""
+    return render_match(match_or_404(code), "sheet/tv.html")
+
+
 @bp.get("/<code>/sheet.csv")
 def export(code: str) -> Response:
     """The sheet as a spreadsheet file: every hand, the breakdowns and the corrections."""

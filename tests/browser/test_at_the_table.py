@@ -493,3 +493,49 @@ def test_the_deal_passes_round_the_table_across_partners(new_phone, phones, arti
     sara.enter(code, 2, 0, 10)
     ben.enter(code, 2, 1, 33)
     expect(omar.locator(".dealer")).to_have_text("Bo (Them) deals hand 3.", timeout=LIVE_MS)
+
+
+# A TV or laptop across the room.
+
+TV = {"width": 1280, "height": 720}
+
+
+def test_a_tv_shows_big_totals_live_and_the_join_code_while_a_side_is_free(
+    new_phone, phones, artifacts
+):
+    """A laptop watching at 1280×720 is offered the TV view: totals big enough to read across
+    a room, the last hand, the chart, and the join QR while a side is free; it follows the
+    table live. No "which side is this phone" box once every side is held."""
+    host = phones()
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    laptop = new_phone(viewport=TV)
+    laptop.goto(f"/m/{code}")
+    laptop.get_by_label("Your name").fill("Grandma")
+    laptop.get_by_role("button", name="Just watch").click()
+    told(laptop, "Watching this match.")
+    # One side is free: the laptop, watching, is not asked to take it...
+    expect(laptop.get_by_role("button", name="I'm Ben")).to_be_visible()
+    laptop.get_by_role("link", name="TV view: big numbers for the room").click()
+    expect(laptop.locator(".tv-qr")).to_be_visible()
+    expect(laptop.locator(".tv-qr .code")).to_have_text(code)
+
+    ben = phones()
+    ben.join(code, side=1)
+    host.enter(code, 1, 0, 48)
+    ben.enter(code, 1, 1, 5)
+    expect(laptop.locator(".tv-total")).to_have_text(["48", "5"], timeout=LIVE_MS)
+    expect(laptop.locator(".tv-qr")).to_have_count(0)
+    expect(laptop.locator(".tv-last")).to_have_text("Hand 1: Alice 48 · Ben 5")
+    expect(laptop.locator(".tv-to-go")).to_have_text(["53 to go", "96 to go"])
+    size = laptop.locator(".tv-total").first.evaluate(
+        "e => parseFloat(getComputedStyle(e).fontSize)"
+    )
+    assert size >= 80, size
+    fits = laptop.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")
+    assert fits, "the TV view scrolls at 1280×720"
+    laptop.screenshot(path=artifacts / "tv-1280x720.png")
+
+    # Back on the sheet: every side held, so no claim box listing taken sides.
+    laptop.goto(f"/m/{code}")
+    expect(laptop.locator(".claim")).to_have_count(0)
+    expect(laptop.locator(".code-line")).to_contain_text("Grandma is watching")
