@@ -490,6 +490,9 @@ def test_the_deal_passes_round_the_table_across_partners(new_phone, phones, arti
     bo.enter(code, 1, 1, 23)
     expect(omar.locator(".dealer")).to_have_text("Sara (Us) deals hand 2.", timeout=LIVE_MS)
     omar.screenshot(path=artifacts / "dealer.png", full_page=True)
+    # The README's picture of a sheet at the table (docs/at-the-table-sheet.png).
+    omar.locator("#live").scroll_into_view_if_needed()
+    omar.screenshot(path=artifacts / "readme-sheet.png")
     sara.enter(code, 2, 0, 10)
     ben.enter(code, 2, 1, 33)
     expect(omar.locator(".dealer")).to_have_text("Bo (Them) deals hand 3.", timeout=LIVE_MS)
