@@ -118,6 +118,8 @@ class Seat(db.Model):
     # The name of the person with this phone, as they typed it (the phone keeps it too, to
     # offer it at the next match): it tells two partners' phones apart. "" if not given.
     player: so.Mapped[str] = so.mapped_column(sa.String(40), default="", server_default="")
+    # False once the phone took the match off its history (the seat stays, holding its side).
+    listed: so.Mapped[bool] = so.mapped_column(default=True, server_default=sa.true())
     # The match's place in history, copied here (seat_at, and the actions that change a match's
     # status, keep it in step) so a phone's history pages walk ix_seat_history in order instead
     # of sorting all its matches.

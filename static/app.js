@@ -19,6 +19,16 @@
         var f = fields[i];
         if (f.type === "checkbox" ? f.checked !== f.defaultChecked : f.value !== f.defaultValue) return true;
       }
+      // A choice made in a list (the host's dealer) and not sent yet.
+      var lists = entry.querySelectorAll("select");
+      for (var j = 0; j < lists.length; j++) {
+        // As drawn: the option marked selected, or the first when none is.
+        var drawn = 0;
+        for (var k = 0; k < lists[j].options.length; k++) {
+          if (lists[j].options[k].defaultSelected) drawn = k;
+        }
+        if (lists[j].selectedIndex !== drawn) return true;
+      }
       return false;
     }
 

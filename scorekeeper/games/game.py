@@ -204,7 +204,8 @@ class GameBase:
 
     def standing(self, table: Table, state: MatchState) -> Standing:
         """Who leads by how much, how far each side is from the target, and what wins."""
-        goal = f"{table.target} {self.unit_for(table)} wins."
+        unit = self.unit_for(table)
+        goal = f"{table.target} {unit[:-1] if table.target == 1 else unit} wins."
         return standing(state.totals, table.target, goal)
 
     def state(self, table: Table, hands: Sequence[HandFacts]) -> MatchState:

@@ -37,7 +37,7 @@ def page_of(phone: str, page: int) -> sa.Select[tuple[int]]:
     """
     return (
         sa.select(Seat.match_id)
-        .where(Seat.phone == phone)
+        .where(Seat.phone == phone, Seat.listed.is_(True))
         .order_by(Seat.match_open.desc(), Seat.match_created_at.desc(), Seat.match_id.desc())
         .offset((page - 1) * PER_PAGE)
         .limit(PER_PAGE + 1)
@@ -87,7 +87,7 @@ def index():  # type: ignore[no-untyped-def]
 
 @bp.post("/history/<code>/remove")
 def remove(code: str) -> Response:
-    """Take a match off this phone's history (its seat goes; the match stays)."""
+    """Take a match off this phone's history (the seat stays, unlisted; the match stays)."""
     match = match_or_404(code)
     form = ActionForm()
     done = actions.forget(match, form.key.data if form.validate() else None)

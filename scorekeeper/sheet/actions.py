@@ -42,8 +42,19 @@ from scorekeeper.versions import Known, announcement, versions
 MAX_WATCHERS = 50
 
 # The columns of a match that actions change (the lock bumps the version; end, reopen,
-# abandon, hand over and closing the table change the rest).
-CHANGING = ["version", "status", "host_phone", "winner_side_id", "result", "ended_at", "closed"]
+# abandon, hand over, closing the table, the rematch and the dealer change the rest): read
+# again under the lock, so an action checks them as the last writer left them.
+CHANGING = [
+    "version",
+    "status",
+    "host_phone",
+    "winner_side_id",
+    "result",
+    "ended_at",
+    "closed",
+    "rematch_code",
+    "first_dealer",
+]
 
 
 @dataclass(frozen=True)
@@ -348,6 +359,17 @@ def correct_cell(
     return _run(match, key, work)
 
 
+def _differs(entry: StoredEntry, fix: Fix) -> bool:
+    """Whether the host's value for a cell changes its points or a tick."""
+    had, wants = entry.facts, fix.facts
+    return (had.points, had.even_split, had.last_trick, had.black_hand) != (
+        wants.points,
+        wants.even_split,
+        wants.last_trick,
+        wants.black_hand,
+    )
+
+
 def correct_hand(
     match: Match, hand_number: int, fixes: Sequence[Fix], reason: str, key: str | None
 ) -> Done:
@@ -360,11 +382,9 @@ def correct_hand(
         sheet = load_sheet(match, corrections=False)
         _check_started(sheet, hand_number, len(sheet.hands))
         seen = [(fix, _as_seen(sheet, hand_number, fix)) for fix in fixes]
-        changed = [
-            (fix, entry)
-            for fix, entry in seen
-            if entry is None or cell_values(entry.facts) != cell_values(fix.facts)
-        ]
+        # Compared on what the form carries (points and ticks): a calculator cell the host
+        # left as it was keeps its counts and breakdown.
+        changed = [(fix, entry) for fix, entry in seen if entry is None or _differs(entry, fix)]
         word = sheet.game.hand_word
         if not changed:
             return Done(f"{word} {hand_number} is as it was: nothing to change.", changed=False)
@@ -446,6 +466,8 @@ def reopen_match(match: Match, key: str | None) -> Done:
         match.winner_side_id = None
         match.result = ""
         match.ended_at = None
+        # Played on, it is no longer the match the rematch followed: its end offers a new one.
+        match.rematch_code = None
         _reorder_history(match)
         return Done("Match reopened.")
 
@@ -483,7 +505,8 @@ def rematch(match: Match, key: str | None) -> Done:
             host_side=viewer.side.position if viewer.side else None,
             host_player=viewer.player,
         )
-        started = add_match(get_game(match.game), choice, viewer.phone or "")
+        # The host of the last match hosts this one; the phone that asked takes its side.
+        started = add_match(get_game(match.game), choice, match.host_phone, viewer.phone or "")
         match.rematch_code = started.code
         return Done(
             "Rematch! Every phone of the last match is asked to take its side.",
@@ -623,13 +646,13 @@ def rename_player(match: Match, player: str, key: str | None) -> Done:
     return _run(match, key, work)
 
 
-def pick_dealer(match: Match, first: int, order: Sequence[str], key: str | None) -> Done:
+def pick_dealer(match: Match, first: int | None, order: Sequence[str], key: str | None) -> Done:
     """The host says who dealt the first hand (a place in the dealing order); the sheet then
     passes the deal round the table."""
 
     def work(viewer: Viewer) -> Done:
         viewer.require(Action.DEALER)
-        if not 0 <= first < len(order):
+        if first is None or not 0 <= first < len(order):
             raise Refusal("Pick a player at this table.", 409, match)
         match.first_dealer = first
         return Done(f"{order[first]} dealt the first hand.")
@@ -638,12 +661,13 @@ def pick_dealer(match: Match, first: int, order: Sequence[str], key: str | None)
 
 
 def forget(match: Match, key: str | None) -> Done:
-    """Take a finished (or only watched) match off this phone's history: its seat goes; the
-    match and everything on it stay for the other phones."""
+    """Take a finished (or only watched) match off this phone's history and Home; the match
+    and everything on it stay for the other phones."""
 
     def work(viewer: Viewer) -> Done:
         viewer.require(Action.FORGET)
-        db.session.execute(sa.delete(Seat).where(Seat.id == viewer.seat_id))
+        # The seat stays (a reopened match finds its side still held): only the list forgets.
+        db.session.execute(sa.update(Seat).where(Seat.id == viewer.seat_id).values(listed=False))
         return Done(f"Match {match.code} is off this phone's list.")
 
     return _run(match, key, work)

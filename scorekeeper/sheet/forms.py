@@ -56,9 +56,14 @@ def whole_number(typed: str) -> int:
     return sign * value
 
 
+# Invisible but meant: the zero-width non-joiner and joiner of Persian names and of emoji
+# sequences (a family, a flag).
+JOINERS = {"\u200c", "\u200d"}
+
+
 def printable(form: object, field: StringField) -> None:
     """Refuse control characters in a name or reason: they show as nothing and break storage."""
-    if field.data and any(not ch.isprintable() for ch in field.data):
+    if field.data and any(not ch.isprintable() and ch not in JOINERS for ch in field.data):
         raise ValidationError("Use letters, digits and punctuation only.")
 
 
@@ -163,8 +168,8 @@ class EntryForm(KeyedForm):
 
 def points_bounds(game: Game) -> str:
     """What a plain entry for one hand may be, in words, for a refused one."""
-    unit = "card points" if game.target_unit == "rounds" else "points"
-    return f"A hand is worth {game.min_points} to {game.max_points} {unit}."
+    unit = "card points" if game.deck_points else "points"
+    return f"A {game.hand_word.lower()} is worth {game.min_points} to {game.max_points} {unit}."
 
 
 # The ticks a cell may carry besides its points, as the forms label them.

@@ -458,9 +458,7 @@ def dealer(code: str):  # type: ignore[no-untyped-def]
     match = match_or_404(code)
     form = _action_form(match)
     order = dealing_order(match.sides, actions.players_per_side(match), seats_at(match))
-    return answer(
-        match.code, actions.pick_dealer(match, form.target.data or 0, order, form.key.data)
-    )
+    return answer(match.code, actions.pick_dealer(match, form.target.data, order, form.key.data))
 
 
 @bp.post("/<code>/rematch")
@@ -532,7 +530,8 @@ def hand_over(code: str):  # type: ignore[no-untyped-def]
     match = match_or_404(code)
     form = _confirmed_form(match)
     if form is None:
-        seat = actions.other_seat(match, _target() or 0, viewer_for(match))
+        viewer = viewer_for(match).require(Action.HAND_OVER)
+        seat = actions.other_seat(match, _target() or 0, viewer)
         who = seat.label
         return _confirm_page(
             match,
@@ -546,11 +545,16 @@ def hand_over(code: str):  # type: ignore[no-untyped-def]
     return answer(match.code, actions.hand_over_host(match, form.target.data or 0, form.key.data))
 
 
+# Past any side position or seat id: a larger "target" is junk, refused before any lookup.
+MOST_TARGET = 10**9
+
+
 def _target() -> int | None:
-    """The side or seat an action is about, as its page gave it (a link, or a posted form)."""
-    if request.method == "POST":
-        return request.form.get("target", type=int)
-    return request.args.get("target", type=int)
+    """The side or seat an action is about, as its page gave it (a link, or a posted form);
+    None for junk."""
+    given = request.form if request.method == "POST" else request.args
+    target = given.get("target", type=int)
+    return target if target is not None and 0 <= target <= MOST_TARGET else None
 
 
 def _confirmed_form(match: Match) -> ActionForm | None:

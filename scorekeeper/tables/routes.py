@@ -29,7 +29,7 @@ def unfinished_matches() -> list[Match]:
         return []
     ids = (
         sa.select(Seat.match_id)
-        .where(Seat.phone == phone, Seat.match_open.is_(True))
+        .where(Seat.phone == phone, Seat.match_open.is_(True), Seat.listed.is_(True))
         .order_by(Seat.match_created_at.desc(), Seat.match_id.desc())
         .limit(RESUMABLE)
     )

@@ -71,9 +71,12 @@ def created_by(key: str | None, posted: str) -> str | None:
     return db.session.scalar(sa.select(Match.code).where(Match.id == first.match_id))
 
 
-def add_match(game: Game, choice: NewMatch, host_phone: str) -> Match:
-    """A new match with its sides and the host's seat, added to the session and flushed (the
-    caller commits): a code no match has, drawn again while taken."""
+def add_match(
+    game: Game, choice: NewMatch, host_phone: str, seated_phone: str | None = None
+) -> Match:
+    """A new match with its sides and a first seat (the host's, or `seated_phone`'s: a
+    rematch asked for by another phone) on choice.host_side, added to the session and flushed
+    (the caller commits): a code no match has, drawn again while taken."""
     sides = sides_for(game, choice)
     if choice.host_side is not None and choice.host_side >= len(sides):
         raise SetupError("host_side", f"This table has {len(sides)} sides.")
@@ -96,7 +99,7 @@ def add_match(game: Game, choice: NewMatch, host_phone: str) -> Match:
     db.session.add(match)
     db.session.flush()
     host_side = match.sides[choice.host_side].id if choice.host_side is not None else None
-    db.session.add(seat_at(match, host_phone, host_side, choice.host_player))
+    db.session.add(seat_at(match, seated_phone or host_phone, host_side, choice.host_player))
     return match
 
 

@@ -482,6 +482,11 @@ def test_the_deal_passes_round_the_table_across_partners(new_phone, phones, arti
         ["Omar (Us)", "Ben (Them)", "Sara (Us)", "Bo (Them)"]
     )
     dealer.select_option(label="Ben (Them)")
+    # A change at the table meanwhile (a watcher joins) does not undo the choice not yet set.
+    # (The live part waits while a choice in it is not sent: it comes with the next poll.)
+    phones().post(f"/m/{code}/watch", {"player": "Grandma"})
+    omar.wait_for_timeout(3000)
+    expect(dealer).to_have_value("1")
     omar.get_by_role("button", name="Set the dealer").click()
     told(omar, "Ben (Them) dealt the first hand.")
     expect(omar.locator(".dealer")).to_have_text("Ben (Them) deals hand 1.")
@@ -542,3 +547,17 @@ def test_a_tv_shows_big_totals_live_and_the_join_code_while_a_side_is_free(
     laptop.goto(f"/m/{code}")
     expect(laptop.locator(".claim")).to_have_count(0)
     expect(laptop.locator(".code-line")).to_contain_text("Grandma is watching")
+
+
+def test_go_on_the_keyboard_after_a_name_claims_no_side(new_phone, phones):
+    """The name box shares its form with the side buttons: Enter (Go) sends nothing, so a
+    thumb finishing its name does not take the first side by mistake."""
+    host = phones()
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
+    page = new_phone()
+    page.goto(f"/m/{code}")
+    page.get_by_label("Your name").fill("Ben")
+    page.get_by_label("Your name").press("Enter")
+    page.wait_for_timeout(500)
+    expect(page.locator(".code-line")).to_have_text("Not at the table yet")
+    expect(page.get_by_role("button", name="I'm Alice")).to_be_visible()

@@ -66,7 +66,7 @@ def test_brisca_card_points_over_120_are_refused(app, host, guest):
     before = snapshot(app)
     response = guest.enter(code, 1, 1, 121)
     assert response.status_code == 400
-    assert "A hand is worth 0 to 120 card points" in response.shown
+    assert "A round is worth 0 to 120 card points" in response.shown
     assert snapshot(app) == before
 
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 
 import pytest
+import sqlalchemy as sa
 
+from scorekeeper.extensions import db
+from scorekeeper.models import Correction, Entry
 from tests.phones import snapshot, stored_match
 
 
@@ -254,3 +257,29 @@ def test_a_whole_hand_correction_is_checked_together_and_refused_whole(app, host
     assert snapshot(app) == before
     done = host.post(f"/m/{code}/hand/1/correct", {**form, "points_1": 50})
     assert "Round 1 corrected: Ana 61 → 70, Bea 59 → 50." in done.shown
+
+
+def test_a_whole_hand_correction_keeps_a_calculator_cell_it_leaves_alone(app, host, guest):
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    guest.join(code, side=1)
+    counts = {"n_cards": 30, "n_aces": 3, "n_jacks": 2, "n_ten_diamonds": "y", "n_basras": 1}
+    host.post(f"/m/{code}/calc", {"hand": 1, "intent": "enter", "revision": 0, **counts})
+    guest.enter(code, 1, 1, 5)
+    done = host.post(
+        f"/m/{code}/hand/1/correct",
+        {"points_0": 48, "points_1": 7, "revision_0": 1, "revision_1": 1},
+    )
+    assert "Hand 1 corrected: Ben 5 → 7." in done.shown
+    with app.app_context():
+        alice = db.session.scalars(sa.select(Entry).order_by(Entry.side_id)).first()
+        assert alice.counts["cards"] == 30 and alice.revision == 1
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Correction)) == 1
+
+
+def test_junk_targets_are_refused_before_any_lookup(host, guest, table):
+    for junk in ("99999999999999999999999", "-1", "x"):
+        asked = host.get(f"/m/{table}/host?target={junk}")
+        assert asked.status_code == 409 and "Pick another phone" in asked.shown
+    assert "Only the host" in guest.get(f"/m/{table}/host?target=1").shown
+    refused = host.post(f"/m/{table}/dealer", {})
+    assert refused.status_code == 409 and "Pick a player at this table." in refused.shown

@@ -26,7 +26,11 @@ def test_a_rematch_copies_the_settings_and_is_started_once(app, host, guest):
     old = stored_match(app, code)
     new = stored_match(app, old.rematch_code)
     assert (new.game, new.table_format, new.target, new.status) == ("basra", "2", 121, "open")
-    assert new.host_phone != old.host_phone  # the guest started it: its host
+    # The host of the last match hosts this one; the guest, who asked, holds its side.
+    assert new.host_phone == old.host_phone
+    assert "This phone holds <strong>Them</strong>" in guest.get(f"/m/{new.code}").get_data(
+        as_text=True
+    )
     with app.app_context():
         assert db.session.scalar(sa.select(sa.func.count()).select_from(Match)) == 2
         names = [side.name for side in db.session.get(Match, new.id).sides]
