@@ -39,6 +39,11 @@ def remember_name(name: str) -> None:
         session.permanent = True
 
 
+# Requests that give no identity: the live poll (its page gave it), static files and the
+# manifest (cached, shared by every phone).
+NO_IDENTITY = ("static", "sheet.live", "tables.manifest")
+
+
 def init_app(app: Flask) -> None:
     """Give a phone its identity on the first page it loads, before it can post anything: a
     post whose answer is lost is resent with the same identity, so a resent claim finds the
@@ -46,8 +51,7 @@ def init_app(app: Flask) -> None:
 
     @app.before_request
     def identify() -> None:
-        # Not the live poll (its page gave the identity) nor a static file.
-        if request.method == "GET" and request.endpoint not in ("static", "sheet.live"):
+        if request.method == "GET" and request.endpoint not in NO_IDENTITY:
             ensure_phone()
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+import json
+
 import sqlalchemy as sa
 import sqlalchemy.orm as so
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from scorekeeper.extensions import db
 from scorekeeper.games import GAMES
@@ -119,3 +122,37 @@ def new_match(game_key: str):  # type: ignore[no-untyped-def]
         form.player.data = player_name()
     status = 400 if request.method == "POST" else 200
     return render_template("tables/new.html", form=form, game=game, fields=fields), status
+
+
+# The app's colours as the stylesheet has them (light): the phone paints its bar and splash so.
+THEME_COLOUR, BACKGROUND_COLOUR = "#0b6e4f", "#f7f6f2"
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    """The web app manifest: "Add to Home screen" gives a launcher that opens Home full screen."""
+    icon = functools.partial(url_for, "static")
+    body = {
+        "name": "Scorekeeper",
+        "short_name": "Scorekeeper",
+        "description": "The score sheet for card games at a real table.",
+        "start_url": url_for("tables.home"),
+        "scope": "/",
+        "display": "standalone",
+        "theme_color": THEME_COLOUR,
+        "background_color": BACKGROUND_COLOUR,
+        "icons": [
+            {"src": icon(filename="icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": icon(filename="icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {
+                "src": icon(filename="icon-maskable-512.png"),
+                "sizes": "512x512",
+                "type": "image/png",
+                "purpose": "maskable",
+            },
+            {"src": icon(filename="favicon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        ],
+    }
+    response = Response(json.dumps(body), mimetype="application/manifest+json")
+    response.headers["Cache-Control"] = "public, max-age=86400"
+    return response
