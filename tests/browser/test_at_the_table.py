@@ -340,7 +340,7 @@ def test_home_resumes_an_open_match_and_an_ended_one_offers_a_rematch(new_phone,
 
     omar.get_by_role("button", name="Rematch: the same sides again").click(timeout=LIVE_MS)
     told(omar, "Rematch! Every phone of the last match is asked to take its side.")
-    expect(omar.locator(".code-line")).to_have_text("Omar holds Omar · Host · Change name")
+    expect(omar.locator(".code-line")).to_have_text("This phone holds Omar · Host · Change name")
     again = omar.locator("summary .code").inner_text()
     assert again != code
 
@@ -349,7 +349,7 @@ def test_home_resumes_an_open_match_and_an_ended_one_offers_a_rematch(new_phone,
     ben.get_by_role("button", name="Play the rematch as Ben").click()
     told(ben, "This phone now holds Ben.")
     expect(ben).to_have_url(f"/m/{again}")
-    expect(ben.locator(".code-line")).to_contain_text("Ben holds Ben")
+    expect(ben.locator(".code-line")).to_contain_text("This phone holds Ben")
     expect(ben.locator("h1")).to_contain_text("Basra to 101 points")
 
 

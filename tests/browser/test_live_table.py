@@ -259,6 +259,13 @@ def test_four_sides_fit_a_360_px_phone(new_phone, phones, artifacts):
         other.join(code, side=position)
     play_four_sides(page, code, others)
     page.screenshot(path=artifacts / "sheet-host-light.png", full_page=True)
+    # No name spills into the next column ("Abdelrahman" is wider than its column alone).
+    spilled = page.evaluate(
+        """() => [...document.querySelectorAll("table.sheet thead th")]
+            .filter((th) => th.scrollWidth > th.clientWidth)
+            .map((th) => th.textContent)"""
+    )
+    assert spilled == [], spilled
     pages = {
         "sheet": f"/m/{code}",
         "correction": f"/m/{code}/hand/3/side/3/correct",
