@@ -53,14 +53,15 @@ class Phone:
         return self.client.get(url)
 
     def token(self) -> str:
-        """The CSRF token a page of ours hands this phone (the home page, reloaded as a
-        player would while it answers "try again": it lists the phone's matches)."""
+        """The CSRF token a page of ours hands this phone: the new-match form's, a page that
+        reads nothing from the database (reloaded as a player would while it says "try
+        again", all the same)."""
         for _ in range(5):
-            home = self.client.get("/")
-            if home.status_code != 503:
+            page = self.client.get("/new/other")
+            if page.status_code != 503:
                 break
-        found = CSRF.search(home.get_data(as_text=True))
-        assert found, "no CSRF token on the home page"
+        found = CSRF.search(page.get_data(as_text=True))
+        assert found, "no CSRF token on the new-match page"
         return found.group(1)
 
     def post(
