@@ -67,16 +67,14 @@ class Other(PointsGame):
         if rule == LOWEST:
             if max(totals) < table.target:
                 return None
-            low = min(totals)
-            lowest = [side for side, total in enumerate(totals) if total == low]
+            lowest = _sides_at(totals, min(totals))
             if len(lowest) > 1:
                 return None
             return lowest[0], f"Lowest when a side reached {table.target}"
         # A fixed number of hands: the highest once they are played (level: one more hand).
         if outcome.played < table.target:
             return None
-        top = max(totals)
-        highest = [side for side, total in enumerate(totals) if total == top]
+        highest = _sides_at(totals, max(totals))
         if len(highest) > 1:
             return None
         return highest[0], f"Highest after {outcome.played} hands"
@@ -89,14 +87,13 @@ class Other(PointsGame):
             return level_past_target(totals, table.target, names)
         if rule == LOWEST and totals and max(totals) >= table.target:
             low = min(totals)
-            level = [names[side] for side, total in enumerate(totals) if total == low]
+            level = [names[side] for side in _sides_at(totals, low)]
             return (
                 f"{' and '.join(level)} are level at the lowest, {low}, and a side has reached "
                 f"{table.target}: play on until the tie breaks."
             )
         if rule == HANDS and played >= table.target:
-            top = max(totals)
-            level = [names[side] for side, total in enumerate(totals) if total == top]
+            level = [names[side] for side in _sides_at(totals, max(totals))]
             return (
                 f"{' and '.join(level)} are level at the top after {played} hands: play "
                 "another hand until the tie breaks."
@@ -120,6 +117,11 @@ class Other(PointsGame):
             tuple(max(target - total, 0) for total in totals),
             f"The lowest total when a side reaches {target} wins.",
         )
+
+
+def _sides_at(totals: Sequence[int], value: int) -> list[int]:
+    """The sides whose total is this one (the lowest, the highest): one wins, several play on."""
+    return [side for side, total in enumerate(totals) if total == value]
 
 
 OTHER_GAME = Other()

@@ -288,7 +288,7 @@ class Fix(NamedTuple):
     seen_revision: int
 
 
-def _check_started(sheet: Sheet, hand_number: int, last: int) -> None:
+def check_started(sheet: Sheet, hand_number: int, last: int) -> None:
     """Refuse a correction of a hand past `last`: it hasn't started, nothing is there."""
     if not 1 <= hand_number <= last:
         raise Refusal(
@@ -349,7 +349,7 @@ def correct_cell(
     def work(viewer: Viewer) -> Done:
         viewer.require(Action.CORRECT)
         sheet = load_sheet(match, corrections=False)
-        _check_started(sheet, hand_number, max(sheet.current_hand or 0, len(sheet.hands)))
+        check_started(sheet, hand_number, max(sheet.current_hand or 0, len(sheet.hands)))
         fix = Fix(side, facts, seen_revision)
         entry = _as_seen(sheet, hand_number, fix)
         _record_fix(sheet, hand_number, fix, entry, reason, viewer.phone or "")
@@ -380,7 +380,7 @@ def correct_hand(
     def work(viewer: Viewer) -> Done:
         viewer.require(Action.CORRECT)
         sheet = load_sheet(match, corrections=False)
-        _check_started(sheet, hand_number, len(sheet.hands))
+        check_started(sheet, hand_number, len(sheet.hands))
         seen = [(fix, _as_seen(sheet, hand_number, fix)) for fix in fixes]
         # Compared on what the form carries (points and ticks): a calculator cell the host
         # left as it was keeps its counts and breakdown.
@@ -584,13 +584,20 @@ def phones_on(seats: Iterable[Seat | SeatAt]) -> dict[int, int]:
     return held
 
 
+def sides_with_room(match: Match, seats: Iterable[Seat | SeatAt]) -> tuple[Side, ...]:
+    """The sides another phone may still take: fewer phones hold them than the table seats
+    players on a side (the claim form offers these, and a claim is refused for any other)."""
+    held, room = phones_on(seats), players_per_side(match)
+    return tuple(side for side in match.sides if held.get(side.id, 0) < room)
+
+
 def claim_side(match: Match, side: Side, key: str | None, player: str = "") -> Done:
     """This phone claims a side that still has room (a partnership's phones may share one);
     `player` is the name its player gave (a blank one keeps the name the seat has)."""
 
     def work(viewer: Viewer) -> Done:
         viewer.require(Action.CLAIM)
-        if phones_on(seats_at(match)).get(side.id, 0) >= players_per_side(match):
+        if side not in sides_with_room(match, seats_at(match)):
             raise Refusal(
                 f"{side.name} is already held. If that phone is gone, the host can release it.",
                 409,

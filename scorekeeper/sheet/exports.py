@@ -24,8 +24,9 @@ def spreadsheet_safe(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def _iso(moment: datetime | None) -> str | None:
-    """A stored time (UTC) as ISO 8601 with its zone."""
+def iso_utc(moment: datetime | None) -> str | None:
+    """A stored time (UTC) as ISO 8601 with its zone: what the exports hold and what a page
+    gives app.js to show in the phone's zone."""
     return f"{moment.isoformat(timespec='seconds')}Z" if moment is not None else None
 
 
@@ -68,7 +69,7 @@ def sheet_csv(sheet: Sheet, seats: Sequence[SeatAt]) -> str:
                     c.new_points,
                     spreadsheet_safe(c.reason),
                     spreadsheet_safe(_who(seats, c.by_phone)),
-                    _iso(c.made_at),
+                    iso_utc(c.made_at),
                 ]
             )
     writer.writerow([])
@@ -95,8 +96,8 @@ def match_json(sheet: Sheet, seats: Sequence[SeatAt]) -> dict[str, Any]:
         "status": match.status,
         "result": match.result,
         "winner": sheet.winner.position if match.status == "ended" and sheet.winner else None,
-        "created_at": _iso(match.created_at),
-        "ended_at": _iso(match.ended_at),
+        "created_at": iso_utc(match.created_at),
+        "ended_at": iso_utc(match.ended_at),
         "sides": [
             {
                 "position": side.position,
@@ -142,7 +143,7 @@ def match_json(sheet: Sheet, seats: Sequence[SeatAt]) -> dict[str, Any]:
                 "now_detail": c.new_detail,
                 "reason": c.reason,
                 "by": _who(seats, c.by_phone),
-                "made_at": _iso(c.made_at),
+                "made_at": iso_utc(c.made_at),
             }
             for c in sheet.trail
         ],

@@ -30,7 +30,7 @@ from scorekeeper.phones import current_phone, ensure_phone, player_name, remembe
 from scorekeeper.sheet import actions
 from scorekeeper.sheet.chart import running_chart
 from scorekeeper.sheet.dealer import dealer_of, dealing_order
-from scorekeeper.sheet.exports import match_json, sheet_csv
+from scorekeeper.sheet.exports import iso_utc, match_json, sheet_csv
 from scorekeeper.sheet.forms import ActionForm, CorrectionForm, EntryForm, hand_form, new_key
 from scorekeeper.sheet.rows import sheet_rows
 from scorekeeper.sheet.state import Sheet, load_sheet
@@ -51,9 +51,7 @@ def when(moment: datetime, with_year: bool = False) -> Markup:
     the phone's own time zone, and labelled UTC for a phone without JavaScript."""
     shown = moment.strftime("%d %b %Y %H:%M" if with_year else "%d %b %H:%M")
     year = ' data-year="1"' if with_year else ""
-    return Markup(
-        f'<time datetime="{moment.isoformat(timespec="seconds")}Z"{year}>{shown} UTC</time>'
-    )
+    return Markup(f'<time datetime="{iso_utc(moment)}"{year}>{shown} UTC</time>')
 
 
 @bp.app_template_filter("count_changes")
@@ -137,7 +135,8 @@ def render_match(
     seats = seats_at(match)
     viewer = viewer_for(match, seats)
     sheet = load_sheet(match)
-    order = dealing_order(sheet.sides, actions.players_per_side(match), seats)
+    per_side = actions.players_per_side(match)
+    order = dealing_order(sheet.sides, per_side, seats)
     page = render_template(
         template,
         sheet=sheet,
@@ -145,7 +144,7 @@ def render_match(
         viewer=viewer,
         seats=seats,
         phones_holding=actions.phones_on(seats),
-        players_per_side=actions.players_per_side(match),
+        sides_with_room=actions.sides_with_room(match, seats),
         chart=running_chart(
             sheet.state.running,
             sheet.game.chart_target(sheet.table),
@@ -317,12 +316,7 @@ def correct_hand(code: str, number: int):  # type: ignore[no-untyped-def]
     match = match_or_404(code)
     viewer_for(match).require(Action.CORRECT)
     sheet = load_sheet(match)
-    if number > len(sheet.hands):
-        raise Refusal(
-            f"{sheet.game.hand_word} {number} hasn't started: there is nothing to correct.",
-            409,
-            match,
-        )
+    actions.check_started(sheet, number, len(sheet.hands))
     ticks = _ticks(sheet)
     form = hand_form(sheet.game, len(sheet.sides), ticks)
     if form.validate_on_submit():
