@@ -11,7 +11,7 @@ from flask import Flask
 from flask import typing as ft
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from scorekeeper import phones, ratelimit
+from scorekeeper import languages, phones, ratelimit
 from scorekeeper.extensions import compress, csrf, db, migrate, ping_when_idle
 from scorekeeper.phones import PhoneSessions
 
@@ -90,6 +90,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     ratelimit.init_app(app)
     compress.init_app(app)
+    languages.init_app(app)
 
     from scorekeeper import assets, errors, live, security, versions
     from scorekeeper.calculator.routes import bp as calculator_bp

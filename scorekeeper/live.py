@@ -2,8 +2,9 @@
 answered before Flask.
 
 A match page depends on the match (its version, which every write bumps), on who asks (the
-phone's seat and host role, which only a write can change, and the address it opened the app
-by: the QR code and join link are built from it), and on the code that draws it. So a page's
+phone's seat and host role, which only a write can change, the address it opened the app by:
+the QR code and join link are built from it, and the language and time zone it reads), and on
+the code that draws it. So a page's
 ETag is the match's version and a tag of the phone (its token, from its signed cookie), the
 host it asked for and the release (a hash of the code, templates and static files, the same on
 every server of one release). While they are the same, so is the page, and a phone's poll can
@@ -30,6 +31,8 @@ from itsdangerous import BadSignature
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.http import parse_cookie, parse_etags, quote_etag
 
+from scorekeeper.languages import ZONE_COOKIE, choose_language, choose_zone
+
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIEnvironment
     from flask import Flask
@@ -41,13 +44,18 @@ LIVE_PATH = re.compile(r"/m/([A-Za-z0-9]{1,12})/live")
 # Every page of a match is asked for again each time: the ETag makes asking cheap, and a
 # phone waking from sleep catches up.
 CACHE_CONTROL = "no-cache, private"
+# What else a page is drawn from: the phone's cookie and the language its browser asks for.
+VARY = ("Cookie", "Accept-Language")
 
 
-def request_tag(phone: str | None, environ: WSGIEnvironment, key: bytes) -> str:
-    """What a match page depends on besides the match: the phone and the host it asked for,
-    hashed with the key tag_key made (the app's secret and its release)."""
+def request_tag(phone: str | None, picked: object, environ: WSGIEnvironment, key: bytes) -> str:
+    """What a match page depends on besides the match: the phone, the host it asked for, and
+    the language and time zone it reads (from the language its player `picked`, its browser's
+    and its zone cookie), hashed with the key tag_key made (the app's secret and its release)."""
     host = environ.get("HTTP_HOST", "")
-    seen = f"{phone or ''}\n{host}".encode()
+    words = choose_language(picked, environ.get("HTTP_ACCEPT_LANGUAGE"))
+    zone = choose_zone(parse_cookie(environ).get(ZONE_COOKIE))
+    seen = f"{phone or ''}\n{host}\n{words}\n{zone}".encode()
     return hashlib.blake2s(seen, digest_size=9, key=key).hexdigest()
 
 
@@ -90,7 +98,7 @@ def not_modified_headers(etag: str) -> list[tuple[str, str]]:
     return [
         ("ETag", quote_etag(etag, weak=True)),
         ("Cache-Control", CACHE_CONTROL),
-        ("Vary", "Cookie"),
+        ("Vary", ", ".join(VARY)),
     ]
 
 
@@ -116,27 +124,30 @@ class UnchangedPolls:
                     # The database is unreachable: Flask answers, with its own error page.
                     known = None
                 if known is not None:
-                    tag = request_tag(self.phone(environ), environ, self.key)
+                    phone, picked = self.phone(environ)
+                    tag = request_tag(phone, picked, environ, self.key)
                     etag = etag_for(known.version, tag)
                     if unchanged(if_none_match, etag):
                         start_response("304 NOT MODIFIED", not_modified_headers(etag))
                         return []
         return self.wsgi_app(environ, start_response)
 
-    def phone(self, environ: WSGIEnvironment) -> str | None:
-        """The phone's token from its session cookie, checked as Flask checks it (a forged
-        cookie names no phone); without opening a session."""
+    def phone(self, environ: WSGIEnvironment) -> tuple[str | None, object]:
+        """The phone's token and the language its player picked, from its session cookie
+        checked as Flask checks it (a forged cookie names no phone); without opening a session."""
         app = self.app
         cookie = parse_cookie(environ).get(app.config["SESSION_COOKIE_NAME"])
         serializer = app.session_interface.get_signing_serializer(app)  # type: ignore[attr-defined]
         if not cookie or serializer is None:
-            return None
+            return None, None
         try:
             data = serializer.loads(cookie, max_age=app.permanent_session_lifetime.total_seconds())
         except BadSignature:
-            return None
-        phone = data.get("phone") if isinstance(data, dict) else None
-        return phone if isinstance(phone, str) and phone else None
+            return None, None
+        if not isinstance(data, dict):
+            return None, None
+        phone = data.get("phone")
+        return (phone if isinstance(phone, str) and phone else None), data.get("lang")
 
 
 def install(app: Flask) -> None:

@@ -82,7 +82,6 @@
             enhance(freshEntry);
           }
           enhance(live);
-          localTimes(live);
         })
         .catch(offline)
         .then(function () { busy = false; schedule(wait); });
@@ -94,15 +93,20 @@
     schedule(2000);
   }
 
-  /* Times: the server sends UTC (and says so); the phone shows them in its own zone. */
-  function localTimes(root) {
-    root.querySelectorAll("time[datetime]").forEach(function (time) {
-      var moment = new Date(time.getAttribute("datetime"));
-      if (isNaN(moment.getTime())) return;
-      var shape = { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" };
-      if (time.dataset.year) shape.year = "numeric";
-      time.textContent = moment.toLocaleString(undefined, shape);
-    });
+  /* Times: the server writes them in the phone's zone once it knows it (languages.py reads
+     this cookie). A phone's first page shows UTC, labelled; its next poll brings local times. */
+  function tellZone() {
+    var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (!zone || document.cookie.indexOf("tz=" + encodeURIComponent(zone)) !== -1) return;
+    document.cookie = "tz=" + encodeURIComponent(zone) + "; path=/; max-age=31536000; samesite=lax";
+  }
+
+  /* The page's words for what app.js draws (base.html, in the phone's language). */
+  var words = {};
+  function say(key, fill) {
+    var text = words[key] || key;
+    Object.keys(fill || {}).forEach(function (name) { text = text.replace("%(" + name + ")s", fill[name]); });
+    return text;
   }
 
   /* Number fields: a minus key for games that go negative (phone keypads often lack one),
@@ -114,7 +118,7 @@
       sign.type = "button";
       sign.className = "sign";
       sign.textContent = "±";
-      sign.setAttribute("aria-label", "Change sign");
+      sign.setAttribute("aria-label", say("change_sign"));
       sign.addEventListener("click", function () {
         var v = input.value.trim();
         input.value = v.charAt(0) === "-" ? v.slice(1) : "-" + v;
@@ -130,7 +134,8 @@
         var b = document.createElement("button");
         b.type = "button";
         b.textContent = pair[0];
-        b.setAttribute("aria-label", (pair[1] < 0 ? "One less " : "One more ") + input.id.replace(/^n_/, ""));
+        var label = input.labels && input.labels[0] ? input.labels[0].firstChild.textContent.trim() : input.name;
+        b.setAttribute("aria-label", say(pair[1] < 0 ? "one_less" : "one_more", { what: label }));
         b.addEventListener("click", function () {
           var n = parseInt(input.value, 10) || 0;
           var min = parseInt(input.getAttribute("min"), 10);
@@ -213,7 +218,7 @@
         if (slot < 0) return;
         var name = form.querySelector("input[name=side_" + slot + "]");
         var typed = name && name.value.trim();
-        option.textContent = typed || "Side " + (slot + 1);
+        option.textContent = typed || say("side", { number: slot + 1 });
         // Sides named freely (Other game): only the named ones play, and side 1 always.
         option.hidden = option.disabled = count !== null ? slot >= count : slot > 0 && !typed;
         if (option.disabled && option.selected) select.value = "0";
@@ -241,7 +246,9 @@
     var newMatch = document.querySelector("form.new-match");
     if (newMatch) startNewMatch(newMatch);
     enhance(document);
-    localTimes(document);
+    var said = document.getElementById("words");
+    if (said) words = JSON.parse(said.textContent);
+    tellZone();
     var live = document.getElementById("live");
     if (live && live.dataset.poll) startLive(live);
     var calc = document.querySelector("form.calculator");

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime
 from functools import lru_cache
 
 import segno
@@ -22,7 +21,14 @@ from markupsafe import Markup
 from werkzeug.http import quote_etag
 
 from scorekeeper.games import EntryFacts, get_game
-from scorekeeper.live import CACHE_CONTROL, etag_for, not_modified_headers, request_tag, unchanged
+from scorekeeper.live import (
+    CACHE_CONTROL,
+    VARY,
+    etag_for,
+    not_modified_headers,
+    request_tag,
+    unchanged,
+)
 from scorekeeper.matches import answer, match_or_404, side_at
 from scorekeeper.models import Correction, Match
 from scorekeeper.permissions import Action, Refusal, Viewer, seats_at, viewer_for
@@ -30,7 +36,7 @@ from scorekeeper.phones import current_phone, ensure_phone, player_name, remembe
 from scorekeeper.sheet import actions
 from scorekeeper.sheet.chart import running_chart
 from scorekeeper.sheet.dealer import dealer_of, dealing_order
-from scorekeeper.sheet.exports import iso_utc, match_json, sheet_csv
+from scorekeeper.sheet.exports import match_json, sheet_csv
 from scorekeeper.sheet.forms import ActionForm, CorrectionForm, EntryForm, hand_form, new_key
 from scorekeeper.sheet.rows import sheet_rows
 from scorekeeper.sheet.state import Sheet, load_sheet
@@ -43,15 +49,6 @@ bp.add_app_template_global(new_key)
 bp.add_app_template_global(sheet_rows)
 # The name this phone gave last, offered on the claim and watch form.
 bp.add_app_template_global(player_name)
-
-
-@bp.app_template_filter("when")
-def when(moment: datetime, with_year: bool = False) -> Markup:
-    """A stored time (UTC) as the page sends it: machine-readable for app.js, which shows it in
-    the phone's own time zone, and labelled UTC for a phone without JavaScript."""
-    shown = moment.strftime("%d %b %Y %H:%M" if with_year else "%d %b %H:%M")
-    year = ' data-year="1"' if with_year else ""
-    return Markup(f'<time datetime="{iso_utc(moment)}"{year}>{shown} UTC</time>')
 
 
 @bp.app_template_filter("count_changes")
@@ -107,7 +104,8 @@ def _qr_svg(match: Match) -> Markup:
 def _etag(match: Match) -> str:
     """This phone's ETag for the match as just read (live.py)."""
     key = current_app.extensions["page_tag_key"]
-    return etag_for(match.version, request_tag(current_phone(), request.environ, key))
+    tag = request_tag(current_phone(), session.get("lang"), request.environ, key)
+    return etag_for(match.version, tag)
 
 
 def _not_modified(etag: str) -> Response:
@@ -159,7 +157,7 @@ def render_match(
         etag=quote_etag(etag, weak=True),
     )
     response = make_response(page, status)
-    response.vary.add("Cookie")
+    response.vary.update(VARY)
     if once or status != 200:
         response.headers["Cache-Control"] = "no-store"
         return response

@@ -8,9 +8,12 @@ import json
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask_babel import force_locale
+from flask_babel import gettext as _
 
 from scorekeeper.extensions import db
 from scorekeeper.games import GAMES
+from scorekeeper.languages import LANGUAGES, direction, language
 from scorekeeper.matches import find_match
 from scorekeeper.models import CODE_LENGTH, Match, Seat, normalise_code
 from scorekeeper.phones import current_phone, ensure_phone, player_name, remember_name
@@ -130,12 +133,19 @@ THEME_COLOUR, BACKGROUND_COLOUR = "#0b6e4f", "#f7f6f2"
 
 @bp.get("/manifest.webmanifest")
 def manifest() -> Response:
-    """The web app manifest: "Add to Home screen" gives a launcher that opens Home full screen."""
+    """The web app manifest: "Add to Home screen" gives a launcher that opens Home full screen,
+    named in the language its URL names (every page links the one of the language it is in)."""
+    picked = request.args.get("lang", "")
+    words = picked if picked in LANGUAGES else language()
     icon = functools.partial(url_for, "static")
+    with force_locale(words):
+        name, blurb = _("Scorekeeper"), _("The score sheet for card games at a real table.")
     body = {
-        "name": "Scorekeeper",
-        "short_name": "Scorekeeper",
-        "description": "The score sheet for card games at a real table.",
+        "name": name,
+        "short_name": name,
+        "description": blurb,
+        "lang": words,
+        "dir": direction(words),
         "start_url": url_for("tables.home"),
         "scope": "/",
         "display": "standalone",
@@ -153,6 +163,6 @@ def manifest() -> Response:
             {"src": icon(filename="favicon.svg"), "sizes": "any", "type": "image/svg+xml"},
         ],
     }
-    response = Response(json.dumps(body), mimetype="application/manifest+json")
+    response = Response(json.dumps(body, ensure_ascii=False), mimetype="application/manifest+json")
     response.headers["Cache-Control"] = "public, max-age=86400"
     return response

@@ -10,9 +10,9 @@ def test_every_page_links_a_manifest_a_phone_can_install(host):
     code = host.create("basra", side_0="Alice", side_1="Ben")
     for page in ("/", f"/m/{code}", "/history", "/new/basra"):
         html = host.get(page).get_data(as_text=True)
-        assert '<link rel="manifest" href="/manifest.webmanifest">' in html, page
+        assert '<link rel="manifest" href="/manifest.webmanifest?lang=en">' in html, page
         assert '<meta name="theme-color" content="#0b6e4f">' in html, page
-    answer = host.get("/manifest.webmanifest")
+    answer = host.get("/manifest.webmanifest?lang=en")
     assert answer.headers["Content-Type"] == "application/manifest+json"
     assert "Set-Cookie" not in answer.headers
     manifest = json.loads(answer.get_data(as_text=True))

@@ -1,0 +1,129 @@
+"""The players' languages: which one a phone reads, its time zone, and words, dates and numbers
+in them (Flask-Babel; the catalogs are in scorekeeper/translations, built by `make`).
+
+A phone reads the language its browser asks for (Accept-Language) until its player picks one
+with the switch on every page, which its signed cookie then remembers. Each phone at a table may
+read its own: the sheet is the same, only the words change. Its time zone comes from a cookie
+app.js writes; until then times are UTC and say so.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from babel import Locale
+from babel.dates import format_skeleton, format_time
+from flask import Blueprint, Flask, redirect, request, session
+from flask_babel import Babel, get_locale, get_timezone
+from flask_babel import format_decimal as babel_decimal
+from markupsafe import Markup
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
+from werkzeug.wrappers import Response
+
+from scorekeeper.sheet.exports import iso_utc
+
+# Each language by its own name, as a reader of it looks for it on the switch.
+LANGUAGES = {"en": "English", "ar": "العربية", "ru": "Русский", "es": "Español"}
+DEFAULT_LANGUAGE = "en"
+# The cookie app.js writes with the phone's IANA zone (Intl's resolvedOptions().timeZone).
+ZONE_COOKIE = "tz"
+MOST_ZONE_LENGTH = 64
+
+babel = Babel()
+bp = Blueprint("languages", __name__)
+
+
+def choose_language(picked: object, accept_language: str | None) -> str:
+    """The language a phone reads: the one its player picked, else the best its browser asks
+    for, else English. Pure, so the unchanged poll (live.py) works it out as a page does."""
+    if isinstance(picked, str) and picked in LANGUAGES:
+        return picked
+    if accept_language:
+        asked = parse_accept_header(accept_language, LanguageAccept)
+        best = asked.best_match(LANGUAGES)
+        if best:
+            return best
+    return DEFAULT_LANGUAGE
+
+
+def choose_zone(cookie: str | None) -> str:
+    """The phone's time zone as its cookie names it, if it is one; else UTC."""
+    if cookie and len(cookie) <= MOST_ZONE_LENGTH:
+        try:
+            ZoneInfo(cookie)
+        except (ZoneInfoNotFoundError, ValueError):
+            return "UTC"
+        return cookie
+    return "UTC"
+
+
+def _selected_language() -> str:
+    return choose_language(session.get("lang"), request.headers.get("Accept-Language"))
+
+
+def _selected_zone() -> str:
+    return choose_zone(request.cookies.get(ZONE_COOKIE))
+
+
+def language() -> str:
+    """This request's language code ("ar")."""
+    return str(get_locale() or DEFAULT_LANGUAGE)
+
+
+def direction(code: str | None = None) -> str:
+    """ "rtl" for a language written right to left (Arabic), else "ltr", from Babel's data; of
+    this request's language unless a code is given."""
+    order = Locale.parse(code or language()).character_order
+    return "rtl" if order == "right-to-left" else "ltr"
+
+
+def when(moment: datetime, with_year: bool = False) -> Markup:
+    """A stored time (UTC) in the phone's language and zone, as Babel writes a short day and
+    time there ("3 дек., 21:05", "Dec 3, 9:05 PM"); machine-readable beside. Until the phone has told its zone,
+    the time is UTC and says so."""
+    zone, locale = get_timezone(), get_locale() or Locale.parse(DEFAULT_LANGUAGE)
+    day = format_skeleton("yMMMd" if with_year else "MMMd", moment, tzinfo=zone, locale=locale)
+    hour = format_time(moment, "short", tzinfo=zone, locale=locale)
+    # The language's own way of putting a day and a time together ("{1}, {0}"; Arabic "{1}، {0}").
+    shown = locale.datetime_formats["short"].format(hour, day)
+    if str(zone) == "UTC":
+        shown += " UTC"
+    return Markup('<time datetime="{}">{}</time>').format(iso_utc(moment), shown)
+
+
+def number(value: int) -> str:
+    """A number as the phone's language writes it (Babel: "1 234" in Russian). Arabic keeps
+    Western digits: that is what Babel's (CLDR's) data gives plain "ar" (its default numbering
+    system is latn), and the digits the score cells and entry fields use, so one number looks
+    the same on the sheet and in the History. Arabic-Indic digits typed in are read all the same."""
+    return babel_decimal(value)
+
+
+@bp.post("/language")
+def switch() -> Response:
+    """The language switch: this phone reads the picked language from now on. Back to the
+    page it was on (only a path of this site, so the switch sends nobody elsewhere)."""
+    picked = request.form.get("lang", "")
+    if picked in LANGUAGES:
+        session["lang"] = picked
+        session.permanent = True
+    back = request.form.get("next", "")
+    parts = urlsplit(back)
+    if not back.startswith("/") or back.startswith("//") or parts.scheme or parts.netloc:
+        back = "/"
+    return redirect(back, 303)
+
+
+def init_app(app: Flask) -> None:
+    """Flask-Babel with the phone's language and zone; the switch; `when` and `number` for
+    templates, and what base.html needs to say the language and its direction."""
+    babel.init_app(app, locale_selector=_selected_language, timezone_selector=_selected_zone)
+    app.register_blueprint(bp)
+    app.add_template_filter(when, "when")
+    app.add_template_filter(number, "number")
+    app.add_template_global(LANGUAGES, "LANGUAGES")
+    app.add_template_global(language)
+    app.add_template_global(direction)
