@@ -82,8 +82,8 @@ def direction(code: str | None = None) -> str:
 
 def when(moment: datetime, with_year: bool = False) -> Markup:
     """A stored time (UTC) in the phone's language and zone, as Babel writes a short day and
-    time there ("3 дек., 21:05", "Dec 3, 9:05 PM"); machine-readable beside. Until the phone has told its zone,
-    the time is UTC and says so."""
+    time there ("3 дек., 21:05", "Dec 3, 9:05 PM"); machine-readable beside. Until the phone
+    has told its zone, the time is UTC and says so."""
     zone, locale = get_timezone(), get_locale() or Locale.parse(DEFAULT_LANGUAGE)
     day = format_skeleton("yMMMd" if with_year else "MMMd", moment, tzinfo=zone, locale=locale)
     hour = format_time(moment, "short", tzinfo=zone, locale=locale)
