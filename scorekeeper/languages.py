@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel import Locale
 from babel.dates import format_skeleton, format_time
-from flask import Blueprint, Flask, redirect, request, session
+from flask import Blueprint, Flask, has_request_context, redirect, request, session
 from flask_babel import Babel, get_locale, get_timezone
 from flask_babel import format_decimal as babel_decimal
 from markupsafe import Markup
@@ -61,10 +61,15 @@ def choose_zone(cookie: str | None) -> str:
 
 
 def _selected_language() -> str:
+    # Outside a request (a command, a test's app context) there is no phone: English.
+    if not has_request_context():
+        return DEFAULT_LANGUAGE
     return choose_language(session.get("lang"), request.headers.get("Accept-Language"))
 
 
 def _selected_zone() -> str:
+    if not has_request_context():
+        return "UTC"
     return choose_zone(request.cookies.get(ZONE_COOKIE))
 
 

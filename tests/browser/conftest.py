@@ -107,9 +107,11 @@ def new_phone(browser: Browser, live_server: LiveServer) -> Iterator[PhoneMaker]
         timezone: str | None = None,
         javascript: bool = True,
         viewport: dict[str, int] | None = None,
+        locale: str | None = None,
     ) -> Page:
         """A new phone at 360×740 (or a screen of `viewport`), light or dark as its setting
-        says, in its own time zone, with or without JavaScript."""
+        says, in its own time zone and language (`locale`, which its browser asks pages
+        for), with or without JavaScript."""
         context = browser.new_context(
             base_url=live_server.url,
             viewport=viewport or PHONE_VIEWPORT,
@@ -118,6 +120,7 @@ def new_phone(browser: Browser, live_server: LiveServer) -> Iterator[PhoneMaker]
             has_touch=viewport is None,
             timezone_id=timezone,
             java_script_enabled=javascript,
+            locale=locale,
         )
         contexts.append(context)
         return context.new_page()

@@ -1,0 +1,169 @@
+"""Each phone reads its own language: its browser's, until its player picks one on the switch,
+which the phone then remembers; Arabic right to left; times in the phone's language and zone."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC
+
+import pytest
+import sqlalchemy as sa
+from babel.dates import format_skeleton, format_time
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Match
+from tests.phones import Phone
+from tests.words import words
+
+HTML = re.compile(r'<html lang="([^"]+)" dir="([^"]+)">')
+
+
+def speaking(phone: Phone, accept_language: str) -> Phone:
+    """The phone's browser asks for these languages, as a phone set to them does."""
+    phone.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = accept_language
+    return phone
+
+
+def said_in(page: str) -> tuple[str, str]:
+    """The language and direction a page says it is in."""
+    found = HTML.search(page)
+    assert found, "no <html lang dir>"
+    return found.group(1), found.group(2)
+
+
+@pytest.mark.parametrize(
+    ("accept", "language", "direction"),
+    [
+        ("ar-EG,ar;q=0.9,en;q=0.5", "ar", "rtl"),
+        ("ru-RU,ru;q=0.9", "ru", "ltr"),
+        ("es-AR", "es", "ltr"),
+        ("de-DE,fr;q=0.8", "en", "ltr"),  # none of ours: English
+        ("de-DE,es;q=0.5", "es", "ltr"),  # the best of ours it takes
+        ("", "en", "ltr"),
+    ],
+)
+def test_a_phone_reads_the_language_its_browser_asks_for(phones, accept, language, direction):
+    phone = speaking(phones(), accept)
+    home = phone.get("/")
+    assert said_in(home.shown) == (language, direction)
+    say = words(language)
+    assert say("Join a match") in home.shown
+    assert say("New match") in home.shown
+
+
+def test_the_switch_is_on_every_page_and_the_phone_remembers_it(host):
+    code = host.create("basra", side_0="Alice", side_1="Ben")
+    speaking(host, "ar")
+    for page in ("/", f"/m/{code}", "/history", "/new/basra", f"/m/{code}/qr"):
+        shown = host.get(page).shown
+        assert said_in(shown)[0] == "ar", page
+        for name in ("English", "العربية", "Русский", "Español"):
+            assert f">{name}</button>" in shown, (page, name)
+
+    # Picked on the History page: back there, in Spanish, and so every page after it,
+    # whatever the browser asks for.
+    back = host.post("/language", {"lang": "es", "next": "/history"}, follow=False)
+    assert back.status_code == 303 and back.headers["Location"] == "/history"
+    for page in ("/history", f"/m/{code}", "/"):
+        shown = host.get(page).shown
+        assert said_in(shown) == ("es", "ltr"), page
+    assert words("es")("Your matches") in host.get("/history").shown
+
+    # A language we don't have changes nothing; back to English is a tap too.
+    host.post("/language", {"lang": "xx", "next": "/"})
+    assert said_in(host.get("/").shown)[0] == "es"
+    host.post("/language", {"lang": "en", "next": "/"})
+    assert said_in(host.get("/").shown)[0] == "en"
+
+
+@pytest.mark.parametrize("elsewhere", ["//evil.example/", "https://evil.example/", "history", ""])
+def test_the_switch_sends_nobody_off_the_site(host, elsewhere):
+    back = host.post("/language", {"lang": "ru", "next": elsewhere}, follow=False)
+    assert back.status_code == 303 and back.headers["Location"] == "/"
+
+
+def test_the_switch_needs_the_pages_csrf_token(host):
+    refused = host.post("/language", {"lang": "ru", "next": "/"}, csrf=False)
+    assert refused.status_code == 400
+    assert said_in(host.get("/").shown)[0] == "en"
+
+
+def test_phones_at_one_table_each_read_their_own_language(host, guest):
+    """The same match, one phone in English and one in Arabic: the same numbers, each in its
+    own words; a phone that switches language gets its poll redrawn, not 'nothing new'."""
+    code = host.create("basra", table_format="2", side_0="Omar", side_1="Sami")
+    speaking(guest, "ar")
+    guest.join(code, side=1)
+    host.enter(code, 1, 0, 20)
+    guest.enter(code, 1, 1, 7)
+
+    english, arabic = host.get(f"/m/{code}").shown, guest.get(f"/m/{code}").shown
+    assert said_in(english) == ("en", "ltr") and said_in(arabic) == ("ar", "rtl")
+    for page in (english, arabic):
+        assert re.search(r"<tr class=\"totals\">.*?20.*?7", page, re.S), "same totals"
+    ar = words("ar")
+    assert ar("Basra") in arabic and ar("Basra") not in english
+
+    poll = guest.get(f"/m/{code}/live")
+    etag = poll.headers["ETag"]
+    assert guest.client.get(f"/m/{code}/live", headers={"If-None-Match": etag}).status_code == 304
+    guest.post("/language", {"lang": "ru", "next": f"/m/{code}"})
+    redrawn = guest.client.get(f"/m/{code}/live", headers={"If-None-Match": etag})
+    assert redrawn.status_code == 200
+    assert words("ru")("Basra") in redrawn.shown or words("ru")("Sheet") in redrawn.shown
+    # The host's English page is as it was: its poll still answers "nothing new".
+    host_etag = host.get(f"/m/{code}/live").headers["ETag"]
+    assert (
+        host.client.get(f"/m/{code}/live", headers={"If-None-Match": host_etag}).status_code
+        == 304
+    )
+
+
+def test_the_manifest_is_named_in_the_pages_language(phones):
+    phone = speaking(phones(), "ru")
+    assert 'href="/manifest.webmanifest?lang=ru"' in phone.get("/").shown
+    for language, direction in (("ru", "ltr"), ("ar", "rtl"), ("es", "ltr"), ("en", "ltr")):
+        answer = phone.get(f"/manifest.webmanifest?lang={language}")
+        manifest = json.loads(answer.get_data(as_text=True))
+        assert manifest["name"] == words(language)("Scorekeeper"), language
+        assert (manifest["lang"], manifest["dir"]) == (language, direction)
+        assert manifest["start_url"] == "/"
+
+
+def test_times_in_the_phones_language_and_zone(app, host):
+    """History's times as Babel writes them in the phone's language, in the zone its cookie
+    names; a phone that has not told its zone (or names none that exists) reads UTC, said so."""
+    code = host.create("basra", side_0="Alice", side_1="Ben")
+    host.post(f"/m/{code}/abandon", {"confirmed": "y"})
+    with app.app_context():
+        created = db.session.scalar(sa.select(Match.created_at))
+    moment = created.replace(tzinfo=UTC) if created.tzinfo is None else created
+
+    speaking(host, "ru")
+    host.client.set_cookie("tz", "Asia/Tokyo")
+    day = format_skeleton("yMMMd", moment, tzinfo="Asia/Tokyo", locale="ru")
+    hour = format_time(moment, "short", tzinfo="Asia/Tokyo", locale="ru")
+    shown = host.get("/history").shown
+    assert f"{day}, {hour}</time>" in shown
+    assert "UTC</time>" not in shown
+
+    for zone in ("Mars/Olympus_Mons", "../../etc/passwd", "x" * 100):
+        host.client.set_cookie("tz", zone)
+        assert "UTC</time>" in host.get("/history").shown, zone
+    host.client.delete_cookie("tz")
+    utc_hour = format_time(moment, "short", tzinfo="UTC", locale="ru")
+    assert f"{utc_hour} UTC</time>" in host.get("/history").shown
+
+
+def test_numbers_in_the_phones_language(app, host, guest):
+    """A History card writes a total as the phone's language writes numbers: Russian
+    groups thousands with a space; Arabic keeps the Western digits the sheet uses."""
+    code = host.create("other", side_0="Anna", side_1="Boris", target="20000")
+    guest.join(code, side=1)
+    host.enter(code, 1, 0, 12345)
+    guest.enter(code, 1, 1, 7)
+    speaking(host, "ru")
+    assert "12\u00a0345" in host.get("/history").shown
+    speaking(host, "ar")
+    assert "12,345" in host.get("/history").shown
