@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 
 from flask import Flask, make_response, render_template
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
@@ -38,9 +40,12 @@ def register(app: Flask) -> None:
         """The database is down or dropped the connection: nothing was saved (a write's
         transaction never committed), and the phone is told to try again shortly."""
         app.logger.warning("database unreachable: %s", error.orig)
-        message = (
+        message = ngettext(
             "The score sheet can't be reached for a moment, so nothing was saved. "
-            f"Try again in {DATABASE_RETRY_AFTER} seconds: your scores are safe."
+            "Try again in %(num)d second: your scores are safe.",
+            "The score sheet can't be reached for a moment, so nothing was saved. "
+            "Try again in %(num)d seconds: your scores are safe.",
+            DATABASE_RETRY_AFTER,
         )
         response = make_response(render_template("error.html", message=message), 503)
         response.headers["Retry-After"] = str(DATABASE_RETRY_AFTER)
@@ -49,7 +54,7 @@ def register(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_failed(error: CSRFError):  # type: ignore[no-untyped-def]
         """A post without a valid security token: an old page or a forged form."""
-        message = (
+        message = _(
             "This page was out of date, so nothing was saved. "
             "Go back, reload the page and try again."
         )
@@ -58,23 +63,39 @@ def register(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):  # type: ignore[no-untyped-def]
         """Not found, too many tries, wrong method: a page in our own words."""
-        messages = {
-            404: "There is nothing here. Check the code or the link.",
-            405: "That page only answers a form.",
-            413: "That was far more than any form here sends, so nothing was saved. "
-            "Go back and try again.",
-            429: "Too many tries in a short time. Wait a minute, then try again.",
-        }
-        message = messages.get(error.code or 500, error.description or "Something went wrong.")
+        code = error.code or 500
+        if code == 400:
+            message = _(
+                "That request could not be read, so nothing was saved. "
+                "Go back, reload the page and try again."
+            )
+        elif code == 404:
+            message = _("There is nothing here. Check the code or the link.")
+        elif code == 405:
+            message = _("That page only answers a form.")
+        elif code == 413:
+            message = _(
+                "That was far more than any form here sends, so nothing was saved. "
+                "Go back and try again."
+            )
+        elif code == 429:
+            message = _("Too many tries in a short time. Wait a minute, then try again.")
+        elif code >= 500:
+            message = _("Something went wrong on our side. Wait a moment, then try again.")
+        else:
+            # Werkzeug's own description is English only: ours says it in the phone's language.
+            message = _("Something went wrong.")
         retry_after = getattr(error, "retry_after", None)
         if retry_after is not None:
             # The wait in plain words, as the header says it to a browser and a proxy.
             minutes = max(1, math.ceil(int(retry_after) / 60))
-            message = (
+            message = ngettext(
+                "Too many codes that match nothing from here. Wait %(num)d minute, then try again.",
                 "Too many codes that match nothing from here. "
-                f"Wait {minutes} minute{'s' if minutes != 1 else ''}, then try again."
+                "Wait %(num)d minutes, then try again.",
+                minutes,
             )
-        response = make_response(render_template("error.html", message=message), error.code or 500)
+        response = make_response(render_template("error.html", message=message), code)
         if retry_after is not None:
             response.headers["Retry-After"] = str(int(retry_after))
         return response

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 from flask import Response, abort, flash, redirect, url_for
+from flask_babel import gettext as _
 
 from scorekeeper import ratelimit
 from scorekeeper.extensions import db
@@ -53,7 +54,7 @@ def side_at(match: Match, position: int | None) -> Side:
     for side in match.sides:
         if side.position == position:
             return side
-    raise Refusal("There is no such side in this match.", 404, match)
+    raise Refusal(_("There is no such side in this match."), 404, match)
 
 
 def answer(code: str, done: Done) -> Response:

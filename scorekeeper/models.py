@@ -8,6 +8,7 @@ from typing import Any
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
+from flask_babel import gettext as _
 
 from scorekeeper.extensions import db
 
@@ -146,9 +147,14 @@ def person(player: str, side: Side | None) -> str:
     """A phone at the table as everyone reads it: the player's name with the side they hold
     ("Omar (Us)"), the side's name alone for a phone that gave no name, and a watcher's name."""
     if side is None:
-        return player or "a watching phone"
+        # NOTE: Who a phone is when it holds no side and its player gave no name; it goes into
+        # sentences, as in "This phone is now a watching phone."
+        return player or _("a watching phone")
     # A side named after its one player ("Omar") is said once.
-    return f"{player} ({side.name})" if player and player != side.name else side.name
+    if player and player != side.name:
+        # NOTE: A player and the side they hold, as the table reads it: "Omar (Us)".
+        return _("%(player)s (%(side)s)", player=player, side=side.name)
+    return side.name
 
 
 def history_order(match: Match) -> dict[str, Any]:

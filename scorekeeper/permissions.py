@@ -8,6 +8,7 @@ from enum import Enum
 from typing import NamedTuple
 
 import sqlalchemy as sa
+from flask_babel import gettext as _
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Match, Seat, Side, person
@@ -164,69 +165,92 @@ def refusal(
     match = viewer.match
     if action is Action.REOPEN:
         if not viewer.is_host:
-            return Refusal("Only the host can reopen a match.", match=match)
+            return Refusal(_("Only the host can reopen a match."), match=match)
         if match.is_open:
-            return Refusal("This match is open already.", 409, match)
+            return Refusal(_("This match is open already."), 409, match)
         return None
     if action is Action.REMATCH:
         if match.status != Match.ENDED:
-            return Refusal("A rematch follows a match that has ended.", 409, match)
+            return Refusal(_("A rematch follows a match that has ended."), 409, match)
         if not (viewer.is_seated or viewer.is_host):
             return Refusal(
-                "Only a phone that played (or the host) can start a rematch.", match=match
+                _("Only a phone that played (or the host) can start a rematch."), match=match
             )
         return None
     if action is Action.FORGET:
         if viewer.seat_id is None:
-            return Refusal("This match isn't in this phone's list.", 404, match)
+            return Refusal(_("This match isn't in this phone's list."), 404, match)
         if match.is_open and (viewer.side is not None or viewer.is_host):
             return Refusal(
-                "This phone is still playing this match: end or abandon it first (or ask "
-                "the host to release your side).",
+                _(
+                    "This phone is still playing this match: end or abandon it first (or ask "
+                    "the host to release your side)."
+                ),
                 409,
                 match,
             )
         return None
     if action is not Action.WATCH and not match.is_open:
-        state = "ended" if match.status == Match.ENDED else "abandoned"
-        return Refusal(f"This match has {state}: nothing on it can change.", 409, match)
+        if match.status == Match.ENDED:
+            return Refusal(_("This match has ended: nothing on it can change."), 409, match)
+        return Refusal(_("This match has abandoned: nothing on it can change."), 409, match)
     if action in HOST_ONLY and not viewer.is_host:
-        return Refusal("Only the host's phone can do that.", match=match)
+        return Refusal(_("Only the host's phone can do that."), match=match)
     if action is Action.WATCH and viewer.side is not None:
         # It would give up its side without a word: release is the host's to do.
         return Refusal(
-            f"This phone holds {viewer.side.name}: it is at the table, not watching.", 409, match
+            # NOTE: %(side)s is the name of the side this phone holds, as the players named it.
+            _(
+                "This phone holds %(side)s: it is at the table, not watching.",
+                side=viewer.side.name,
+            ),
+            409,
+            match,
         )
     if action is Action.CLAIM and viewer.side is not None:
-        return Refusal(f"This phone already holds {viewer.side.name}.", 409, match)
+        return Refusal(
+            # NOTE: %(side)s is the name of the side this phone holds, as the players named it.
+            _("This phone already holds %(side)s.", side=viewer.side.name),
+            409,
+            match,
+        )
     if action is Action.CLAIM and match.closed:
         return Refusal(
-            "The host has closed the table: no new phone can take a side. You can still watch.",
+            _("The host has closed the table: no new phone can take a side. You can still watch."),
             409,
             match,
         )
     if action is Action.CLOSE_TABLE and match.closed:
-        return Refusal("The table is closed already.", 409, match)
+        return Refusal(_("The table is closed already."), 409, match)
     if action is Action.OPEN_TABLE and not match.closed:
-        return Refusal("The table is open already.", 409, match)
+        return Refusal(_("The table is open already."), 409, match)
     if action is Action.ENTER and (
         side is None or viewer.side is None or viewer.side.id != side.id
     ):
         if viewer.side is None:
             return Refusal(
-                "You can only enter your own side's total. Claim a side first.", match=match
+                _("You can only enter your own side's total. Claim a side first."), match=match
             )
         return Refusal(
-            f"This phone holds {viewer.side.name}: it cannot enter for another side.",
+            # NOTE: %(side)s is the name of the side this phone holds, as the players named it.
+            _(
+                "This phone holds %(side)s: it cannot enter for another side.",
+                side=viewer.side.name,
+            ),
             match=match,
         )
     if action is Action.LAST_TRICK and not viewer.is_host:
         if viewer.side is None or viewer.side.id not in among:
             return Refusal(
-                "Only a side in the tie (or the host) can say who took the last trick.", match=match
+                _("Only a side in the tie (or the host) can say who took the last trick."),
+                match=match,
             )
     if action is Action.RENAME and viewer.seat_id is None:
-        return Refusal("This phone isn't at this match: claim a side or watch first.", match=match)
+        return Refusal(
+            _("This phone isn't at this match: claim a side or watch first."), match=match
+        )
     if action is Action.END and not (viewer.is_seated or viewer.is_host):
-        return Refusal("Only a phone at the table (holding a side) can end the match.", match=match)
+        return Refusal(
+            _("Only a phone at the table (holding a side) can end the match."), match=match
+        )
     return None

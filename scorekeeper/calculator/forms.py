@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, Field, IntegerField, RadioField, SelectChoice, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
@@ -32,7 +34,7 @@ class CountField(IntegerField):
             self.data = whole_number(text)
         except ValueError:
             self.data = None
-            raise ValueError("Type a count as a whole number, like 3.") from None
+            raise ValueError(_("Type a count as a whole number, like 3.")) from None
 
 
 def _field_for(calc: CalcField) -> Field:
@@ -46,7 +48,8 @@ def _field_for(calc: CalcField) -> Field:
             coerce=int,
             default=calc.choices[0][0],
             description=calc.hint,
-            validators=[InputRequired(message="Choose one.")],
+            validators=[InputRequired(message=_l("Choose one."))],
+            invalid_choice_message=_l("Not a valid choice."),
         )
     return CountField(
         calc.label,
@@ -56,7 +59,14 @@ def _field_for(calc: CalcField) -> Field:
             NumberRange(
                 min=calc.minimum,
                 max=calc.maximum,
-                message=f"{calc.label}: {calc.minimum} to {calc.maximum}.",
+                # NOTE: A count out of its bounds: "Basras: 0 to 20." (%(label)s is the row's
+                # name, %(minimum)s and %(maximum)s the fewest and most it can be).
+                message=_l(
+                    "%(label)s: %(minimum)s to %(maximum)s.",
+                    label=calc.label,
+                    minimum=calc.minimum,
+                    maximum=calc.maximum,
+                ),
             )
         ],
         render_kw={
@@ -73,12 +83,25 @@ def calculator_form(game: Game, table: Table, *args: object, **kwargs: object) -
     calc_fields = game.calculator_fields(table)
 
     class CalculatorForm(KeyedForm):
-        hand = IntegerField(validators=[InputRequired(), NumberRange(min=1, max=10_000)])
-        revision = IntegerField(validators=[Optional(), NumberRange(min=0, max=10**9)])
-        reason = StringField(
-            "Reason (optional)", validators=[Optional(), Length(max=200), printable]
+        # Hidden: a page that sends them wrong is out of date (_breakdown.html says so).
+        hand = IntegerField(
+            validators=[
+                InputRequired(message=_l("Reload the page.")),
+                NumberRange(min=1, max=10_000, message=_l("Reload the page.")),
+            ]
         )
-        black_hand = BooleanField("Black hand: we held Ace, Three and King of trumps")
+        revision = IntegerField(
+            validators=[Optional(), NumberRange(min=0, max=10**9, message=_l("Reload the page."))]
+        )
+        reason = StringField(
+            _l("Reason (optional)"),
+            validators=[
+                Optional(),
+                Length(max=200, message=_l("Keep the reason under 200 letters.")),
+                printable,
+            ],
+        )
+        black_hand = BooleanField(_l("Black hand: we held Ace, Three and King of trumps"))
 
     for calc in calc_fields:
         setattr(CalculatorForm, f"n_{calc.key}", _field_for(calc))

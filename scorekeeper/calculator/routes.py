@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
+from flask_babel import gettext as _
 
 from scorekeeper.calculator.forms import calculator_form, counts_of, fill
 from scorekeeper.games import Calculation, CountError, EntryFacts
@@ -92,11 +93,20 @@ def for_my_side(code: str):  # type: ignore[no-untyped-def]
     sheet = load_sheet(match)
     number = sheet.current_hand
     if number is None:
-        raise Refusal("No hand is open for entries.", 409, match)
+        raise Refusal(_("No hand is open for entries."), 409, match)
     posted = request.form.get("hand", type=int)
     if request.method == "POST" and posted is not None and posted != number:
         # The hand moved on while this phone was counting: the entry would land in the wrong row.
-        raise Refusal(f"Hand {posted} is closed; the open hand is {number}.", 409, match)
+        raise Refusal(
+            # NOTE: %(posted)s and %(number)s are hand numbers.
+            _(
+                "Hand %(posted)s is closed; the open hand is %(number)s.",
+                posted=posted,
+                number=number,
+            ),
+            409,
+            match,
+        )
     return _calculator(match, sheet, viewer.side, number, correcting=False)
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import pgettext
 from flask_wtf import FlaskForm
 from wtforms import (
     Field,
@@ -23,6 +26,8 @@ from scorekeeper.sheet.forms import (
 )
 
 MAX_SIDES = 8
+# What a choice field says of a value that is none of its choices (a forged or stale form).
+NOT_A_CHOICE = _l("Not a valid choice.")
 # More targets than this are a list to pick from rather than a column of radio buttons.
 MOST_TARGET_BUTTONS = 5
 
@@ -31,10 +36,10 @@ class JoinForm(FlaskForm):
     """The short code typed in from the host's screen."""
 
     code = StringField(
-        "Match code",
+        _l("Match code"),
         validators=[
-            InputRequired(message="Type the code shown on the host's phone."),
-            Length(max=20, message="A match code is 6 letters and digits."),
+            InputRequired(message=_l("Type the code shown on the host's phone.")),
+            Length(max=20, message=_l("A match code is 6 letters and digits.")),
         ],
         render_kw={"autocapitalize": "characters", "autocomplete": "off", "spellcheck": "false"},
     )
@@ -50,7 +55,7 @@ class TargetField(PointsField):
         except ValueError as error:
             if str(error) == ENTER_A_NUMBER:
                 raise
-            raise ValueError("Type the points that win as a whole number, like 500.") from None
+            raise ValueError(_("Type the points that win as a whole number, like 500.")) from None
 
 
 def side_slots(game: Game) -> int:
@@ -65,38 +70,49 @@ def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
         # A double tap on "Create match", or a resend after a lost answer, makes one match.
         key = HiddenField(
             default=new_key,
-            validators=[Optional(), Regexp(r"^[A-Za-z0-9_-]{1,64}$", message="Reload the page.")],
+            validators=[
+                Optional(),
+                Regexp(r"^[A-Za-z0-9_-]{1,64}$", message=_l("Reload the page.")),
+            ],
         )
+        # The form is built for each request, so pgettext (which the extractor knows) will do.
         table_format = RadioField(
-            "Table",
+            # NOTE: The heading of the choice of how the table is seated (head to head, partners).
+            pgettext("how the table is seated", "Table"),
             choices=[SelectChoice(f.key, f.label) for f in game.formats],
             default=game.formats[0].key,
-            validators=[InputRequired(message="Choose how the table is seated.")],
+            validators=[InputRequired(message=_l("Choose how the table is seated."))],
+            invalid_choice_message=NOT_A_CHOICE,
         )
         player = player_field()
         host_side = SelectField(
-            "This phone plays on",
-            choices=[SelectChoice(str(i), f"Side {i + 1}") for i in range(side_slots(game))]
-            + [SelectChoice("-1", "No side: I only keep the sheet")],
+            _l("This phone plays on"),
+            choices=[
+                SelectChoice(str(i), _l("Side %(number)s", number=i + 1))
+                for i in range(side_slots(game))
+            ]
+            + [SelectChoice("-1", _l("No side: I only keep the sheet"))],
             default="0",
+            invalid_choice_message=NOT_A_CHOICE,
         )
 
     if game.targets:
         # A few targets are radio buttons to tap; Brisca's ten (1 to 10 rounds) are a list.
         choice_field = RadioField if len(game.targets) <= MOST_TARGET_BUTTONS else SelectField
         NewMatchForm.target = choice_field(  # type: ignore[attr-defined]
-            "Target",
+            _l("Target"),
             choices=[SelectChoice(str(t), game.target_label(t)) for t in game.targets],
             default=str(game.default_target),
-            validators=[InputRequired(message="Choose the target.")],
+            validators=[InputRequired(message=_l("Choose the target."))],
+            invalid_choice_message=NOT_A_CHOICE,
         )
     else:
         NewMatchForm.target = TargetField(  # type: ignore[attr-defined]
-            "Target (points)",
+            _l("Target (points)"),
             default=game.default_target,
             validators=[
-                InputRequired(message="Type the points that win, like 500."),
-                NumberRange(min=1, max=100_000, message="A target is 1 to 100000 points."),
+                InputRequired(message=_l("Type the points that win, like 500.")),
+                NumberRange(min=1, max=100_000, message=_l("A target is 1 to 100000 points.")),
             ],
             render_kw={"inputmode": "numeric"},
         )
@@ -108,6 +124,7 @@ def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
                 rule.label,
                 choices=[SelectChoice(value, label) for value, label in rule.choices],
                 default=rule.default,
+                invalid_choice_message=NOT_A_CHOICE,
             ),
         )
     for i in range(side_slots(game)):
@@ -115,26 +132,29 @@ def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
             NewMatchForm,
             f"side_{i}",
             StringField(
-                f"Side {i + 1}",
+                _l("Side %(number)s", number=i + 1),
                 validators=[
                     Optional(),
-                    Length(max=40, message="Keep a name under 40 letters."),
+                    Length(max=40, message=_l("Keep a name under 40 letters.")),
                     printable,
                 ],
-                render_kw={"placeholder": f"Side {i + 1}", "autocomplete": "off"},
+                render_kw={
+                    "placeholder": _l("Side %(number)s", number=i + 1),
+                    "autocomplete": "off",
+                },
             ),
         )
         setattr(
             NewMatchForm,
             f"players_{i}",
             StringField(
-                "Players",
+                _l("Players"),
                 validators=[
                     Optional(),
-                    Length(max=200, message="Keep the names under 200 letters."),
+                    Length(max=200, message=_l("Keep the names under 200 letters.")),
                     printable,
                 ],
-                render_kw={"placeholder": "Players (optional)", "autocomplete": "off"},
+                render_kw={"placeholder": _l("Players (optional)"), "autocomplete": "off"},
             ),
         )
     return NewMatchForm(*args, **kwargs)

@@ -76,7 +76,11 @@ def join():  # type: ignore[no-untyped-def]
         if match is not None:
             return redirect(url_for("sheet.match", code=match.code))
         form.code.errors.append(
-            f"No match has the code {code or form.code.data!r}. Check it on the host's phone."
+            # NOTE: %(code)s is the code as it was typed, between quotes.
+            _(
+                "No match has the code %(code)s. Check it on the host's phone.",
+                code=repr(code or form.code.data),
+            )
         )
     return _home(form), 400
 

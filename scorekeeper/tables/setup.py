@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import sqlalchemy as sa
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import db
@@ -28,7 +30,7 @@ class NewMatch:
     table_format: str
     target: int
     rules: dict[str, str]
-    # (side name, players) as typed; blank names get "Side N".
+    # (side name, players) as typed; blank names get "Side N" (in the host's language).
     names: list[tuple[str, str]]
     # Column the host's phone plays on, or None for a host who only keeps the sheet.
     host_side: int | None
@@ -43,11 +45,22 @@ def sides_for(game: Game, choice: NewMatch) -> list[tuple[str, str]]:
         low = getattr(game, "min_sides", 2)
         high = getattr(game, "max_sides", 8)
         if not low <= len(named) <= high:
-            raise SetupError("side_0", f"Name {low} to {high} sides: one name per side.")
+            raise SetupError(
+                "side_0",
+                # NOTE: %(low)d is the fewest sides a game needs, %(num)d the most (2 to 8).
+                ngettext(
+                    "Name %(low)d to %(num)d side: one name per side.",
+                    "Name %(low)d to %(num)d sides: one name per side.",
+                    high,
+                    low=low,
+                ),
+            )
         return named
     table_format = next(f for f in game.formats if f.key == choice.table_format)
+    # A side left unnamed is called as the form's placeholder called it, in the host's language:
+    # stored, it is the side's name from then on, the same on every phone.
     return [
-        (name.strip() or f"Side {i + 1}", players.strip())
+        (name.strip() or _("Side %(number)s", number=i + 1), players.strip())
         for i, (name, players) in enumerate(choice.names[: table_format.sides])
     ]
 
@@ -65,8 +78,10 @@ def created_by(key: str | None, posted: str) -> str | None:
     if first.posted not in (None, posted) or first.match_id is None:
         raise SetupError(
             "table_format",
-            "This form was sent before with other values, so nothing was made. "
-            "Reload the page and try again.",
+            _(
+                "This form was sent before with other values, so nothing was made. "
+                "Reload the page and try again."
+            ),
         )
     return db.session.scalar(sa.select(Match.code).where(Match.id == first.match_id))
 
@@ -79,7 +94,10 @@ def add_match(
     (the caller commits): a code no match has, drawn again while taken."""
     sides = sides_for(game, choice)
     if choice.host_side is not None and choice.host_side >= len(sides):
-        raise SetupError("host_side", f"This table has {len(sides)} sides.")
+        raise SetupError(
+            "host_side",
+            ngettext("This table has %(num)d side.", "This table has %(num)d sides.", len(sides)),
+        )
     rules = {
         rule.key: choice.rules.get(rule.key, rule.default)
         for rule in game.table_rules
