@@ -52,7 +52,7 @@ $(TRANSLATIONS)/%.mo: $(TRANSLATIONS)/%.po | $(VENV)/.app
 ## ones to every catalog, to be translated there (tests/web/test_languages.py says which).
 messages: $(VENV)/.app
 	$(PYBABEL) extract -F babel.cfg -k _l -k lazy_ngettext:1,2 --no-location \
-		--sort-output --add-comments=NOTE -o $(TRANSLATIONS)/messages.pot .
+		--sort-output --add-comments=NOTE: -o $(TRANSLATIONS)/messages.pot .
 	$(PYBABEL) update --no-fuzzy-matching -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS)
 
 ## A new language: make language LANGUAGE=de, then translate its messages.po.
