@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple, Protocol
 
+from flask_babel import gettext as _
+
 
 @dataclass(frozen=True)
 class TableFormat:
@@ -51,7 +53,10 @@ class Table:
 
     def side_name(self, index: int) -> str:
         """How a sentence about a hand names a side."""
-        return self.names[index] if index < len(self.names) else f"Side {index + 1}"
+        if index < len(self.names):
+            return self.names[index]
+        # NOTE: A side the host did not name, by its place at the table: "Side 2".
+        return _("Side %(number)d", number=index + 1)
 
     def rule(self, key: str) -> str:
         """The table's choice for a rule (callers pass keys the game defines)."""
@@ -194,6 +199,8 @@ class Game(Protocol):
     max_points: int
     # What one row of the sheet is called at the table ("Hand", "Round"): templates ask it.
     hand_word: str
+    # The same word inside a sentence ("hand", "round").
+    hand_noun: str
     total_word: str
     asks_last_trick: bool
 

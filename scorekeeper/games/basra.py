@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from flask_babel import lazy_gettext as _l
+from flask_babel import lazy_ngettext, ngettext
+
 from .base import CalcField, Calculation, EntryFacts, Table, TableFormat, TableRule
 from .calculator import (
     MAJORITY_CARDS,
@@ -33,10 +36,28 @@ DOUBLE_BASRA = 20
 # The cards a basra can be made with when scored by its card. basra.txt: "twice the face value
 # of the card that made it, picture cards counting as 10". A jack never makes a basra ("a jack's
 # sweep is never a basra"), so it has no row; queens and kings share one.
-BASRA_CARDS: tuple[tuple[str, str, int, int], ...] = (
-    ("basra_ace", "an ace", 1, 4),
-    *((f"basra_{rank}", f"a {rank}", rank, 4) for rank in range(2, 11)),
-    ("basra_picture", "a queen or king", 10, 8),
+# Each row: its key, its calculator field's label, its breakdown line's label, value, most.
+BASRA_CARDS: tuple[tuple[str, str, str, int, int], ...] = (
+    ("basra_ace", _l("Basras made with an ace"), _l("Basras with an ace"), 1, 4),
+    *(
+        (
+            f"basra_{rank}",
+            # NOTE: %(rank)d is a card's number, 2 to 10: "Basras made with a 7".
+            _l("Basras made with a %(rank)d", rank=rank),
+            # NOTE: %(rank)d is a card's number, 2 to 10: "Basras with a 7".
+            _l("Basras with a %(rank)d", rank=rank),
+            rank,
+            4,
+        )
+        for rank in range(2, 11)
+    ),
+    (
+        "basra_picture",
+        _l("Basras made with a queen or king"),
+        _l("Basras with a queen or king"),
+        10,
+        8,
+    ),
 )
 # basra.txt: "the other forty-eight go out four to each player at a time", so a side plays
 # at most 48 / sides cards, and every basra is made by one of them.
@@ -47,50 +68,53 @@ class Basra(PointsGame):
     """Basra's formats, table rules, calculator and carried-over majority."""
 
     key = "basra"
-    name = "Basra"
+    # NOTE: The name of a card game.
+    name = _l("Basra")
     formats = (
-        TableFormat("2", "2 head to head", sides=2),
-        TableFormat("2v2", "4 in 2 partnerships", sides=2, players_per_side=2),
-        TableFormat("3", "3 each for themselves", sides=3),
+        TableFormat("2", _l("2 head to head"), sides=2),
+        TableFormat("2v2", _l("4 in 2 partnerships"), sides=2, players_per_side=2),
+        TableFormat("3", _l("3 each for themselves"), sides=3),
     )
     # basra.txt: "Some tables, by tradition the Egyptian ones, play to 121 rather than 101."
     targets = (101, 121)
     default_target = 101
-    target_unit = "points"
+    target_unit = _l("points")
     min_points = 0
     max_points = 999
     table_rules = (
         TableRule(
             "carry_over",
-            "Second 26–26 in a row",
+            _l("Second 26–26 in a row"),
             (
-                ("stack", "Stack: the held-over 30 keeps growing (90 for the next majority)"),
-                ("lapse", "Lapse: only the new tie's 30 is held (a majority is never over 60)"),
+                ("stack", _l("Stack: the held-over 30 keeps growing (90 for the next majority)")),
+                ("lapse", _l("Lapse: only the new tie's 30 is held (a majority is never over 60)")),
             ),
             default="stack",
         ),
         TableRule(
             "three_tie",
-            "Tied for most cards (3 players)",
+            _l("Tied for most cards (3 players)"),
             (
-                ("held", "Held over, like a 26–26 split"),
-                ("nobody", "Nobody scores the majority"),
+                ("held", _l("Held over, like a 26–26 split")),
+                ("nobody", _l("Nobody scores the majority")),
             ),
             default="held",
             formats=("3",),
         ),
         TableRule(
             "double_basra",
-            "Double basra (a jack onto a lone jack: 20)",
-            (("off", "Off"), ("on", "On")),
+            _l("Double basra (a jack onto a lone jack: 20)"),
+            # NOTE: Whether a table plays a rule: off (not played) or on (played).
+            (("off", _l("Off")), ("on", _l("On"))),
             default="off",
         ),
         TableRule(
             "basra_value",
-            "What a basra is worth",
+            _l("What a basra is worth"),
             (
-                ("flat", "10 each"),
-                ("by_card", "By its card: twice the face value, pictures 10"),
+                # NOTE: What each one is worth, in points: "10 each".
+                ("flat", _l("%(points)d each", points=10)),
+                ("by_card", _l("By its card: twice the face value, pictures 10")),
             ),
             default="flat",
         ),
@@ -98,18 +122,18 @@ class Basra(PointsGame):
         # calculator just counts basras made, so the scoring is the same either way.
         TableRule(
             "seven_diamonds",
-            "Seven of diamonds basra",
+            _l("Seven of diamonds basra"),
             (
-                ("standard", "Numerals adding to 10 or less"),
-                ("other", "Under 10, or all tens and pictures, or equal groups under 10"),
+                ("standard", _l("Numerals adding to 10 or less")),
+                ("other", _l("Under 10, or all tens and pictures, or equal groups under 10")),
             ),
             default="standard",
         ),
     )
     expected = (
-        Expected("cards", "Cards", PACK),
-        Expected("aces", "Aces", 4),
-        Expected("jacks", "Jacks", 4),
+        Expected("cards", _l("Cards"), PACK),
+        Expected("aces", _l("Aces"), 4),
+        Expected("jacks", _l("Jacks"), 4),
         Expected("two_clubs", "2♣", 1, single=True),
         Expected("ten_diamonds", "10♦", 1, single=True),
     )
@@ -117,32 +141,44 @@ class Basra(PointsGame):
     def calculator_fields(self, table: Table) -> tuple[CalcField, ...]:
         """Cards, the scoring cards and basras, shaped by the table's rules."""
         fields: list[CalcField] = []
+        # Lazy, as every label and hint here: a long sheet works out every calculator cell on
+        # each page, and only the calculator's own page shows them.
         if table.sides >= 3:
-            fields.append(count_field("cards", "Cards captured", PACK))
-            fields.append(most_cards_field("Alone: 30 for the majority, plus anything held over"))
+            fields.append(count_field("cards", _l("Cards captured"), PACK))
+            fields.append(
+                most_cards_field(_l("Alone: 30 for the majority, plus anything held over"))
+            )
         else:
             fields.append(
                 count_field(
-                    "cards", "Cards captured", PACK, "27 or more takes the majority; 26 is a tie"
+                    "cards",
+                    _l("Cards captured"),
+                    PACK,
+                    _l("27 or more takes the majority; 26 is a tie"),
                 )
             )
+        one_each = lazy_ngettext("%(num)d point each", "%(num)d points each", 1)
         fields += [
-            count_field("aces", "Aces", 4, "1 point each"),
-            count_field("jacks", "Jacks", 4, "1 point each"),
-            flag_field("two_clubs", "2♣", "2 points"),
-            flag_field("ten_diamonds", "10♦", "3 points"),
+            count_field("aces", _l("Aces"), 4, one_each),
+            count_field("jacks", _l("Jacks"), 4, one_each),
+            flag_field("two_clubs", "2♣", lazy_ngettext("%(num)d point", "%(num)d points", 2)),
+            flag_field("ten_diamonds", "10♦", lazy_ngettext("%(num)d point", "%(num)d points", 3)),
         ]
         plays = DEALT // table.sides
         if self.choice(table, "basra_value") == "by_card":
             fields += [
-                count_field(key, f"Basras made with {card}", most, f"{2 * value} each")
-                for key, card, value, most in BASRA_CARDS
+                count_field(key, made_with, most, _l("%(points)d each", points=2 * value))
+                for key, made_with, _line, value, most in BASRA_CARDS
             ]
         else:
-            fields.append(count_field("basras", "Basras", plays, "10 each"))
+            fields.append(
+                count_field("basras", _l("Basras"), plays, _l("%(points)d each", points=10))
+            )
         if self.choice(table, "double_basra") == "on":
             fields.append(
-                count_field("double_basras", "Double basras", 2, "A jack onto a lone jack: 20")
+                count_field(
+                    "double_basras", _l("Double basras"), 2, _l("A jack onto a lone jack: 20")
+                )
             )
         return tuple(fields)
 
@@ -153,56 +189,88 @@ class Basra(PointsGame):
         cards = values["cards"]
         require_within_cards(values, ("aces", "jacks", "two_clubs", "ten_diamonds"))
         by_card = self.choice(table, "basra_value") == "by_card"
-        basra_keys = [key for key, *_ in BASRA_CARDS] if by_card else ["basras"]
+        basra_keys = [key for key, *_rest in BASRA_CARDS] if by_card else ["basras"]
         double = "double_basras" in values
         clear_keys = basra_keys + (["double_basras"] if double else [])
         made = sum(values[key] for key in clear_keys)
         plays = DEALT // table.sides
+        # The refusals are lazy: made on every calculation, read only when one is refused.
         require(
             made <= plays,
             clear_keys[0],
-            f"{made} basras in one hand? Each side plays only {plays} cards.",
+            lazy_ngettext(
+                "%(num)d basra in one hand? Each side plays only %(plays)d cards.",
+                "%(num)d basras in one hand? Each side plays only %(plays)d cards.",
+                made,
+                plays=plays,
+            ),
         )
-        require_cards_for_clears(values, clear_keys, "basras")
+        require_cards_for_clears(values, clear_keys, _too_few_for_basras)
         if double:
             # basra.txt: "if the floor holds exactly one card, and that card is also a jack":
             # both jacks end up in this side's pile.
             require(
                 values["jacks"] >= 2 * values["double_basras"],
                 "double_basras",
-                f"Each double basra takes two jacks, but the jacks say {values['jacks']}.",
+                _l(
+                    "Each double basra takes two jacks, but the jacks say %(jacks)d.",
+                    jacks=values["jacks"],
+                ),
             )
 
         worth = MAJORITY + held_over
-        held_note = f", {held_over} held over" if held_over else ""
         if table.sides >= 3:
             require_most_cards_claim(values, table.sides)
             # basra.txt (three at the table): the majority goes to "one player" with the most.
             took_majority = values["most_cards"] == MOST_ALONE
-            majority_label = f"Majority (most cards{held_note})"
+            majority_label = (
+                # NOTE: A breakdown line: the majority's points with the points held over from
+                # earlier ties (%(num)d).
+                lazy_ngettext(
+                    "Majority (most cards, %(num)d held over)",
+                    "Majority (most cards, %(num)d held over)",
+                    held_over,
+                )
+                if held_over
+                else _l("Majority (most cards)")
+            )
         else:
             took_majority = cards >= MAJORITY_CARDS
-            majority_label = f"Majority ({MAJORITY_CARDS}+ cards{held_note})"
+            majority_label = (
+                # NOTE: A breakdown line: the majority (%(cards)d, always 27, or more cards) with
+                # the points held over from earlier ties (%(num)d).
+                lazy_ngettext(
+                    "Majority (%(cards)d+ cards, %(num)d held over)",
+                    "Majority (%(cards)d+ cards, %(num)d held over)",
+                    held_over,
+                    cards=MAJORITY_CARDS,
+                )
+                if held_over
+                # NOTE: A breakdown line: the majority, %(num)d (always 27) or more cards.
+                else lazy_ngettext(
+                    "Majority (%(num)d+ card)", "Majority (%(num)d+ cards)", MAJORITY_CARDS
+                )
+            )
 
         lines = [
             line("majority", majority_label, cards, worth if took_majority else 0),
-            line("aces", "Aces", values["aces"], values["aces"]),
-            line("jacks", "Jacks", values["jacks"], values["jacks"]),
+            line("aces", _l("Aces"), values["aces"], values["aces"]),
+            line("jacks", _l("Jacks"), values["jacks"], values["jacks"]),
             line("two_clubs", "2♣", values["two_clubs"], 2 * values["two_clubs"]),
             line("ten_diamonds", "10♦", values["ten_diamonds"], 3 * values["ten_diamonds"]),
         ]
         if by_card:
             lines += [
-                line(key, f"Basras with {card}", values[key], 2 * value * values[key])
-                for key, card, value, _ in BASRA_CARDS
+                line(key, line_label, values[key], 2 * value * values[key])
+                for key, _made_with, line_label, value, _most in BASRA_CARDS
             ]
         else:
-            lines.append(line("basras", "Basras", values["basras"], BASRA * values["basras"]))
+            lines.append(line("basras", _l("Basras"), values["basras"], BASRA * values["basras"]))
         if double:
             lines.append(
                 line(
                     "double_basras",
-                    "Double basras",
+                    _l("Double basras"),
                     values["double_basras"],
                     DOUBLE_BASRA * values["double_basras"],
                 )
@@ -239,6 +307,17 @@ class Basra(PointsGame):
             elif cell.counts is not None and counts.get("cards", 0) == PACK // 2:
                 return True
         return False
+
+
+def _too_few_for_basras(clears: int, least: int, cards: int) -> str:
+    """Basras (and double basras) that need more cards than the side captured."""
+    return ngettext(
+        "%(num)d basras take at least %(least)d cards, but the cards captured say %(cards)d.",
+        "%(num)d basras take at least %(least)d cards, but the cards captured say %(cards)d.",
+        clears,
+        least=least,
+        cards=cards,
+    )
 
 
 BASRA_GAME = Basra()

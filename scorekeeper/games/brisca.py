@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import lazy_ngettext, ngettext
+
 from .base import CalcField, Calculation, EntryFacts, HandFacts, Table, TableFormat, TableRule
 from .calculator import calculation, count_field, line, read_counts
 from .game import GameBase, Outcome, every_side
@@ -13,12 +17,18 @@ from .hand_checks import Expected
 # deck is 120 points."
 DECK_POINTS = 120
 # brisca.txt: "Ace: 11 points, Three: 10 points, King: 4 points, Horse: 3 points, Jack: 2 points".
-CARD_VALUES: tuple[tuple[str, str, int], ...] = (
-    ("aces", "Aces", 11),
-    ("threes", "Threes", 10),
-    ("kings", "Kings", 4),
-    ("horses", "Horses", 3),
-    ("jacks", "Jacks", 2),
+# Each row: its key, its label (the calculator's field, the breakdown's line), its card points,
+# and the calculator's hint.
+CARD_VALUES: tuple[tuple[str, str, int, str], ...] = tuple(
+    (key, label, value, lazy_ngettext("%(num)d point each", "%(num)d points each", value))
+    for key, label, value in (
+        ("aces", _l("Aces"), 11),
+        ("threes", _l("Threes"), 10),
+        ("kings", _l("Kings"), 4),
+        # NOTE: The Spanish deck's horse (caballo), the card between the jack and the king.
+        ("horses", _l("Horses"), 3),
+        ("jacks", _l("Jacks"), 2),
+    )
 )
 # Four suits in the 40-card Spanish deck: four of each counting card.
 SUITS = 4
@@ -28,42 +38,57 @@ class Brisca(GameBase):
     """Brisca's formats, Black hand rule, card-point calculator and rounds won."""
 
     key = "brisca"
-    name = "Brisca"
+    # NOTE: The name of a card game.
+    name = _l("Brisca")
     formats = (
-        TableFormat("2", "2 head to head", sides=2),
-        TableFormat("3", "3 each for themselves", sides=3),
-        TableFormat("2v2", "4 in 2 partnerships", sides=2, players_per_side=2),
-        TableFormat("3v3", "6 in 2 teams of 3", sides=2, players_per_side=3),
+        TableFormat("2", _l("2 head to head"), sides=2),
+        TableFormat("3", _l("3 each for themselves"), sides=3),
+        TableFormat("2v2", _l("4 in 2 partnerships"), sides=2, players_per_side=2),
+        TableFormat("3v3", _l("6 in 2 teams of 3"), sides=2, players_per_side=3),
     )
     # brisca.txt: "The first team that wins a specific number of rounds (as set for the table,
     # for example 3) wins the session."
     targets = tuple(range(1, 11))
     default_target = 3
-    target_unit = "rounds"
+    target_unit = _l("rounds")
     # A plain entry is the side's card points for the round.
     min_points = 0
     max_points = DECK_POINTS
     deck_points = DECK_POINTS
-    hand_word = "Round"
-    total_word = "Rounds"
+    # NOTE: A row of Brisca's score sheet, one deal of the cards, as a title: "Round 3".
+    hand_word = _l("Round")
+    # NOTE: A row of Brisca's score sheet, one deal of the cards, inside a sentence:
+    # "Correct round 3".
+    hand_noun = _l("round")
+    # NOTE: The row under Brisca's score sheet that counts each side's rounds won.
+    total_word = _l("Rounds")
     # brisca.txt: "In case both teams won 60 points, the winner is the team that won the last
     # trick."
     asks_last_trick = True
     table_rules = (
         TableRule(
             "black_hand",
-            "Black hand (Ace, Three and King of trumps win the round)",
-            (("off", "Off"), ("on", "On")),
+            _l("Black hand (Ace, Three and King of trumps win the round)"),
+            # NOTE: Whether a table plays a rule: off (not played) or on (played).
+            (("off", _l("Off")), ("on", _l("On"))),
             default="off",
         ),
     )
-    expected = tuple(Expected(key, label, SUITS) for key, label, _ in CARD_VALUES)
+    expected = tuple(Expected(key, label, SUITS) for key, label, *_rest in CARD_VALUES)
+
+    def target_label(self, target: int) -> str:
+        """The target in rounds won ("3 rounds")."""
+        return ngettext("%(num)d round", "%(num)d rounds", target)
+
+    def goal_words(self, target: int) -> str:
+        """What wins, in rounds won ("3 rounds wins.")."""
+        # NOTE: What wins a match of Brisca, under the score sheet: "3 rounds wins."
+        return ngettext("%(num)d round wins.", "%(num)d rounds wins.", target)
 
     def calculator_fields(self, table: Table) -> tuple[CalcField, ...]:
         """The counting cards in a side's tricks, one count per rank."""
         return tuple(
-            count_field(key, label, SUITS, f"{value} points each")
-            for key, label, value in CARD_VALUES
+            count_field(key, label, SUITS, hint) for key, label, _value, hint in CARD_VALUES
         )
 
     def calculate(self, table: Table, counts: Mapping[str, int], held_over: int = 0) -> Calculation:
@@ -72,7 +97,7 @@ class Brisca(GameBase):
         return calculation(
             [
                 line(key, label, values[key], value * values[key])
-                for key, label, value in CARD_VALUES
+                for key, label, value, _hint in CARD_VALUES
             ]
         )
 
@@ -127,7 +152,8 @@ class Brisca(GameBase):
         side = outcome.round_winner
         if side is None or totals[side] < table.target:
             return None
-        return side, f"First to {self.target_label(table.target)}"
+        # NOTE: Why a match of Brisca was won: "First to 3 rounds".
+        return side, ngettext("First to %(num)d round", "First to %(num)d rounds", table.target)
 
     def entry_conflict(
         self, table: Table, hand: HandFacts, side: int, entry: EntryFacts
@@ -148,11 +174,26 @@ class Brisca(GameBase):
         if total <= DECK_POINTS and not (last and total != DECK_POINTS):
             return None
         named = ", ".join(f"{table.side_name(at)} {cell.points}" for at, cell in theirs)
-        fits = f" Yours would be {DECK_POINTS - others}." if last and others <= DECK_POINTS else ""
-        return (
-            f"{named} already: with your {entry.points} the round's card points come to "
-            f"{total}, and the deck holds {DECK_POINTS}.{fits} If theirs is wrong, the host "
-            "can correct it."
+        if last and others <= DECK_POINTS:
+            # NOTE: %(named)s is each other side's name and card points ("Side 1 70").
+            return _(
+                "%(named)s already: with your %(points)d the round's card points come to "
+                "%(total)d, and the deck holds %(deck)d. Yours would be %(yours)d. If theirs is "
+                "wrong, the host can correct it.",
+                named=named,
+                points=entry.points,
+                total=total,
+                deck=DECK_POINTS,
+                yours=DECK_POINTS - others,
+            )
+        # NOTE: %(named)s is each other side's name and card points ("Side 1 70").
+        return _(
+            "%(named)s already: with your %(points)d the round's card points come to "
+            "%(total)d, and the deck holds %(deck)d. If theirs is wrong, the host can correct it.",
+            named=named,
+            points=entry.points,
+            total=total,
+            deck=DECK_POINTS,
         )
 
     def hand_problems(
@@ -163,18 +204,31 @@ class Brisca(GameBase):
         claims = self.black_hands(table, cells)
         if len(claims) > 1:
             problems.append(
-                f"{len(claims)} sides claim a black hand; only one can hold "
-                "the Ace, Three and King of trumps"
+                ngettext(
+                    "%(num)d side claims a black hand; only one can hold "
+                    "the Ace, Three and King of trumps",
+                    "%(num)d sides claim a black hand; only one can hold "
+                    "the Ace, Three and King of trumps",
+                    len(claims),
+                )
             )
         last_claims = sum(cell.last_trick for cell in cells)
         if last_claims > 1:
-            problems.append(f"{last_claims} sides say they took the last trick; only one did")
+            problems.append(
+                ngettext(
+                    "%(num)d side says it took the last trick; only one did",
+                    "%(num)d sides say they took the last trick; only one did",
+                    last_claims,
+                )
+            )
         # A black hand ends the round before every card is won, so its points need not add up.
         if claims:
             return problems
         total = sum(points)
         if total != DECK_POINTS:
-            problems.append(f"Card points add up to {total}, not {DECK_POINTS}")
+            problems.append(
+                _("Card points add up to %(total)d, not %(deck)d", total=total, deck=DECK_POINTS)
+            )
         return problems + super().hand_problems(table, cells, points)
 
 

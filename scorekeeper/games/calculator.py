@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 
 from .base import CalcField, Calculation, CountError, ScoreLine
 
 # The "most cards" question asked when three or more sides share the pack.
 MOST_NO, MOST_ALONE, MOST_TIED = 0, 1, 2
-MOST_CARDS_CHOICES = ((MOST_NO, "No"), (MOST_ALONE, "Yes, alone"), (MOST_TIED, "Tied for most"))
+MOST_CARDS_CHOICES = (
+    # NOTE: An answer to the calculator's question "Most cards": this side does not have them.
+    (MOST_NO, _l("No")),
+    (MOST_ALONE, _l("Yes, alone")),
+    (MOST_TIED, _l("Tied for most")),
+)
 
 # The 52-card pack the fishing games (Basra, Pastura, Brasta) are played with.
 PACK = 52
@@ -30,7 +39,7 @@ def most_cards_field(hint: str) -> CalcField:
     """The "who has the most cards" question for three or more sides."""
     return CalcField(
         key="most_cards",
-        label="Most cards",
+        label=_l("Most cards"),
         maximum=MOST_TIED,
         kind="choice",
         choices=MOST_CARDS_CHOICES,
@@ -45,21 +54,34 @@ def read_counts(fields: Sequence[CalcField], counts: Mapping[str, int]) -> dict[
         value = counts.get(calc_field.key, 0)
         # bool is an int, and a ticked box arriving as True is a fair 1.
         if not isinstance(value, int):
-            raise CountError(calc_field.key, f"{calc_field.label}: enter a whole number.")
+            # NOTE: %(label)s is a calculator field's label ("Aces", "Cards captured").
+            reason = _("%(label)s: enter a whole number.", label=calc_field.label)
+            raise CountError(calc_field.key, reason)
         if value < calc_field.minimum:
-            raise CountError(
-                calc_field.key, f"{calc_field.label} can't be below {calc_field.minimum}."
+            # NOTE: %(label)s is a calculator field's label ("Aces", "Cards captured").
+            reason = _(
+                "%(label)s can't be below %(minimum)d.",
+                label=calc_field.label,
+                minimum=calc_field.minimum,
             )
+            raise CountError(calc_field.key, reason)
         if value > calc_field.maximum:
             if calc_field.kind == "count":
-                reason = (
-                    f"{value} {calc_field.label.lower()}? "
-                    f"There can be at most {calc_field.maximum}."
+                # NOTE: "5 aces? There can be at most 4." %(what)s is the calculator field's
+                # label in lower case ("aces", "cards captured"), as it is translated.
+                reason = ngettext(
+                    "%(num)d %(what)s? There can be at most %(most)d.",
+                    "%(num)d %(what)s? There can be at most %(most)d.",
+                    value,
+                    what=calc_field.label.lower(),
+                    most=calc_field.maximum,
                 )
             elif calc_field.kind == "flag":
-                reason = f"{calc_field.label}: either yes (1) or no (0)."
+                # NOTE: %(label)s is a calculator field's label ("2♣", "Last Hand").
+                reason = _("%(label)s: either yes (1) or no (0).", label=calc_field.label)
             else:
-                reason = f"{calc_field.label}: pick one of the choices given."
+                # NOTE: %(label)s is a calculator field's label ("Most cards").
+                reason = _("%(label)s: pick one of the choices given.", label=calc_field.label)
             raise CountError(calc_field.key, reason)
         values[calc_field.key] = int(value)
     return values
@@ -81,20 +103,23 @@ def require_within_cards(values: Mapping[str, int], keys: Sequence[str]) -> None
             # Named on the field that tipped it over: with 0 cards, ticking the 2♣ is the slip.
             raise CountError(
                 key,
-                f"That makes {claimed} scoring {'card' if claimed == 1 else 'cards'} "
-                f"in a pile of {cards} cards captured.",
+                ngettext(
+                    "That makes %(num)d scoring card in a pile of %(cards)d cards captured.",
+                    "That makes %(num)d scoring cards in a pile of %(cards)d cards captured.",
+                    claimed,
+                    cards=cards,
+                ),
             )
 
 
-def require_cards_for_clears(values: Mapping[str, int], keys: Sequence[str], noun: str) -> None:
-    """Each floor clearance takes the played card and at least one more, so two cards apiece."""
+def require_cards_for_clears(
+    values: Mapping[str, int], keys: Sequence[str], too_few: Callable[[int, int, int], str]
+) -> None:
+    """Each floor clearance takes the played card and at least one more, so two cards apiece.
+    too_few(clears, least, cards) says so in the game's own word for a clearance."""
     clears = sum(values[key] for key in keys)
     if 2 * clears > values["cards"]:
-        raise CountError(
-            keys[0],
-            f"{clears} {noun} take at least {2 * clears} cards, "
-            f"but the cards captured say {values['cards']}.",
-        )
+        raise CountError(keys[0], too_few(clears, 2 * clears, values["cards"]))
 
 
 def require_most_cards_claim(values: Mapping[str, int], sides: int) -> None:
@@ -103,12 +128,21 @@ def require_most_cards_claim(values: Mapping[str, int], sides: int) -> None:
     # The most of 52 among three (alone or shared) takes at least 18: 17+17+17 leaves one over.
     least_for_most = -(-PACK // sides)
     if claim != MOST_NO and cards < least_for_most:
-        raise CountError(
-            "most_cards", f"With {cards} cards you can't hold the most; it takes {least_for_most}."
+        reason = ngettext(
+            "With %(num)d cards you can't hold the most; it takes %(least)d.",
+            "With %(num)d cards you can't hold the most; it takes %(least)d.",
+            cards,
+            least=least_for_most,
         )
+        raise CountError("most_cards", reason)
     # More than half the pack is the most by itself; nobody can tie or beat it.
     if claim != MOST_ALONE and cards >= MAJORITY_CARDS:
-        raise CountError("most_cards", f"{cards} cards is more than half the pack: most, alone.")
+        reason = ngettext(
+            "%(num)d card is more than half the pack: most, alone.",
+            "%(num)d cards is more than half the pack: most, alone.",
+            cards,
+        )
+        raise CountError("most_cards", reason)
 
 
 def line(key: str, label: str, count: int, points: int) -> ScoreLine:

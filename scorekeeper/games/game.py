@@ -5,6 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
+
 from .base import (
     CalcField,
     Calculation,
@@ -60,10 +64,14 @@ class GameBase:
     # What a whole deck's card points come to, where an entry is card points (Brisca).
     deck_points: int | None = None
     # What one row of the sheet is called at the table.
-    hand_word = "Hand"
+    # NOTE: A row of the score sheet, one deal of the cards, as a title: "Hand 3".
+    hand_word = _l("Hand")
+    # NOTE: A row of the score sheet, one deal of the cards, inside a sentence: "Correct hand 3".
+    hand_noun = _l("hand")
     # What the row under the sheet adds up; whether a tie at the top asks who took the last
     # trick (the correction form offers the tick).
-    total_word = "Total"
+    # NOTE: The row under the score sheet that adds up each side's points.
+    total_word = _l("Total")
     asks_last_trick = False
     # The counts a hand must add up to when every side used the calculator.
     expected: tuple[Expected, ...] = ()
@@ -83,8 +91,12 @@ class GameBase:
 
     def target_label(self, target: int) -> str:
         """The target as the create form and result line show it ("101 points", "3 rounds")."""
-        unit = self.target_unit[:-1] if target == 1 else self.target_unit
-        return f"{target} {unit}"
+        return ngettext("%(num)d point", "%(num)d points", target)
+
+    def goal_words(self, target: int) -> str:
+        """What wins, in words, for a target in the game's unit ("101 points wins.")."""
+        # NOTE: What wins a match, under the score sheet: "101 points wins."
+        return ngettext("%(num)d point wins.", "%(num)d points wins.", target)
 
     def accepts_target(self, target: int) -> bool:
         """Whether a table may play to this target (any positive one when the game has no list)."""
@@ -140,7 +152,11 @@ class GameBase:
                     # let the host see why rather than failing the whole sheet.
                     points.append(entry.points)
                     breakdowns.append(None)
-                    problems.append(f"{table.side_name(side)}: {error.reason}")
+                    # NOTE: A side's name, then what is wrong with its counts.
+                    problem = _(
+                        "%(side)s: %(problem)s", side=table.side_name(side), problem=error.reason
+                    )
+                    problems.append(problem)
                 else:
                     points.append(worked.total)
                     breakdowns.append(worked)
@@ -204,9 +220,7 @@ class GameBase:
 
     def standing(self, table: Table, state: MatchState) -> Standing:
         """Who leads by how much, how far each side is from the target, and what wins."""
-        unit = self.unit_for(table)
-        goal = f"{table.target} {unit[:-1] if table.target == 1 else unit} wins."
-        return standing(state.totals, table.target, goal)
+        return standing(state.totals, table.target, self.goal_words(table.target))
 
     def state(self, table: Table, hands: Sequence[HandFacts]) -> MatchState:
         """The sheet worked out from every hand so far, in order (the last may be incomplete)."""
@@ -293,7 +307,8 @@ class PointsGame(GameBase):
     ) -> tuple[int, str] | None:
         """An early victory, else the first over the target (the higher when several are)."""
         if outcome.early_victory is not None:
-            return outcome.early_victory, "Early victory"
+            # NOTE: Why a match was won: one side scored every card point of a hand (Pastura).
+            return outcome.early_victory, _("Early victory")
         return first_over_target(totals, table.target)
 
     def why_play_goes_on(self, table: Table, totals: Sequence[int], played: int) -> str:

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
 from .base import EntryFacts
 from .calculator import MOST_ALONE, MOST_NO, MOST_TIED
 
@@ -25,9 +28,19 @@ class Expected:
             return None
         if self.single:
             if got == 0:
-                return f"No side claimed the {self.noun}; exactly one should"
-            return f"The {self.noun} is claimed by {got} sides, not 1"
-        return f"{self.noun} add up to {got}, not {self.total}"
+                # NOTE: %(what)s is a single card or event: "2♣", "10♦", "Last Hand".
+                return _("No side claimed the %(what)s; exactly one should", what=self.noun)
+            # NOTE: %(what)s is a single card or event: "2♣", "10♦", "Last Hand".
+            return ngettext(
+                "The %(what)s is claimed by %(num)d side, not 1",
+                "The %(what)s is claimed by %(num)d sides, not 1",
+                got,
+                what=self.noun,
+            )
+        # NOTE: "Aces add up to 5, not 4": %(what)s is what was counted ("Cards", "Aces").
+        return _(
+            "%(what)s add up to %(got)d, not %(total)d", what=self.noun, got=got, total=self.total
+        )
 
 
 def cross_check(
@@ -55,7 +68,8 @@ def most_cards_problems(counts: Sequence[Mapping[str, int]]) -> list[str]:
     if claims == wanted:
         return []
     shown = ", ".join(str(count) for count in cards)
-    return [f"Most cards: the claims don't match the card counts ({shown})"]
+    # NOTE: %(counts)s is each side's card count, as "20, 16, 16".
+    return [_("Most cards: the claims don't match the card counts (%(counts)s)", counts=shown)]
 
 
 def over_the_pack(
@@ -69,15 +83,27 @@ def over_the_pack(
     for rule in expected:
         own = mine.get(rule.key, 0)
         held = [(name, side.get(rule.key, 0)) for name, side in theirs if side.get(rule.key, 0)]
-        got = own + sum(count for _, count in held)
+        got = own + sum(count for _name, count in held)
         if not own or got <= rule.total:
             continue
         if rule.single:
-            return f"{held[0][0]} has the {rule.noun} already: only one side can."
+            # NOTE: %(side)s is a side's name; %(what)s a single card or event: "2♣", "Last Hand".
+            return _(
+                "%(side)s has the %(what)s already: only one side can.",
+                side=held[0][0],
+                what=rule.noun,
+            )
         named = ", ".join(f"{name} {count}" for name, count in held)
-        return (
-            f"{rule.noun}: {named} already, and your {own} would make {got}; "
-            f"there are only {rule.total}."
+        # NOTE: "Aces: Side 1 3 already, and your 2 would make 5; there are only 4." %(what)s is
+        # what was counted; %(named)s each other side's name and count.
+        return _(
+            "%(what)s: %(named)s already, and your %(own)d would make %(got)d; "
+            "there are only %(total)d.",
+            what=rule.noun,
+            named=named,
+            own=own,
+            got=got,
+            total=rule.total,
         )
     return None
 

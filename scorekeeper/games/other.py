@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
+
 from .base import Calculation, MatchState, Standing, Table, TableFormat, TableRule
 from .game import Outcome, PointsGame
-from .win_rule import level_past_target, standing
+from .win_rule import both, level_past_target, standing
 
 # How the table's game is won (the table rule "winner").
 HIGHEST, LOWEST, HANDS = "highest", "lowest", "hands"
@@ -20,26 +24,30 @@ class Other(PointsGame):
     as many hands as the target says."""
 
     key = "other"
-    name = "Other game"
+    # NOTE: The app's choice for a card game it has no rules for, scored in plain points.
+    name = _l("Other game")
     # The host adds sides freely, so the format's two sides are only where the form starts;
     # min_sides and max_sides are the real bounds.
-    formats = (TableFormat("free", "2 to 8 sides, named freely", sides=2),)
+    formats = (TableFormat("free", _l("2 to 8 sides, named freely"), sides=2),)
     min_sides = 2
     max_sides = 8
     # Empty: any positive target (accepts_target says which).
     targets = ()
     default_target = 100
-    target_unit = "points"
+    target_unit = _l("points")
     min_points = -9999
     max_points = 9999
     table_rules = (
         TableRule(
             "winner",
-            "Who wins",
+            _l("Who wins"),
             (
-                (HIGHEST, "The first to the target (the higher when several reach it)"),
-                (LOWEST, "The lowest total when a side reaches the target (as in Hearts)"),
-                (HANDS, "The highest total after a number of hands: the target is that number"),
+                (HIGHEST, _l("The first to the target (the higher when several reach it)")),
+                (LOWEST, _l("The lowest total when a side reaches the target (as in Hearts)")),
+                (
+                    HANDS,
+                    _l("The highest total after a number of hands: the target is that number"),
+                ),
             ),
             default=HIGHEST,
         ),
@@ -51,7 +59,7 @@ class Other(PointsGame):
 
     def unit_for(self, table: Table) -> str:
         """Points, or (a fixed number of hands) hands."""
-        return "hands" if self.choice(table, "winner") == HANDS else self.target_unit
+        return _l("hands") if self.choice(table, "winner") == HANDS else self.target_unit
 
     def chart_target(self, table: Table) -> int | None:
         """No target line on a chart of points when the target is a number of hands."""
@@ -70,14 +78,18 @@ class Other(PointsGame):
             lowest = _sides_at(totals, min(totals))
             if len(lowest) > 1:
                 return None
-            return lowest[0], f"Lowest when a side reached {table.target}"
+            # NOTE: Why a match was won: the lowest total once a side reached the target.
+            return lowest[0], _("Lowest when a side reached %(target)d", target=table.target)
         # A fixed number of hands: the highest once they are played (level: one more hand).
         if outcome.played < table.target:
             return None
         highest = _sides_at(totals, max(totals))
         if len(highest) > 1:
             return None
-        return highest[0], f"Highest after {outcome.played} hands"
+        # NOTE: Why a match was won: the highest total after the hands the table agreed on.
+        return highest[0], ngettext(
+            "Highest after %(num)d hands", "Highest after %(num)d hands", outcome.played
+        )
 
     def why_play_goes_on(self, table: Table, totals: Sequence[int], played: int) -> str:
         """A tie where the rule needs one side: play on until it breaks."""
@@ -88,15 +100,29 @@ class Other(PointsGame):
         if rule == LOWEST and totals and max(totals) >= table.target:
             low = min(totals)
             level = [names[side] for side in _sides_at(totals, low)]
-            return (
-                f"{' and '.join(level)} are level at the lowest, {low}, and a side has reached "
-                f"{table.target}: play on until the tie breaks."
+            # NOTE: %(names)s is two or more side names ("Us and Them"); the form follows how
+            # many.
+            return ngettext(
+                "%(names)s are level at the lowest, %(low)d, and a side has reached "
+                "%(target)d: play on until the tie breaks.",
+                "%(names)s are level at the lowest, %(low)d, and a side has reached "
+                "%(target)d: play on until the tie breaks.",
+                len(level),
+                names=both(level),
+                low=low,
+                target=table.target,
             )
         if rule == HANDS and played >= table.target:
             level = [names[side] for side in _sides_at(totals, max(totals))]
-            return (
-                f"{' and '.join(level)} are level at the top after {played} hands: play "
-                "another hand until the tie breaks."
+            # NOTE: %(names)s is two or more side names ("Us and Them"); %(num)d the number of
+            # hands played.
+            return ngettext(
+                "%(names)s are level at the top after %(num)d hands: play another hand until "
+                "the tie breaks.",
+                "%(names)s are level at the top after %(num)d hands: play another hand until "
+                "the tie breaks.",
+                played,
+                names=both(level),
             )
         return ""
 
@@ -108,14 +134,26 @@ class Other(PointsGame):
             return super().standing(table, state)
         if rule == HANDS:
             left = max(target - len(state.running), 0)
-            goal = f"The highest after {target} hands wins: {left} to go."
+            # NOTE: What wins, under the score sheet, then how many hands are left: "The highest
+            # after 3 hands wins: 1 to go." %(rule)s is "The highest after 3 hands wins",
+            # %(left)s is "1 to go" (both translated on their own).
+            goal = _(
+                "%(rule)s: %(left)s.",
+                rule=ngettext(
+                    "The highest after %(num)d hands wins",
+                    "The highest after %(num)d hands wins",
+                    target,
+                ),
+                # NOTE: How many hands are left to play before the highest total wins.
+                left=ngettext("%(num)d to go", "%(num)d to go", left),
+            )
             return standing(totals, target, goal)._replace(to_go=())
         flipped = standing([-total for total in totals], 0)
         return Standing(
             flipped.leaders,
             flipped.lead,
             tuple(max(target - total, 0) for total in totals),
-            f"The lowest total when a side reaches {target} wins.",
+            _("The lowest total when a side reaches %(target)d wins.", target=target),
         )
 
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from flask_babel import lazy_gettext as _l
+from flask_babel import lazy_ngettext, ngettext
+
 from .base import CalcField, Calculation, EntryFacts, Table, TableFormat
 from .calculator import (
     MAJORITY_CARDS,
@@ -28,53 +31,62 @@ PASTURA = 1
 # Lines that count toward an early victory. pastura.txt: "If only one side earns any points
 # from cards and the most-cards bonus ... Pastura points are excluded from this check."
 CARD_LINES = frozenset({"most_cards", "aces", "jacks", "two_clubs", "ten_diamonds"})
+# NOTE: A breakdown line: the most cards, %(num)d (always 27) or more.
+MOST_CARDS_LABEL = _l("Most cards (%(num)d+)", num=MAJORITY_CARDS)
 
 
 class Pastura(PointsGame):
     """Pastura's formats, calculator and early victory."""
 
     key = "pastura"
-    name = "Pastura"
+    # NOTE: The name of a card game.
+    name = _l("Pastura")
     formats = (
-        TableFormat("2", "2 head to head", sides=2),
-        TableFormat("3", "3 each for themselves", sides=3),
-        TableFormat("2v2", "4 in 2 partnerships", sides=2, players_per_side=2),
+        TableFormat("2", _l("2 head to head"), sides=2),
+        TableFormat("3", _l("3 each for themselves"), sides=3),
+        TableFormat("2v2", _l("4 in 2 partnerships"), sides=2, players_per_side=2),
     )
     # pastura.txt: "Choose a target of 51 or 101 points when creating a table."
     targets = (51, 101)
     default_target = 51
-    target_unit = "points"
+    target_unit = _l("points")
     min_points = 0
     max_points = 999
     table_rules = ()
     expected = (
-        Expected("cards", "Cards", PACK),
-        Expected("aces", "Aces", 4),
-        Expected("jacks", "Jacks", 4),
+        Expected("cards", _l("Cards"), PACK),
+        Expected("aces", _l("Aces"), 4),
+        Expected("jacks", _l("Jacks"), 4),
         Expected("two_clubs", "2♣", 1, single=True),
         Expected("ten_diamonds", "10♦", 1, single=True),
     )
 
     def calculator_fields(self, table: Table) -> tuple[CalcField, ...]:
         """Pastura's scoring table as inputs, line by line."""
+        # Lazy, as every label and hint here: a long sheet works out every calculator cell on
+        # each page, and only the calculator's own page shows them.
         if table.sides >= 3:
             most: tuple[CalcField, ...] = (
-                count_field("cards", "Cards captured", PACK),
-                most_cards_field("Alone: 3 points; nobody scores a tie"),
+                count_field("cards", _l("Cards captured"), PACK),
+                most_cards_field(_l("Alone: 3 points; nobody scores a tie")),
             )
         else:
             most = (
                 count_field(
-                    "cards", "Cards captured", PACK, "27 or more is the most (3); 26 is a tie"
+                    "cards",
+                    _l("Cards captured"),
+                    PACK,
+                    _l("27 or more is the most (3); 26 is a tie"),
                 ),
             )
+        one_each = lazy_ngettext("%(num)d point each", "%(num)d points each", 1)
         return (
             *most,
-            count_field("aces", "Aces", 4, "1 point each"),
-            count_field("jacks", "Jacks", 4, "1 point each"),
-            flag_field("two_clubs", "2♣", "2 points"),
-            flag_field("ten_diamonds", "10♦", "3 points"),
-            count_field("pasturas", "Pasturas", PACK // 2, "1 point each"),
+            count_field("aces", _l("Aces"), 4, one_each),
+            count_field("jacks", _l("Jacks"), 4, one_each),
+            flag_field("two_clubs", "2♣", lazy_ngettext("%(num)d point", "%(num)d points", 2)),
+            flag_field("ten_diamonds", "10♦", lazy_ngettext("%(num)d point", "%(num)d points", 3)),
+            count_field("pasturas", _l("Pasturas"), PACK // 2, one_each),
         )
 
     def calculate(self, table: Table, counts: Mapping[str, int], held_over: int = 0) -> Calculation:
@@ -82,22 +94,22 @@ class Pastura(PointsGame):
         values = read_counts(self.calculator_fields(table), counts)
         cards = values["cards"]
         require_within_cards(values, ("aces", "jacks", "two_clubs", "ten_diamonds"))
-        require_cards_for_clears(values, ["pasturas"], "pasturas")
+        require_cards_for_clears(values, ["pasturas"], _too_few_for_pasturas)
         if table.sides >= 3:
             require_most_cards_claim(values, table.sides)
             has_most = values["most_cards"] == MOST_ALONE
-            most_label = "Most cards"
+            most_label = _l("Most cards")
         else:
             has_most = cards >= MAJORITY_CARDS
-            most_label = f"Most cards ({MAJORITY_CARDS}+)"
+            most_label = MOST_CARDS_LABEL
         return calculation(
             [
                 line("most_cards", most_label, cards, MOST_CARDS if has_most else 0),
-                line("aces", "Aces", values["aces"], values["aces"]),
-                line("jacks", "Jacks", values["jacks"], values["jacks"]),
+                line("aces", _l("Aces"), values["aces"], values["aces"]),
+                line("jacks", _l("Jacks"), values["jacks"], values["jacks"]),
                 line("two_clubs", "2♣", values["two_clubs"], 2 * values["two_clubs"]),
                 line("ten_diamonds", "10♦", values["ten_diamonds"], 3 * values["ten_diamonds"]),
-                line("pasturas", "Pasturas", values["pasturas"], PASTURA * values["pasturas"]),
+                line("pasturas", _l("Pasturas"), values["pasturas"], PASTURA * values["pasturas"]),
             ]
         )
 
@@ -118,6 +130,17 @@ class Pastura(PointsGame):
             if worked is not None and any(row.key in CARD_LINES for row in worked.lines)
         ]
         return earners[0] if len(earners) == 1 else None
+
+
+def _too_few_for_pasturas(clears: int, least: int, cards: int) -> str:
+    """Pasturas that need more cards than the side captured."""
+    return ngettext(
+        "%(num)d pasturas take at least %(least)d cards, but the cards captured say %(cards)d.",
+        "%(num)d pasturas take at least %(least)d cards, but the cards captured say %(cards)d.",
+        clears,
+        least=least,
+        cards=cards,
+    )
 
 
 PASTURA_GAME = Pastura()
