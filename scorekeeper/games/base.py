@@ -1,7 +1,9 @@
 """The shapes every game shares: what a table is, what a side entered, what the sheet says.
 
 Plain Python on purpose: nothing here knows about Flask or the database, so every scoring line
-and win rule can be tested on its own.
+and win rule can be tested on its own. The one exception is the words people read, marked for
+translation with Flask-Babel's gettext: outside a request they are the English, so a rule tested
+on its own reads as written.
 """
 
 from __future__ import annotations
