@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import sqlalchemy as sa
+from flask_babel import force_locale, ngettext, pgettext
+from flask_babel import gettext as _
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
@@ -112,8 +114,10 @@ def _first_time(match: Match, key: str | None) -> bool:
     ).one()
     if first.match_id != match.id or first.posted not in (None, posted):
         raise Refusal(
-            "This form was sent before with other values, so nothing was saved. "
-            "Reload the page and try again.",
+            _(
+                "This form was sent before with other values, so nothing was saved. "
+                "Reload the page and try again."
+            ),
             409,
             match,
         )
@@ -128,7 +132,7 @@ def _run(match: Match, key: str | None, work: Callable[[Viewer], Done]) -> Done:
         version = _lock(match)
         if not _first_time(match, key):
             db.session.rollback()
-            return Done("Already recorded.", repeated=True)
+            return Done(_("Already recorded."), repeated=True)
         done = work(viewer_for(match))
         if not done.changed:
             db.session.rollback()
@@ -142,7 +146,7 @@ def _run(match: Match, key: str | None, work: Callable[[Viewer], Done]) -> Done:
         # PostgreSQL); the database's own constraints then keep the sheet whole.
         db.session.rollback()
         raise Refusal(
-            "Someone else changed the sheet at the same moment. Try again.", 409, match
+            _("Someone else changed the sheet at the same moment. Try again."), 409, match
         ) from clash
     versions().wrote(code, Known(match_id, version))
     return done
@@ -178,26 +182,49 @@ def _check_open_hand(sheet: Sheet, hand_number: int) -> None:
     if sheet.current_hand is None:
         if sheet.winner is not None:
             raise Refusal(
-                f"{sheet.winner.name} has won: end the match, or the host can correct a hand.",
+                # NOTE: %(side)s is the name of the side that has won.
+                _(
+                    "%(side)s has won: end the match, or the host can correct a hand.",
+                    side=sheet.winner.name,
+                ),
                 409,
                 match,
             )
         if sheet.last_trick_row is not None:
             raise Refusal(
-                f"Round {sheet.last_trick_row.number} is tied: say who took the last trick first.",
+                # NOTE: Brisca: a round tied at the top; %(number)s is the round's number.
+                _(
+                    "Round %(number)s is tied: say who took the last trick first.",
+                    number=sheet.last_trick_row.number,
+                ),
                 409,
                 match,
             )
-        raise Refusal("No hand is open for entries.", 409, match)
+        raise Refusal(_("No hand is open for entries."), 409, match)
     word = sheet.game.hand_word
     if hand_number < sheet.current_hand:
         raise Refusal(
-            f"{word} {hand_number} is complete: only the host can change it now.", 409, match
+            # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round").
+            _(
+                "%(hand)s %(number)s is complete: only the host can change it now.",
+                hand=word,
+                number=hand_number,
+            ),
+            409,
+            match,
         )
     if hand_number > sheet.current_hand:
         raise Refusal(
-            f"{word} {sheet.current_hand} isn't complete yet: "
-            f"{word.lower()} {hand_number} can't start.",
+            # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round"), at the
+            # start of the sentence; %(noun)s the same word inside it ("hand", "round").
+            _(
+                "%(hand)s %(current)s isn't complete yet: %(noun)s %(number)s can't start.",
+                hand=word,
+                current=sheet.current_hand,
+                # TODO(hand_noun): sheet.game.hand_noun
+                noun=str(word).lower(),
+                number=hand_number,
+            ),
             409,
             match,
         )
@@ -211,9 +238,19 @@ def _check_beside_the_others(sheet: Sheet, hand_number: int, side: Side, facts: 
         hand = [entry.facts if entry else None for entry in sheet.grid[hand_number - 1]]
     conflict = sheet.game.entry_conflict(sheet.table, hand, side.position, facts)
     if conflict is not None:
-        raise Refusal(
-            f"{sheet.game.hand_word} {hand_number}: nothing was saved. {conflict}", 409, sheet.match
-        )
+        raise Refusal(nothing_saved(sheet, hand_number, conflict), 409, sheet.match)
+
+
+def nothing_saved(sheet: Sheet, hand_number: int, conflict: str) -> str:
+    """An entry refused beside the other sides' entries: which hand, and why."""
+    # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round"); %(why)s is a
+    # sentence saying what doesn't add up.
+    return _(
+        "%(hand)s %(number)s: nothing was saved. %(why)s",
+        hand=sheet.game.hand_word,
+        number=hand_number,
+        why=conflict,
+    )
 
 
 def enter_hand(
@@ -243,8 +280,26 @@ def enter_hand(
         _write_cell(sheet, hand_number, side, facts, viewer.phone or "", restamp=True)
         word = sheet.game.hand_word
         if cell is None or cell.entry is None:
-            return Done(f"{word} {hand_number}: {side.name} {facts.points} recorded.")
-        return Done(f"{word} {hand_number}: {side.name} changed to {facts.points}.")
+            # NOTE: "Hand 2: Bob 10 recorded." %(hand)s is the game's word for a hand ("Hand",
+            # Brisca's "Round"), %(side)s a side's name, %(points)s the points it entered.
+            return Done(
+                _(
+                    "%(hand)s %(number)s: %(side)s %(points)s recorded.",
+                    hand=word,
+                    number=hand_number,
+                    side=side.name,
+                    points=facts.points,
+                )
+            )
+        return Done(
+            _(
+                "%(hand)s %(number)s: %(side)s changed to %(points)s.",
+                hand=word,
+                number=hand_number,
+                side=side.name,
+                points=facts.points,
+            )
+        )
 
     return _run(match, key, work)
 
@@ -253,31 +308,50 @@ def _changed_meanwhile(
     match: Match, side: Side, hand_number: int, entry: StoredEntry | None, viewer: Viewer
 ) -> Refusal:
     """The refusal of an edit made from a form older than the cell: who changed it to what."""
+    # NOTE: %(side)s is a side's name, %(number)s the hand's number, %(points)s what the cell
+    # reads now.
+    said = {"side": side.name, "number": hand_number}
     if entry is None:
-        now = "it is empty again"
-        who = "The host"
-    else:
-        now = f"it now reads {entry.points}"
-        stored = db.session.get_one(Entry, entry.id)
-        corrected_at = db.session.scalar(
-            sa.select(sa.func.max(Correction.made_at)).where(
-                Correction.match_id == match.id,
-                Correction.hand_number == hand_number,
-                Correction.side_id == side.id,
-            )
+        message = _(
+            "The host changed %(side)s's hand %(number)s meanwhile: it is empty again. "
+            "Nothing was saved: the form below shows it now; enter yours again if it should "
+            "change.",
+            **said,
         )
-        if corrected_at is not None and corrected_at >= stored.entered_at:
-            who = "The host"
-        elif stored.entered_by != viewer.phone:
-            who = "Your partner's phone"
-        else:
-            who = "This phone, on another page,"
-    return Refusal(
-        f"{who} changed {side.name}'s hand {hand_number} meanwhile: {now}. Nothing was saved: "
-        "the form below shows it now; enter yours again if it should change.",
-        409,
-        match,
+        return Refusal(message, 409, match)
+    stored = db.session.get_one(Entry, entry.id)
+    corrected_at = db.session.scalar(
+        sa.select(sa.func.max(Correction.made_at)).where(
+            Correction.match_id == match.id,
+            Correction.hand_number == hand_number,
+            Correction.side_id == side.id,
+        )
     )
+    if corrected_at is not None and corrected_at >= stored.entered_at:
+        message = _(
+            "The host changed %(side)s's hand %(number)s meanwhile: it now reads %(points)s. "
+            "Nothing was saved: the form below shows it now; enter yours again if it should "
+            "change.",
+            points=entry.points,
+            **said,
+        )
+    elif stored.entered_by != viewer.phone:
+        message = _(
+            "Your partner's phone changed %(side)s's hand %(number)s meanwhile: it now reads "
+            "%(points)s. Nothing was saved: the form below shows it now; enter yours again if "
+            "it should change.",
+            points=entry.points,
+            **said,
+        )
+    else:
+        message = _(
+            "This phone, on another page, changed %(side)s's hand %(number)s meanwhile: it now "
+            "reads %(points)s. Nothing was saved: the form below shows it now; enter yours "
+            "again if it should change.",
+            points=entry.points,
+            **said,
+        )
+    return Refusal(message, 409, match)
 
 
 class Fix(NamedTuple):
@@ -292,7 +366,12 @@ def check_started(sheet: Sheet, hand_number: int, last: int) -> None:
     """Refuse a correction of a hand past `last`: it hasn't started, nothing is there."""
     if not 1 <= hand_number <= last:
         raise Refusal(
-            f"{sheet.game.hand_word} {hand_number} hasn't started: there is nothing to correct.",
+            # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round").
+            _(
+                "%(hand)s %(number)s hasn't started: there is nothing to correct.",
+                hand=sheet.game.hand_word,
+                number=hand_number,
+            ),
             409,
             sheet.match,
         )
@@ -304,14 +383,26 @@ def _as_seen(sheet: Sheet, hand_number: int, fix: Fix) -> StoredEntry | None:
     cell = sheet.cell(hand_number, fix.side)
     entry = cell.entry if cell else None
     if (entry.revision if entry else 0) != fix.seen_revision:
-        now = f"it now reads {entry.points}" if entry else "it is empty again"
-        raise Refusal(
-            f"Someone changed {fix.side.name}'s {sheet.game.hand_word.lower()} {hand_number} "
-            f"meanwhile: {now}. Nothing was saved; look again and correct it if it is still "
-            "wrong.",
-            409,
-            sheet.match,
-        )
+        # TODO(hand_noun): sheet.game.hand_noun
+        # NOTE: %(side)s is a side's name; %(noun)s the game's word for a hand, inside a
+        # sentence ("hand", Brisca's "round"); %(points)s what the cell reads now.
+        said = {"side": fix.side.name, "noun": str(sheet.game.hand_word).lower()}
+        if entry is None:
+            message = _(
+                "Someone changed %(side)s's %(noun)s %(number)s meanwhile: it is empty again. "
+                "Nothing was saved; look again and correct it if it is still wrong.",
+                number=hand_number,
+                **said,
+            )
+        else:
+            message = _(
+                "Someone changed %(side)s's %(noun)s %(number)s meanwhile: it now reads "
+                "%(points)s. Nothing was saved; look again and correct it if it is still wrong.",
+                number=hand_number,
+                points=entry.points,
+                **said,
+            )
+        raise Refusal(message, 409, sheet.match)
     return entry
 
 
@@ -353,8 +444,25 @@ def correct_cell(
         fix = Fix(side, facts, seen_revision)
         entry = _as_seen(sheet, hand_number, fix)
         _record_fix(sheet, hand_number, fix, entry, reason, viewer.phone or "")
-        verb = "filled in" if entry is None else f"corrected from {entry.points}"
-        return Done(f"{sheet.game.hand_word} {hand_number}: {side.name} {verb} to {facts.points}.")
+        # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round"), %(side)s a
+        # side's name, %(old)s and %(points)s the cell's points before and after.
+        said = {"hand": sheet.game.hand_word, "number": hand_number, "side": side.name}
+        if entry is None:
+            return Done(
+                _(
+                    "%(hand)s %(number)s: %(side)s filled in to %(points)s.",
+                    points=facts.points,
+                    **said,
+                )
+            )
+        return Done(
+            _(
+                "%(hand)s %(number)s: %(side)s corrected from %(old)s to %(points)s.",
+                old=entry.points,
+                points=facts.points,
+                **said,
+            )
+        )
 
     return _run(match, key, work)
 
@@ -387,23 +495,47 @@ def correct_hand(
         changed = [(fix, entry) for fix, entry in seen if entry is None or _differs(entry, fix)]
         word = sheet.game.hand_word
         if not changed:
-            return Done(f"{word} {hand_number} is as it was: nothing to change.", changed=False)
+            return Done(
+                # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round").
+                _(
+                    "%(hand)s %(number)s is as it was: nothing to change.",
+                    hand=word,
+                    number=hand_number,
+                ),
+                changed=False,
+            )
         hand: list[EntryFacts | None] = [None] * len(sheet.sides)
         for fix in fixes:
             hand[fix.side.position] = fix.facts
         for fix, _entry in changed:
             conflict = sheet.game.entry_conflict(sheet.table, hand, fix.side.position, fix.facts)
             if conflict is not None:
-                raise Refusal(f"{word} {hand_number}: nothing was saved. {conflict}", 409, match)
+                raise Refusal(nothing_saved(sheet, hand_number, conflict), 409, match)
         for fix, entry in changed:
             _record_fix(sheet, hand_number, fix, entry, reason, viewer.phone or "")
-        said = ", ".join(
-            f"{fix.side.name} {entry.points if entry else 'empty'} → {fix.facts.points}"
-            for fix, entry in changed
+        said = listed(_cell_change(fix, entry) for fix, entry in changed)
+        # NOTE: "Hand 1 corrected: Ana 61 → 70, Bea 59 → 50." %(hand)s is the game's word for a
+        # hand ("Hand", Brisca's "Round"); %(changes)s the cells changed, as a list.
+        return Done(
+            _(
+                "%(hand)s %(number)s corrected: %(changes)s.",
+                hand=word,
+                number=hand_number,
+                changes=said,
+            )
         )
-        return Done(f"{word} {hand_number} corrected: {said}.")
 
     return _run(match, key, work)
+
+
+def _cell_change(fix: Fix, entry: StoredEntry | None) -> str:
+    """One cell of a corrected hand, as its answer lists it: "Ana 61 → 70"."""
+    side, now = fix.side.name, fix.facts.points
+    if entry is None:
+        # NOTE: one cell of a corrected hand: a side's name, empty before, its points after.
+        return _("%(side)s empty → %(new)s", side=side, new=now)
+    # NOTE: one cell of a corrected hand: a side's name, its points before → after.
+    return _("%(side)s %(old)s → %(new)s", side=side, old=entry.points, new=now)
 
 
 def say_last_trick(match: Match, hand_number: int, taker: Side, key: str | None) -> Done:
@@ -416,18 +548,29 @@ def say_last_trick(match: Match, hand_number: int, taker: Side, key: str | None)
         viewer.require(Action.LAST_TRICK, among=tied)
         if row is None or row.number != hand_number:
             raise Refusal(
-                f"Round {hand_number} isn't waiting for the last trick: look at the sheet again.",
+                # NOTE: Brisca: %(number)s is a round's number.
+                _(
+                    "Round %(number)s isn't waiting for the last trick: look at the sheet again.",
+                    number=hand_number,
+                ),
                 409,
                 match,
             )
         if taker.id not in tied:
-            raise Refusal(f"{taker.name} isn't in the tie.", 409, match)
+            raise Refusal(_("%(side)s isn't in the tie.", side=taker.name), 409, match)
         db.session.execute(
             sa.update(Entry)
             .where(Entry.hand_id == row.hand_id)
             .values(last_trick=Entry.side_id == taker.id, revision=Entry.revision + 1)
         )
-        return Done(f"Round {hand_number}: {taker.name} took the last trick.")
+        # NOTE: Brisca: "Round 2: Ana took the last trick." %(side)s is a side's name.
+        return Done(
+            _(
+                "Round %(number)s: %(side)s took the last trick.",
+                number=hand_number,
+                side=taker.name,
+            )
+        )
 
     return _run(match, key, work)
 
@@ -446,15 +589,26 @@ def end_match(match: Match, key: str | None) -> Done:
         viewer.require(Action.END)
         sheet = load_sheet(match, corrections=False)
         if sheet.winner is None:
-            raise Refusal("No side has won yet: play on.", 409, match)
+            raise Refusal(_("No side has won yet: play on."), 409, match)
         match.status = Match.ENDED
         match.winner_side_id = sheet.winner.id
-        match.result = f"{sheet.winner.name} won. {sheet.state.reason}".strip()
+        match.result = _stored_result(sheet, sheet.winner)
         match.ended_at = utcnow()
         _reorder_history(match)
-        return Done(f"Match over: {sheet.winner.name} won.")
+        return Done(_("Match over: %(side)s won.", side=sheet.winner.name))
 
     return _run(match, key, work)
+
+
+def _stored_result(sheet: Sheet, winner: Side) -> str:
+    """Who won and why, as End match stores it: in English, whatever the language of the phone
+    that ended it, as it always was (the JSON export carries it as stored). Pages show
+    Sheet.result instead, in the language of the phone that reads it."""
+    # The rules' reason, worked out again in English (the sheet's may be in this phone's).
+    with force_locale("en"):
+        hands = [[entry.facts if entry else None for entry in cells] for cells in sheet.grid]
+        reason = str(sheet.game.state(sheet.table, hands).reason)
+    return f"{winner.name} won. {reason}".strip()
 
 
 def reopen_match(match: Match, key: str | None) -> Done:
@@ -469,7 +623,7 @@ def reopen_match(match: Match, key: str | None) -> Done:
         # Played on, it is no longer the match the rematch followed: its end offers a new one.
         match.rematch_code = None
         _reorder_history(match)
-        return Done("Match reopened.")
+        return Done(_("Match reopened."))
 
     return _run(match, key, work)
 
@@ -480,10 +634,11 @@ def abandon_match(match: Match, key: str | None) -> Done:
     def work(viewer: Viewer) -> Done:
         viewer.require(Action.ABANDON)
         match.status = Match.ABANDONED
+        # Stored in English (see end_match): a page shows Sheet.result.
         match.result = "Abandoned."
         match.ended_at = utcnow()
         _reorder_history(match)
-        return Done("Match abandoned.")
+        return Done(_("Match abandoned."))
 
     return _run(match, key, work)
 
@@ -496,7 +651,7 @@ def rematch(match: Match, key: str | None) -> Done:
     def work(viewer: Viewer) -> Done:
         viewer.require(Action.REMATCH)
         if match.rematch_code is not None:
-            return Done("The rematch is ready.", changed=False, go_to=match.rematch_code)
+            return Done(_("The rematch is ready."), changed=False, go_to=match.rematch_code)
         choice = NewMatch(
             table_format=match.table_format,
             target=match.target,
@@ -509,7 +664,7 @@ def rematch(match: Match, key: str | None) -> Done:
         started = add_match(get_game(match.game), choice, match.host_phone, viewer.phone or "")
         match.rematch_code = started.code
         return Done(
-            "Rematch! Every phone of the last match is asked to take its side.",
+            _("Rematch! Every phone of the last match is asked to take its side."),
             go_to=started.code,
         )
 
@@ -522,7 +677,7 @@ def close_table(match: Match, key: str | None) -> Done:
     def work(viewer: Viewer) -> Done:
         viewer.require(Action.CLOSE_TABLE)
         match.closed = True
-        return Done("The table is closed: no new phone can take a side.")
+        return Done(_("The table is closed: no new phone can take a side."))
 
     return _run(match, key, work)
 
@@ -533,7 +688,7 @@ def open_table(match: Match, key: str | None) -> Done:
     def work(viewer: Viewer) -> Done:
         viewer.require(Action.OPEN_TABLE)
         match.closed = False
-        return Done("The table is open: a new phone can take a free side.")
+        return Done(_("The table is open: a new phone can take a free side."))
 
     return _run(match, key, work)
 
@@ -547,10 +702,10 @@ def release_side(match: Match, side: Side, key: str | None) -> Done:
             sa.select(Seat).where(Seat.match_id == match.id, Seat.side_id == side.id)
         ).all()
         if not seats:
-            raise Refusal(f"{side.name} is already free.", 409, match)
+            raise Refusal(_("%(side)s is already free.", side=side.name), 409, match)
         for seat in seats:
             seat.side_id = None
-        return Done(f"{side.name} is free to be claimed again.")
+        return Done(_("%(side)s is free to be claimed again.", side=side.name))
 
     return _run(match, key, work)
 
@@ -562,7 +717,8 @@ def hand_over_host(match: Match, seat_id: int, key: str | None) -> Done:
         viewer.require(Action.HAND_OVER)
         seat = other_seat(match, seat_id, viewer)
         match.host_phone = seat.phone
-        return Done(f"The host role went to {seat.label}.")
+        # NOTE: %(phone)s is a phone as the table knows it: "Omar (Us)", a side's name.
+        return Done(_("The host role went to %(phone)s.", phone=seat.label))
 
     return _run(match, key, work)
 
@@ -571,7 +727,7 @@ def other_seat(match: Match, seat_id: int, viewer: Viewer) -> Seat:
     """Another phone's seat at this match, by its id; a refusal for any other seat."""
     seat = db.session.get(Seat, seat_id)
     if seat is None or seat.match_id != match.id or seat.phone == viewer.phone:
-        raise Refusal("Pick another phone at this match.", 409, match)
+        raise Refusal(_("Pick another phone at this match."), 409, match)
     return seat
 
 
@@ -599,7 +755,10 @@ def claim_side(match: Match, side: Side, key: str | None, player: str = "") -> D
         viewer.require(Action.CLAIM)
         if side not in sides_with_room(match, seats_at(match)):
             raise Refusal(
-                f"{side.name} is already held. If that phone is gone, the host can release it.",
+                _(
+                    "%(side)s is already held. If that phone is gone, the host can release it.",
+                    side=side.name,
+                ),
                 409,
                 match,
             )
@@ -609,7 +768,7 @@ def claim_side(match: Match, side: Side, key: str | None, player: str = "") -> D
             seat.player = player or seat.player
         else:
             db.session.add(seat_at(match, viewer.phone or "", side.id, player))
-        return Done(f"This phone now holds {side.name}.")
+        return Done(_("This phone now holds %(side)s.", side=side.name))
 
     return _run(match, key, work)
 
@@ -620,7 +779,7 @@ def watch(match: Match, key: str | None, player: str = "") -> Done:
     def work(viewer: Viewer) -> Done:
         viewer.require(Action.WATCH)
         if viewer.seat_id is not None:
-            return Done("This phone is watching this match already.", changed=False)
+            return Done(_("This phone is watching this match already."), changed=False)
         watching = db.session.scalar(
             sa.select(sa.func.count())
             .select_from(Seat)
@@ -628,13 +787,17 @@ def watch(match: Match, key: str | None, player: str = "") -> Done:
         )
         if watching >= MAX_WATCHERS:
             raise Refusal(
-                f"{MAX_WATCHERS} phones are watching this match already: no more can join them.",
+                ngettext(
+                    "%(num)d phone is watching this match already: no more can join them.",
+                    "%(num)d phones are watching this match already: no more can join them.",
+                    MAX_WATCHERS,
+                ),
                 409,
                 match,
             )
         # A write like any other: the page a watcher sees differs from a newcomer's.
         db.session.add(seat_at(match, viewer.phone or "", player=player))
-        return Done("Watching this match.")
+        return Done(_("Watching this match."))
 
     return _run(match, key, work)
 
@@ -645,10 +808,11 @@ def rename_player(match: Match, player: str, key: str | None) -> Done:
     def work(viewer: Viewer) -> Done:
         viewer.require(Action.RENAME)
         if player == viewer.player:
-            return Done(f"This phone is {viewer.label} already.", changed=False)
+            # NOTE: %(phone)s is a phone as the table knows it: "Omar (Us)", a side's name.
+            return Done(_("This phone is %(phone)s already.", phone=viewer.label), changed=False)
         seat = db.session.get_one(Seat, viewer.seat_id)
         seat.player = player
-        return Done(f"This phone is now {seat.label}.")
+        return Done(_("This phone is now %(phone)s.", phone=seat.label))
 
     return _run(match, key, work)
 
@@ -660,9 +824,10 @@ def pick_dealer(match: Match, first: int | None, order: Sequence[str], key: str 
     def work(viewer: Viewer) -> Done:
         viewer.require(Action.DEALER)
         if first is None or not 0 <= first < len(order):
-            raise Refusal("Pick a player at this table.", 409, match)
+            raise Refusal(_("Pick a player at this table."), 409, match)
         match.first_dealer = first
-        return Done(f"{order[first]} dealt the first hand.")
+        # NOTE: %(player)s is a player's name, or a side's ("Us, player 2").
+        return Done(_("%(player)s dealt the first hand.", player=order[first]))
 
     return _run(match, key, work)
 
@@ -675,9 +840,16 @@ def forget(match: Match, key: str | None) -> Done:
         viewer.require(Action.FORGET)
         # The seat stays (a reopened match finds its side still held): only the list forgets.
         db.session.execute(sa.update(Seat).where(Seat.id == viewer.seat_id).values(listed=False))
-        return Done(f"Match {match.code} is off this phone's list.")
+        # NOTE: %(code)s is the match's code (six letters).
+        return Done(_("Match %(code)s is off this phone's list.", code=match.code))
 
     return _run(match, key, work)
+
+
+def listed(items: Iterable[str]) -> str:
+    """Several things in a row, as the phone's language separates them ("a, b, c")."""
+    # NOTE: what separates the items of a list ("Ana 61 → 70, Bea 59 → 50"), with its space.
+    return pgettext("list separator", ", ").join(items)
 
 
 def players_per_side(match: Match) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 WIDTH, HEIGHT = 320, 150
@@ -30,10 +31,15 @@ def running_chart(
     def y(value: int) -> float:
         return PAD_TOP + plot_h * (high - value) / span
 
-    toward = f" toward {target} {escape(unit)}" if target is not None else ""
+    if target is not None:
+        # NOTE: the chart's label for screen readers: "Running totals toward 101 points".
+        # %(unit)s is what the target counts ("points", "rounds").
+        label = _("Running totals toward %(target)s %(unit)s", target=target, unit=unit)
+    else:
+        label = _("Running totals")
     parts = [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'aria-label="Running totals{toward}">',
+        f'aria-label="{escape(label)}">',
         f'<line class="axis" x1="{PAD_LEFT}" y1="{y(0):.1f}" x2="{WIDTH - PAD_RIGHT}" '
         f'y2="{y(0):.1f}"/>',
         f'<text class="label" x="{PAD_LEFT - 4}" y="{y(0) + 4:.1f}" text-anchor="end">0</text>',
@@ -47,9 +53,11 @@ def running_chart(
             f'<text class="label" x="{PAD_LEFT + 3}" y="{y(target) + 11:.1f}">{target}</text>',
         ]
     if len(points) > 1:
+        # NOTE: the chart's last hand, under the end of its lines ("hand 12").
+        last = escape(_("hand %(number)s", number=len(points) - 1))
         parts.append(
             f'<text class="label" x="{WIDTH - PAD_RIGHT}" y="{HEIGHT - 4}" '
-            f'text-anchor="end">hand {len(points) - 1}</text>'
+            f'text-anchor="end">{last}</text>'
         )
     # The lines are drawn in the data's own units (hand number, total), mapped onto the plot
     # by one transform: hundreds of hands are then plain integers, not hundreds of coordinates
@@ -58,10 +66,11 @@ def running_chart(
     parts.append(f'<g transform="{transform}">')
     for side in range(sides):
         coords = " ".join([f"{i},{row[side]}" for i, row in enumerate(points)])
+        # NOTE: a line of the chart, as its tooltip names it: a side's name and its total.
+        title = _("%(side)s: %(total)s", side=names[side], total=points[-1][side])
         parts.append(
             f'<polyline class="side-{side % 8}" points="{coords}" '
-            f'vector-effect="non-scaling-stroke"><title>'
-            f"{escape(names[side])}: {points[-1][side]}</title></polyline>"
+            f'vector-effect="non-scaling-stroke"><title>{escape(title)}</title></polyline>'
         )
     parts.append("</g>")
     parts.append("</svg>")

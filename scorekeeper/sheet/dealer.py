@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from flask_babel import gettext as _
+
 from scorekeeper.models import Side
 from scorekeeper.permissions import SeatAt
 
@@ -23,7 +25,9 @@ def dealing_order(sides: Sequence[Side], per_side: int, seats: Sequence[SeatAt])
             if place < len(holders) and holders[place].player:
                 order.append(holders[place].label)
             elif per_side > 1:
-                order.append(f"{side.name}, player {place + 1}")
+                # NOTE: a player of a partnership who gave no name: "Us, player 2". %(side)s is
+                # the side's name, %(number)s the player's place on it.
+                order.append(_("%(side)s, player %(number)s", side=side.name, number=place + 1))
             else:
                 order.append(side.name)
     return order

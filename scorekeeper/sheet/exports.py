@@ -9,6 +9,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import pgettext
+
 from scorekeeper.permissions import SeatAt
 from scorekeeper.sheet.state import Sheet
 
@@ -30,36 +33,86 @@ def iso_utc(moment: datetime | None) -> str | None:
     return f"{moment.isoformat(timespec='seconds')}Z" if moment is not None else None
 
 
-def _who(seats: Sequence[SeatAt], phone: str) -> str:
-    """The phone that made a correction, as the table knows it ("Omar (Us)")."""
+def _who(seats: Sequence[SeatAt], phone: str, host: str = "the host") -> str:
+    """The phone that made a correction, as the table knows it ("Omar (Us)"); `host` if it is
+    no longer at the table (the JSON keeps the English words, the spreadsheet translates)."""
     seat = next((seat for seat in seats if seat.phone == phone), None)
-    return seat.label if seat is not None else "the host"
+    return seat.label if seat is not None else host
+
+
+def _status_word(status: str) -> str:
+    """A match's status in words, for a spreadsheet whose match has no result yet."""
+    # NOTE: a match's status, in the last line of a downloaded spreadsheet ("result, open").
+    if status == "open":
+        return pgettext("match status", "open")
+    if status == "ended":
+        return pgettext("match status", "ended")
+    if status == "abandoned":
+        return pgettext("match status", "abandoned")
+    return status
 
 
 def sheet_csv(sheet: Sheet, seats: Sequence[SeatAt]) -> str:
     """Every hand with each side's points and running totals; then each calculator cell's
-    breakdown, line by line; then every correction; then the game and the result."""
+    breakdown, line by line; then every correction; then the game and the result. Its words
+    (the headings, the result) are in the language of the phone that downloads it."""
     match = sheet.match
     out = io.StringIO()
     writer = csv.writer(out)
     names = [spreadsheet_safe(side.name) for side in sheet.sides]
-    word = sheet.game.hand_word.lower()
-    writer.writerow([word, *names, *(f"{name} total" for name in names)])
+    # TODO(hand_noun): sheet.game.hand_noun
+    word = str(sheet.game.hand_word).lower()
+    # NOTE: the headings of a downloaded spreadsheet's columns, in lower case.
+    side_word = pgettext("spreadsheet column", "side")
+    writer.writerow(
+        [
+            word,
+            *names,
+            # NOTE: a spreadsheet column: a side's running total; %(side)s is its name.
+            *(spreadsheet_safe(_("%(side)s total", side=name)) for name in names),
+        ]
+    )
     for row in sheet.rows:
         points = ["" if cell.points is None else cell.points for cell in row.cells]
         writer.writerow([row.number, *points, *(row.running or [""] * len(names))])
     broken_down = [(row.number, cell) for row in sheet.rows for cell in row.cells if cell.breakdown]
     if broken_down:
         writer.writerow([])
-        writer.writerow([word, "side", "line", "count", "points"])
+        writer.writerow(
+            [
+                word,
+                side_word,
+                pgettext("spreadsheet column", "line"),
+                pgettext("spreadsheet column", "count"),
+                pgettext("spreadsheet column", "points"),
+            ]
+        )
         for number, cell in broken_down:
-            for line in cell.breakdown.lines:  # type: ignore[union-attr]
+            for scored in cell.breakdown.lines:  # type: ignore[union-attr]
                 writer.writerow(
-                    [number, spreadsheet_safe(cell.side.name), line.label, line.count, line.points]
+                    [
+                        number,
+                        spreadsheet_safe(cell.side.name),
+                        str(scored.label),
+                        scored.count,
+                        scored.points,
+                    ]
                 )
     if sheet.trail:
         writer.writerow([])
-        writer.writerow([word, "side", "was", "now", "reason", "by", "when (UTC)"])
+        writer.writerow(
+            [
+                word,
+                side_word,
+                pgettext("spreadsheet column", "was"),
+                pgettext("spreadsheet column", "now"),
+                pgettext("spreadsheet column", "reason"),
+                pgettext("spreadsheet column", "by"),
+                pgettext("spreadsheet column", "when (UTC)"),
+            ]
+        )
+        # NOTE: who made a correction, when that phone is no longer at the table.
+        host = _("the host")
         for c in sheet.trail:
             writer.writerow(
                 [
@@ -68,14 +121,25 @@ def sheet_csv(sheet: Sheet, seats: Sequence[SeatAt]) -> str:
                     "" if c.old_points is None else c.old_points,
                     c.new_points,
                     spreadsheet_safe(c.reason),
-                    spreadsheet_safe(_who(seats, c.by_phone)),
+                    spreadsheet_safe(_who(seats, c.by_phone, host)),
                     iso_utc(c.made_at),
                 ]
             )
     writer.writerow([])
-    unit = sheet.game.unit_for(sheet.table)
-    writer.writerow(["game", sheet.game.name, "target", match.target, unit])
-    writer.writerow(["result", spreadsheet_safe(match.result or match.status)])
+    unit = str(sheet.game.unit_for(sheet.table))
+    # NOTE: the last lines of a downloaded spreadsheet: "game, Basra, target, 101, points",
+    # then "result, Us won. Reached 101 first".
+    writer.writerow(
+        [
+            pgettext("spreadsheet row", "game"),
+            str(sheet.game.name),
+            pgettext("spreadsheet row", "target"),
+            match.target,
+            unit,
+        ]
+    )
+    result = sheet.result or _status_word(match.status)
+    writer.writerow([pgettext("spreadsheet row", "result"), spreadsheet_safe(result)])
     return out.getvalue()
 
 
@@ -88,12 +152,14 @@ def match_json(sheet: Sheet, seats: Sequence[SeatAt]) -> dict[str, Any]:
         "version": JSON_VERSION,
         "code": match.code,
         "game": match.game,
-        "game_name": sheet.game.name,
+        # Words for people, as the phone that downloads it reads them (the keys stay English).
+        "game_name": str(sheet.game.name),
         "table_format": match.table_format,
         "target": match.target,
-        "target_unit": sheet.game.unit_for(sheet.table),
+        "target_unit": str(sheet.game.unit_for(sheet.table)),
         "rules": dict(match.table_rules or {}),
         "status": match.status,
+        # As End match stored it, in English (Sheet.result is it in the phone's language).
         "result": match.result,
         "winner": sheet.winner.position if match.status == "ended" and sheet.winner else None,
         "created_at": iso_utc(match.created_at),
@@ -120,7 +186,7 @@ def match_json(sheet: Sheet, seats: Sequence[SeatAt]) -> dict[str, Any]:
                         "last_trick": cell.entry.last_trick,
                         "black_hand": cell.entry.black_hand,
                         "breakdown": [
-                            {"line": line.label, "count": line.count, "points": line.points}
+                            {"line": str(line.label), "count": line.count, "points": line.points}
                             for line in cell.breakdown.lines
                         ]
                         if cell.breakdown

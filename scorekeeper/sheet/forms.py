@@ -5,8 +5,12 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from collections.abc import Callable
 
 from flask import request
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, IntegerField, StringField
 from wtforms.validators import (
@@ -20,8 +24,12 @@ from wtforms.validators import (
 
 from scorekeeper.games import Game
 
-WHOLE_NUMBER = "Type the total as a whole number, like 48."
-ENTER_A_NUMBER = "Enter a number."
+# Lazy: each becomes words in the language of the phone that reads them (compare with str()).
+WHOLE_NUMBER = _l("Type the total as a whole number, like 48.")
+ENTER_A_NUMBER = _l("Enter a number.")
+# What a field the page fills in itself (a hidden one, a button's) says when it came back
+# wrong: only a page from an older version, or tampering, sends one.
+RELOAD = _l("Reload the page.")
 
 # The digits the players' keyboards type: ASCII; Arabic-Indic, as Egyptian and Levantine
 # phones type them (the Basra tables); Extended Arabic-Indic, as Persian and Urdu keyboards do.
@@ -64,7 +72,7 @@ JOINERS = {"\u200c", "\u200d"}
 def printable(form: object, field: StringField) -> None:
     """Refuse control characters in a name or reason: they show as nothing and break storage."""
     if field.data and any(not ch.isprintable() and ch not in JOINERS for ch in field.data):
-        raise ValidationError("Use letters, digits and punctuation only.")
+        raise ValidationError(_("Use letters, digits and punctuation only."))
 
 
 def new_key() -> str:
@@ -109,30 +117,34 @@ class KeyedForm(FlaskForm):
     # The posted key; a fresh one for a form about to be shown (or a post from an old page).
     key = HiddenField(
         default=new_key,
-        validators=[Optional(), Regexp(r"^[A-Za-z0-9_-]{1,64}$", message="Reload the page.")],
+        validators=[Optional(), Regexp(r"^[A-Za-z0-9_-]{1,64}$", message=RELOAD)],
     )
 
 
 def player_field() -> StringField:
     """The name of the person with this phone, as the claim, watch and create forms ask it."""
     return StringField(
-        "Your name",
+        _l("Your name"),
         filters=[lambda text: text.strip() if isinstance(text, str) else text],
         validators=[
             Optional(),
-            Length(max=40, message="Keep your name under 40 letters."),
+            Length(max=40, message=_l("Keep your name under 40 letters.")),
             printable,
         ],
-        render_kw={"autocomplete": "given-name", "maxlength": 40, "placeholder": "Your name"},
+        render_kw={
+            "autocomplete": "given-name",
+            "maxlength": 40,
+            "placeholder": _l("Your name"),
+        },
     )
 
 
 class ActionForm(KeyedForm):
     """A one-button action: end, reopen, abandon, release, claim, last trick, hand over."""
 
-    target = IntegerField(validators=[Optional(), NumberRange(min=0, max=10**9)])
+    target = IntegerField(validators=[Optional(), NumberRange(min=0, max=10**9, message=RELOAD)])
     # The hand (Brisca's round) a button is about, where it matters: who took its last trick.
-    hand = IntegerField(validators=[Optional(), NumberRange(min=1, max=10_000)])
+    hand = IntegerField(validators=[Optional(), NumberRange(min=1, max=10_000, message=RELOAD)])
     # The second tap an action that can't be taken back asks for (its confirm page's button).
     confirmed = BooleanField()
     # Who is taking a side or watching (claim, watch).
@@ -142,18 +154,22 @@ class ActionForm(KeyedForm):
 class EntryForm(KeyedForm):
     """A side's plain total for the open hand."""
 
-    hand = IntegerField(validators=[InputRequired(), NumberRange(min=1, max=10_000)])
-    side = IntegerField(validators=[InputRequired(), NumberRange(min=0, max=7)])
+    hand = IntegerField(
+        validators=[InputRequired(message=RELOAD), NumberRange(min=1, max=10_000, message=RELOAD)]
+    )
+    side = IntegerField(
+        validators=[InputRequired(message=RELOAD), NumberRange(min=0, max=7, message=RELOAD)]
+    )
     points = PointsField(
-        "Points",
+        _l("Points"),
         validators=[InputRequired(message=ENTER_A_NUMBER)],
         render_kw={"inputmode": "numeric"},
     )
     # The cell's revision the form was drawn with (0: empty), so a partner's or the host's
     # change made meanwhile is not silently replaced.
-    revision = IntegerField(validators=[Optional(), NumberRange(min=0, max=10**9)])
-    even_split = BooleanField("Cards split evenly (26–26): nobody took the majority")
-    black_hand = BooleanField("Black hand: we held Ace, Three and King of trumps")
+    revision = IntegerField(validators=[Optional(), NumberRange(min=0, max=10**9, message=RELOAD)])
+    even_split = BooleanField(_l("Cards split evenly (26–26): nobody took the majority"))
+    black_hand = BooleanField(_l("Black hand: we held Ace, Three and King of trumps"))
 
     def __init__(self, game: Game, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
@@ -168,15 +184,54 @@ class EntryForm(KeyedForm):
 
 def points_bounds(game: Game) -> str:
     """What a plain entry for one hand may be, in words, for a refused one."""
-    unit = "card points" if game.deck_points else "points"
-    return f"A {game.hand_word.lower()} is worth {game.min_points} to {game.max_points} {unit}."
+    # TODO(hand_noun): game.hand_noun
+    # NOTE: %(noun)s is the game's word for a hand inside a sentence ("hand", Brisca's
+    # "round"); %(low)s to %(num)d the points one may be worth.
+    said = {"noun": str(game.hand_word).lower(), "low": game.min_points}
+    if game.deck_points:
+        return ngettext(
+            "A %(noun)s is worth %(low)s to %(num)d card point.",
+            "A %(noun)s is worth %(low)s to %(num)d card points.",
+            game.max_points,
+            **said,
+        )
+    return ngettext(
+        "A %(noun)s is worth %(low)s to %(num)d point.",
+        "A %(noun)s is worth %(low)s to %(num)d points.",
+        game.max_points,
+        **said,
+    )
+
+
+def points_in_bounds(game: Game) -> Callable[[object, IntegerField], None]:
+    """A validator refusing a total the game cannot produce in one hand, in points_bounds'
+    words (worked out when it refuses, in the language of the phone that posted)."""
+
+    def check(form: object, field: IntegerField) -> None:
+        # As NumberRange: no number at all (one typed wrong) is out of bounds too.
+        if field.data is None or not game.min_points <= field.data <= game.max_points:
+            raise ValidationError(points_bounds(game))
+
+    return check
+
+
+def reason_field() -> StringField:
+    """The host's optional reason for a correction, kept in the trail."""
+    return StringField(
+        _l("Reason (optional)"),
+        validators=[
+            Optional(),
+            Length(max=200, message=_l("Keep the reason under 200 letters.")),
+            printable,
+        ],
+    )
 
 
 # The ticks a cell may carry besides its points, as the forms label them.
 TICKS = {
-    "even_split": "Cards split evenly: nobody took the majority",
-    "last_trick": "Took the last trick",
-    "black_hand": "Black hand",
+    "even_split": _l("Cards split evenly: nobody took the majority"),
+    "last_trick": _l("Took the last trick"),
+    "black_hand": _l("Black hand"),
 }
 
 
@@ -185,9 +240,7 @@ def hand_form(game: Game, sides: int, ticks: tuple[str, ...], **kwargs: object) 
     each cell the host saw (points_0, revision_0, even_split_0, …), and one reason."""
 
     class HandForm(KeyedForm):
-        reason = StringField(
-            "Reason (optional)", validators=[Optional(), Length(max=200), printable]
-        )
+        reason = reason_field()
 
     for at in range(sides):
         setattr(
@@ -196,14 +249,20 @@ def hand_form(game: Game, sides: int, ticks: tuple[str, ...], **kwargs: object) 
             PointsField(
                 validators=[
                     InputRequired(message=ENTER_A_NUMBER),
-                    NumberRange(game.min_points, game.max_points, message=points_bounds(game)),
+                    # Not NumberRange: it would %-format the words, as translated.
+                    points_in_bounds(game),
                 ],
             ),
         )
         setattr(
             HandForm,
             f"revision_{at}",
-            IntegerField(validators=[InputRequired(), NumberRange(min=0, max=10**9)]),
+            IntegerField(
+                validators=[
+                    InputRequired(message=RELOAD),
+                    NumberRange(min=0, max=10**9, message=RELOAD),
+                ]
+            ),
         )
         for tick in ticks:
             setattr(HandForm, f"{tick}_{at}", BooleanField(TICKS[tick]))
@@ -213,6 +272,8 @@ def hand_form(game: Game, sides: int, ticks: tuple[str, ...], **kwargs: object) 
 class CorrectionForm(EntryForm):
     """The host's new value for a cell, against the revision the host saw."""
 
-    revision = IntegerField(validators=[InputRequired(), NumberRange(min=0, max=10**9)])
-    last_trick = BooleanField("Took the last trick")
-    reason = StringField("Reason (optional)", validators=[Optional(), Length(max=200), printable])
+    revision = IntegerField(
+        validators=[InputRequired(message=RELOAD), NumberRange(min=0, max=10**9, message=RELOAD)]
+    )
+    last_trick = BooleanField(TICKS["last_trick"])
+    reason = reason_field()

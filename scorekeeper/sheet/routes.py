@@ -17,6 +17,8 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import gettext as _
+from flask_babel import pgettext
 from markupsafe import Markup
 from werkzeug.http import quote_etag
 
@@ -51,6 +53,43 @@ bp.add_app_template_global(sheet_rows)
 bp.add_app_template_global(player_name)
 
 
+def _count_word(key: str) -> str:
+    """What a calculator count is called where a correction lists its changes ("basras 1 →
+    2"): in the phone's language for the games' counts, else its key in words."""
+    # NOTE: the calculator's counts, as a correction lists what it changed ("aces 3 → 4").
+    words = {
+        "aces": pgettext("changed count", "aces"),
+        "basras": pgettext("changed count", "basras"),
+        "brastas": pgettext("changed count", "brastas"),
+        "cards": pgettext("changed count", "cards"),
+        "clubs": pgettext("changed count", "clubs"),
+        "double_basras": pgettext("changed count", "double basras"),
+        "double_brastas": pgettext("changed count", "double brastas"),
+        "failed_builds": pgettext("changed count", "failed builds"),
+        "horses": pgettext("changed count", "horses"),
+        "jack_burns": pgettext("changed count", "jack burns"),
+        "jacks": pgettext("changed count", "jacks"),
+        "kings": pgettext("changed count", "kings"),
+        "last_hand": pgettext("changed count", "last hand"),
+        "most_cards": pgettext("changed count", "most cards"),
+        "pasturas": pgettext("changed count", "pasturas"),
+        "ten_diamonds": pgettext("changed count", "ten diamonds"),
+        "threes": pgettext("changed count", "threes"),
+        "two_clubs": pgettext("changed count", "two clubs"),
+    }
+    return words.get(key) or key.replace("_", " ")
+
+
+def _tick_change(tick: str, ticked: bool) -> str:
+    """A tick a correction changed, in words ("last trick ticked")."""
+    # NOTE: a tick a correction changed, as its list of changes says it.
+    if tick == "even_split":
+        return _("even split ticked") if ticked else _("even split unticked")
+    if tick == "last_trick":
+        return _("last trick ticked") if ticked else _("last trick unticked")
+    return _("black hand ticked") if ticked else _("black hand unticked")
+
+
 @bp.app_template_filter("count_changes")
 def count_changes(correction: Correction) -> str:
     """What a correction changed besides the total: calculator counts and ticks, in words."""
@@ -58,20 +97,25 @@ def count_changes(correction: Correction) -> str:
     new = correction.new_detail or {}
     old_counts, new_counts = old.get("counts") or {}, new.get("counts") or {}
     changes = [
-        f"{key.replace('_', ' ')} {old_counts.get(key, 0)} → {new_counts.get(key, 0)}"
+        # NOTE: a count a correction changed: what it counts, before → after ("aces 3 → 4").
+        _(
+            "%(what)s %(old)s → %(new)s",
+            what=_count_word(key),
+            old=old_counts.get(key, 0),
+            new=new_counts.get(key, 0),
+        )
         for key in sorted(set(old_counts) | set(new_counts))
         if old_counts.get(key, 0) != new_counts.get(key, 0)
     ]
     if old and bool(old.get("counts")) != bool(new.get("counts")):
-        changes.append("now from the calculator" if new.get("counts") else "now a plain total")
-    for tick, words in (
-        ("even_split", "even split"),
-        ("last_trick", "last trick"),
-        ("black_hand", "black hand"),
-    ):
+        # NOTE: a correction changed how a cell was entered: with the calculator, or as a total.
+        changes.append(
+            _("now from the calculator") if new.get("counts") else _("now a plain total")
+        )
+    for tick in ("even_split", "last_trick", "black_hand"):
         if bool(old.get(tick)) != bool(new.get(tick)):
-            changes.append(f"{words} {'ticked' if new.get(tick) else 'unticked'}")
-    return ", ".join(changes)
+            changes.append(_tick_change(tick, bool(new.get(tick))))
+    return actions.listed(changes)
 
 
 def _entry_form(sheet: Sheet, viewer: Viewer) -> EntryForm | None:
@@ -229,7 +273,7 @@ def enter(code: str):  # type: ignore[no-untyped-def]
     form = EntryForm(game)
     if not form.validate_on_submit():
         return render_match(
-            match, entry_form=form, error="Nothing was saved: see below.", status=400
+            match, entry_form=form, error=_("Nothing was saved: see below."), status=400
         )
     side = side_at(match, form.side.data)
     facts = EntryFacts(
@@ -371,8 +415,9 @@ def _action_form(match: Match) -> ActionForm:
     form = ActionForm()
     if not form.validate_on_submit():
         if form.player.errors:
-            raise Refusal(f"Your name: {form.player.errors[0]}", 400, match)
-        raise Refusal("That button's form was incomplete: reload and try again.", 400, match)
+            # NOTE: a name refused; %(problem)s says what is wrong with it.
+            raise Refusal(_("Your name: %(problem)s", problem=form.player.errors[0]), 400, match)
+        raise Refusal(_("That button's form was incomplete: reload and try again."), 400, match)
     return form
 
 
@@ -470,10 +515,13 @@ def abandon(code: str):  # type: ignore[no-untyped-def]
         return _confirm_page(
             match,
             Action.ABANDON,
-            "Abandon this match?",
-            "No more hands can be entered. The sheet stays in every phone's history as "
-            "abandoned, and you, the host, can reopen it.",
-            "Yes, abandon it",
+            _("Abandon this match?"),
+            _(
+                "No more hands can be entered. The sheet stays in every phone's history as "
+                "abandoned, and you, the host, can reopen it."
+            ),
+            # NOTE: a button.
+            _("Yes, abandon it"),
         )
     return answer(match.code, actions.abandon_match(match, form.key.data))
 
@@ -504,10 +552,15 @@ def release(code: str):  # type: ignore[no-untyped-def]
         return _confirm_page(
             match,
             Action.RELEASE,
-            f"Release {side.name}?",
-            f"The phones holding {side.name} become watchers, and any phone can claim "
-            f"{side.name}. Its entries stay on the sheet.",
-            f"Yes, release {side.name}",
+            # NOTE: %(side)s is a side's name, in this and the next two messages.
+            _("Release %(side)s?", side=side.name),
+            _(
+                "The phones holding %(side)s become watchers, and any phone can claim "
+                "%(side)s. Its entries stay on the sheet.",
+                side=side.name,
+            ),
+            # NOTE: a button; %(side)s is a side's name.
+            _("Yes, release %(side)s", side=side.name),
             target=side.position,
         )
     return answer(
@@ -528,10 +581,14 @@ def hand_over(code: str):  # type: ignore[no-untyped-def]
         return _confirm_page(
             match,
             Action.HAND_OVER,
-            f"Make {who} the host?",
-            "This phone loses the host's tools (corrections, releasing a side, abandoning); "
-            "only the new host can give them back.",
-            f"Yes, make {who} the host",
+            # NOTE: %(phone)s is a phone as the table knows it: "Omar (Us)", a side's name.
+            _("Make %(phone)s the host?", phone=who),
+            _(
+                "This phone loses the host's tools (corrections, releasing a side, abandoning); "
+                "only the new host can give them back."
+            ),
+            # NOTE: a button; %(phone)s is a phone as the table knows it: "Omar (Us)".
+            _("Yes, make %(phone)s the host", phone=who),
             target=seat.id,
         )
     return answer(match.code, actions.hand_over_host(match, form.target.data or 0, form.key.data))

@@ -9,13 +9,11 @@ escaped on its way in.
 
 from __future__ import annotations
 
+from flask_babel import gettext as _
+from flask_babel import pgettext
 from markupsafe import Markup, escape
 
 from scorekeeper.sheet.state import Sheet
-
-# What a cell's marks say, as a tooltip: entered with the calculator, changed by the host.
-FROM_CALCULATOR = '<span class="mark" title="from the calculator">≡</span>'
-CORRECTED = '<span class="mark" title="corrected by the host">✎</span>'
 
 
 def sheet_rows(sheet: Sheet, hand_url: str, correcting: bool) -> Markup:
@@ -26,7 +24,21 @@ def sheet_rows(sheet: Sheet, hand_url: str, correcting: bool) -> Markup:
     end = "/correct" if correcting else ""
     hand_url = escape(hand_url)
     hand_word = sheet.game.hand_word
-    word = hand_word.lower()
+    # The words of the rows, in this phone's language, once for every row.
+    # NOTE: a tooltip on a mark in a cell of the sheet: the cell was entered with the calculator.
+    calculator_title = escape(_("from the calculator"))
+    # NOTE: a tooltip on a mark in a cell of the sheet: the host changed the cell.
+    corrected_title = escape(_("corrected by the host"))
+    from_calculator = f'<span class="mark" title="{calculator_title}">≡</span>'
+    corrected_mark = f'<span class="mark" title="{corrected_title}">✎</span>'
+    # TODO(hand_noun): sheet.game.hand_noun
+    # NOTE: a tooltip on a hand's number, for the host; %(noun)s is the game's word for a
+    # hand inside a sentence ("hand", Brisca's "round").
+    correct_whole = escape(_("Correct the whole %(noun)s", noun=str(hand_word).lower()))
+    # NOTE: the link in an empty cell of the sheet that lets the host fill it in.
+    fill_word = escape(_("fill"))
+    # NOTE: what separates the problems of a hand that doesn't add up, with its space.
+    problems_separator = pgettext("problems separator", "; ")
     colspan = len(sheet.sides) + 1
     corrected = sheet.corrected
     parts: list[str] = []
@@ -43,7 +55,7 @@ def sheet_rows(sheet: Sheet, hand_url: str, correcting: bool) -> Markup:
             # The host opens a whole hand by its number: every side's cell in one form.
             add(
                 f'<tr class="{classes}"><th scope="row">'
-                f'<a href="{hand_url}{number}/correct" title="Correct the whole {word}">'
+                f'<a href="{hand_url}{number}/correct" title="{correct_whole}">'
                 f"{number}</a></th>"
             )
         else:
@@ -52,21 +64,27 @@ def sheet_rows(sheet: Sheet, hand_url: str, correcting: bool) -> Markup:
             won = "won" if result.round_winner == at else ""
             link = f"{hand_url}{number}/side/{at}"
             if entry is None:
-                fill = f'<a class="fill" href="{link}/correct">fill</a>' if correcting else "…"
+                fill = (
+                    f'<a class="fill" href="{link}/correct">{fill_word}</a>' if correcting else "…"
+                )
                 add(f'<td class="{won} empty">{fill}</td>')
                 continue
-            marks = FROM_CALCULATOR if result.breakdowns[at] is not None else ""
+            marks = from_calculator if result.breakdowns[at] is not None else ""
             if corrected.get((number, entry.side_id)):
-                marks += CORRECTED
+                marks += corrected_mark
             # The running total is drawn by CSS from data-run: shown, but not read as part
             # of the cell's number.
             run = f' data-run="{after[at]}"' if after is not None else ""
             add(f'<td class="{won}"><a href="{link}{end}"{run}>{result.points[at]}{marks}</a></td>')
         add("</tr>")
         if result.problems:
-            problems = escape("; ".join(result.problems))
-            add(
-                f'<tr class="problems"><td colspan="{colspan}">'
-                f"{hand_word} {number} doesn't add up: {problems}</td></tr>"
+            # NOTE: a row under a hand whose entries don't add up. %(hand)s is the game's word
+            # for a hand ("Hand", Brisca's "Round"); %(problems)s what is wrong, "; " between.
+            problems = _(
+                "%(hand)s %(number)s doesn't add up: %(problems)s",
+                hand=hand_word,
+                number=number,
+                problems=problems_separator.join(str(p) for p in result.problems),
             )
+            add(f'<tr class="problems"><td colspan="{colspan}">{escape(problems)}</td></tr>')
     return Markup("".join(parts))

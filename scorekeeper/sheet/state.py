@@ -9,6 +9,7 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 import sqlalchemy as sa
+from flask_babel import gettext as _
 
 from scorekeeper.extensions import db
 from scorekeeper.games import (
@@ -189,6 +190,30 @@ class Sheet:
     def winner(self) -> Side | None:
         """The side the game's rule says has won, if any."""
         return self.sides[self.state.winner] if self.state.winner is not None else None
+
+    @property
+    def result(self) -> str:
+        """How the match ended, in the language of the phone that reads it: for an ended match,
+        who won and why, as End match stored it in English in match.result ("Us won. Reached
+        101 first"); "Abandoned." for an abandoned one; "" while it is open.
+
+        The winner and the reason are the rules' reading of the hands, as when End match
+        wrote them (nothing on an ended match can change). Should the rules now name another
+        side (a match ended before a rule was changed), the stored words are shown as they are.
+        """
+        match = self.match
+        if match.status == Match.ABANDONED:
+            return _("Abandoned.")
+        if match.status != Match.ENDED:
+            return ""
+        winner = self.winner
+        if winner is None or winner.id != match.winner_side_id:
+            return match.result
+        if self.state.reason:
+            # NOTE: how an ended match came out: "Us won. Reached 101 first". %(side)s is the
+            # winning side's name; %(why)s the rule that made it win.
+            return _("%(side)s won. %(why)s", side=winner.name, why=self.state.reason)
+        return _("%(side)s won.", side=winner.name)
 
     def cell(self, hand_number: int, side: Side) -> Cell | None:
         """The cell of a side in a hand, if that hand has been started."""
