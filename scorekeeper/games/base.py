@@ -191,7 +191,8 @@ class Game(Protocol):
     key: str
     name: str
     formats: tuple[TableFormat, ...]
-    # Target choices; empty for a free target (Other game). target_unit is "points" or "rounds".
+    # Target choices; empty for a free target (Other game). target_unit is "points" or
+    # "rounds": a key (target_words says it to people).
     targets: tuple[int, ...]
     default_target: int
     target_unit: str
@@ -222,7 +223,11 @@ class Game(Protocol):
         ...
 
     def unit_for(self, table: Table) -> str:
-        """What this table's target counts ("points", "rounds", "hands")."""
+        """What this table's target counts, as a key ("points", "rounds", "hands")."""
+        ...
+
+    def target_words(self, table: Table) -> str:
+        """This table's target with its unit, in the phone's language ("101 points")."""
         ...
 
     def chart_target(self, table: Table) -> int | None:

@@ -78,7 +78,7 @@ class Basra(PointsGame):
     # basra.txt: "Some tables, by tradition the Egyptian ones, play to 121 rather than 101."
     targets = (101, 121)
     default_target = 101
-    target_unit = _l("points")
+    target_unit = "points"
     min_points = 0
     max_points = 999
     table_rules = (

@@ -48,7 +48,7 @@ class Brasta(PointsGame):
     formats = (TableFormat("2", _l("2 head to head"), sides=2),)
     targets = tuple(TARGET_NAMES)
     default_target = 401
-    target_unit = _l("points")
+    target_unit = "points"
     # brasta.txt: "failed build: -10; Jack burn: -10", so a hand and a total can be negative.
     min_points = -999
     max_points = 999

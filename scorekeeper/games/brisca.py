@@ -50,7 +50,7 @@ class Brisca(GameBase):
     # for example 3) wins the session."
     targets = tuple(range(1, 11))
     default_target = 3
-    target_unit = _l("rounds")
+    target_unit = "rounds"
     # A plain entry is the side's card points for the round.
     min_points = 0
     max_points = DECK_POINTS
@@ -79,6 +79,10 @@ class Brisca(GameBase):
     def target_label(self, target: int) -> str:
         """The target in rounds won ("3 rounds")."""
         return ngettext("%(num)d round", "%(num)d rounds", target)
+
+    def target_words(self, table: Table) -> str:
+        """The table's target in rounds won ("3 rounds")."""
+        return self.target_label(table.target)
 
     def goal_words(self, target: int) -> str:
         """What wins, in rounds won ("3 rounds wins.")."""

@@ -82,8 +82,12 @@ class GameBase:
         return self.min_points < 0
 
     def unit_for(self, table: Table) -> str:
-        """What this table's target counts ("points", "rounds"; an Other game: "hands")."""
+        """What this table's target counts, as a key ("points", "rounds"; Other: "hands")."""
         return self.target_unit
+
+    def target_words(self, table: Table) -> str:
+        """This table's target with its unit, as the sheet's heading says it ("101 points")."""
+        return ngettext("%(num)d point", "%(num)d points", table.target)
 
     def chart_target(self, table: Table) -> int | None:
         """The target as a line on a chart of the totals (None: it isn't a total)."""

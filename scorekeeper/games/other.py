@@ -34,7 +34,7 @@ class Other(PointsGame):
     # Empty: any positive target (accepts_target says which).
     targets = ()
     default_target = 100
-    target_unit = _l("points")
+    target_unit = "points"
     min_points = -9999
     max_points = 9999
     table_rules = (
@@ -59,7 +59,13 @@ class Other(PointsGame):
 
     def unit_for(self, table: Table) -> str:
         """Points, or (a fixed number of hands) hands."""
-        return _l("hands") if self.choice(table, "winner") == HANDS else self.target_unit
+        return "hands" if self.choice(table, "winner") == HANDS else self.target_unit
+
+    def target_words(self, table: Table) -> str:
+        """The target with its unit: "500 points", or a number of hands ("10 hands")."""
+        if self.choice(table, "winner") == HANDS:
+            return ngettext("%(num)d hand", "%(num)d hands", table.target)
+        return super().target_words(table)
 
     def chart_target(self, table: Table) -> int | None:
         """No target line on a chart of points when the target is a number of hands."""

@@ -49,7 +49,7 @@ class Pastura(PointsGame):
     # pastura.txt: "Choose a target of 51 or 101 points when creating a table."
     targets = (51, 101)
     default_target = 51
-    target_unit = _l("points")
+    target_unit = "points"
     min_points = 0
     max_points = 999
     table_rules = ()

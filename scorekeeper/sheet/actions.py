@@ -221,8 +221,7 @@ def _check_open_hand(sheet: Sheet, hand_number: int) -> None:
                 "%(hand)s %(current)s isn't complete yet: %(noun)s %(number)s can't start.",
                 hand=word,
                 current=sheet.current_hand,
-                # TODO(hand_noun): sheet.game.hand_noun
-                noun=str(word).lower(),
+                noun=sheet.game.hand_noun,
                 number=hand_number,
             ),
             409,
@@ -383,10 +382,9 @@ def _as_seen(sheet: Sheet, hand_number: int, fix: Fix) -> StoredEntry | None:
     cell = sheet.cell(hand_number, fix.side)
     entry = cell.entry if cell else None
     if (entry.revision if entry else 0) != fix.seen_revision:
-        # TODO(hand_noun): sheet.game.hand_noun
         # NOTE: %(side)s is a side's name; %(noun)s the game's word for a hand, inside a
         # sentence ("hand", Brisca's "round"); %(points)s what the cell reads now.
-        said = {"side": fix.side.name, "noun": str(sheet.game.hand_word).lower()}
+        said = {"side": fix.side.name, "noun": sheet.game.hand_noun}
         if entry is None:
             message = _(
                 "Someone changed %(side)s's %(noun)s %(number)s meanwhile: it is empty again. "

@@ -12,7 +12,7 @@ PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 30, 8, 10, 18
 
 
 def running_chart(
-    running: Sequence[Sequence[int]], target: int | None, names: Sequence[str], unit: str
+    running: Sequence[Sequence[int]], target: int | None, names: Sequence[str], goal: str
 ) -> Markup:
     """One line per side from 0 through each complete hand's total, and the target dashed
     (none when the target isn't a total: a fixed number of hands).
@@ -32,9 +32,9 @@ def running_chart(
         return PAD_TOP + plot_h * (high - value) / span
 
     if target is not None:
-        # NOTE: the chart's label for screen readers: "Running totals toward 101 points".
-        # %(unit)s is what the target counts ("points", "rounds").
-        label = _("Running totals toward %(target)s %(unit)s", target=target, unit=unit)
+        # NOTE: the chart's label for screen readers: "Running totals toward 101 points";
+        # %(goal)s is the target with what it counts.
+        label = _("Running totals toward %(goal)s", goal=goal)
     else:
         label = _("Running totals")
     parts = [

@@ -60,8 +60,7 @@ def sheet_csv(sheet: Sheet, seats: Sequence[SeatAt]) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     names = [spreadsheet_safe(side.name) for side in sheet.sides]
-    # TODO(hand_noun): sheet.game.hand_noun
-    word = str(sheet.game.hand_word).lower()
+    word = str(sheet.game.hand_noun)
     # NOTE: the headings of a downloaded spreadsheet's columns, in lower case.
     side_word = pgettext("spreadsheet column", "side")
     writer.writerow(
@@ -126,16 +125,14 @@ def sheet_csv(sheet: Sheet, seats: Sequence[SeatAt]) -> str:
                 ]
             )
     writer.writerow([])
-    unit = str(sheet.game.unit_for(sheet.table))
-    # NOTE: the last lines of a downloaded spreadsheet: "game, Basra, target, 101, points",
+    # NOTE: the last lines of a downloaded spreadsheet: "game, Basra, target, 101 points",
     # then "result, Us won. Reached 101 first".
     writer.writerow(
         [
             pgettext("spreadsheet row", "game"),
             str(sheet.game.name),
             pgettext("spreadsheet row", "target"),
-            match.target,
-            unit,
+            sheet.game.target_words(sheet.table),
         ]
     )
     result = sheet.result or _status_word(match.status)
@@ -156,7 +153,7 @@ def match_json(sheet: Sheet, seats: Sequence[SeatAt]) -> dict[str, Any]:
         "game_name": str(sheet.game.name),
         "table_format": match.table_format,
         "target": match.target,
-        "target_unit": str(sheet.game.unit_for(sheet.table)),
+        "target_unit": sheet.game.unit_for(sheet.table),
         "rules": dict(match.table_rules or {}),
         "status": match.status,
         # As End match stored it, in English (Sheet.result is it in the phone's language).

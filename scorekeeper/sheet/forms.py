@@ -184,10 +184,9 @@ class EntryForm(KeyedForm):
 
 def points_bounds(game: Game) -> str:
     """What a plain entry for one hand may be, in words, for a refused one."""
-    # TODO(hand_noun): game.hand_noun
     # NOTE: %(noun)s is the game's word for a hand inside a sentence ("hand", Brisca's
     # "round"); %(low)s to %(num)d the points one may be worth.
-    said = {"noun": str(game.hand_word).lower(), "low": game.min_points}
+    said = {"noun": game.hand_noun, "low": game.min_points}
     if game.deck_points:
         return ngettext(
             "A %(noun)s is worth %(low)s to %(num)d card point.",

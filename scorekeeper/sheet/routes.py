@@ -191,7 +191,7 @@ def render_match(
             sheet.state.running,
             sheet.game.chart_target(sheet.table),
             [s.name for s in sheet.sides],
-            sheet.game.unit_for(sheet.table),
+            sheet.game.target_words(sheet.table),
         ),
         entry_form=entry_form or _entry_form(sheet, viewer),
         error=error,

@@ -31,10 +31,9 @@ def sheet_rows(sheet: Sheet, hand_url: str, correcting: bool) -> Markup:
     corrected_title = escape(_("corrected by the host"))
     from_calculator = f'<span class="mark" title="{calculator_title}">≡</span>'
     corrected_mark = f'<span class="mark" title="{corrected_title}">✎</span>'
-    # TODO(hand_noun): sheet.game.hand_noun
     # NOTE: a tooltip on a hand's number, for the host; %(noun)s is the game's word for a
     # hand inside a sentence ("hand", Brisca's "round").
-    correct_whole = escape(_("Correct the whole %(noun)s", noun=str(hand_word).lower()))
+    correct_whole = escape(_("Correct the whole %(noun)s", noun=sheet.game.hand_noun))
     # NOTE: the link in an empty cell of the sheet that lets the host fill it in.
     fill_word = escape(_("fill"))
     # NOTE: what separates the problems of a hand that doesn't add up, with its space.

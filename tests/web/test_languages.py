@@ -115,8 +115,7 @@ def test_phones_at_one_table_each_read_their_own_language(host, guest):
     # The host's English page is as it was: its poll still answers "nothing new".
     host_etag = host.get(f"/m/{code}/live").headers["ETag"]
     assert (
-        host.client.get(f"/m/{code}/live", headers={"If-None-Match": host_etag}).status_code
-        == 304
+        host.client.get(f"/m/{code}/live", headers={"If-None-Match": host_etag}).status_code == 304
     )
 
 
