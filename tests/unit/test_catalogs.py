@@ -82,6 +82,8 @@ def test_the_compiled_catalog_is_the_catalog(language: str) -> None:
     with open(compiled_path, "rb") as f:
         compiled = read_mo(f)
     for message in source:
-        if message.id and not message.fuzzy:
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        # What is not translated yet is left out of a compiled catalog (the test above fails).
+        if message.id and not message.fuzzy and all(strings):
             built = compiled.get(message.id, message.context)
             assert built is not None and built.string == message.string, message.id
