@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
+from scorekeeper.languages import direction
+
 WIDTH, HEIGHT = 320, 150
 PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 30, 8, 10, 18
 
@@ -17,8 +19,15 @@ def running_chart(
     """One line per side from 0 through each complete hand's total, and the target dashed
     (none when the target isn't a total: a fixed number of hands).
 
-    Colours come from the stylesheet (classes side-0…side-7), so dark mode restyles it.
+    Colours come from the stylesheet (classes side-0…side-7), so dark mode restyles it. In a
+    language written right to left the hands run right to left, as the sheet's columns do: every
+    x is mirrored, and the labels' text-anchor, which follows the page's direction, with it.
     """
+    mirrored = direction() == "rtl"
+
+    def x(at: float) -> float:
+        return WIDTH - at if mirrored else at
+
     sides = len(names)
     points = [tuple([0] * sides), *[tuple(row) for row in running]]
     low = min(0, *(min(row) for row in points))
@@ -40,29 +49,30 @@ def running_chart(
     parts = [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
         f'aria-label="{escape(label)}">',
-        f'<line class="axis" x1="{PAD_LEFT}" y1="{y(0):.1f}" x2="{WIDTH - PAD_RIGHT}" '
+        f'<line class="axis" x1="{x(PAD_LEFT)}" y1="{y(0):.1f}" x2="{x(WIDTH - PAD_RIGHT)}" '
         f'y2="{y(0):.1f}"/>',
-        f'<text class="label" x="{PAD_LEFT - 4}" y="{y(0) + 4:.1f}" text-anchor="end">0</text>',
+        f'<text class="label" x="{x(PAD_LEFT - 4)}" y="{y(0) + 4:.1f}" text-anchor="end">0</text>',
     ]
     if target is not None:
         parts += [
-            f'<line class="goal" x1="{PAD_LEFT}" y1="{y(target):.1f}" x2="{WIDTH - PAD_RIGHT}" '
-            f'y2="{y(target):.1f}"/>',
+            f'<line class="goal" x1="{x(PAD_LEFT)}" y1="{y(target):.1f}" '
+            f'x2="{x(WIDTH - PAD_RIGHT)}" y2="{y(target):.1f}"/>',
             # Inside the plot, under its line: a target of any length is read whole (in the
             # margin, 100000 was cut to "0000").
-            f'<text class="label" x="{PAD_LEFT + 3}" y="{y(target) + 11:.1f}">{target}</text>',
+            f'<text class="label" x="{x(PAD_LEFT + 3)}" y="{y(target) + 11:.1f}">{target}</text>',
         ]
     if len(points) > 1:
         # NOTE: the chart's last hand, under the end of its lines ("hand 12").
         last = escape(_("hand %(number)s", number=len(points) - 1))
         parts.append(
-            f'<text class="label" x="{WIDTH - PAD_RIGHT}" y="{HEIGHT - 4}" '
+            f'<text class="label" x="{x(WIDTH - PAD_RIGHT)}" y="{HEIGHT - 4}" '
             f'text-anchor="end">{last}</text>'
         )
     # The lines are drawn in the data's own units (hand number, total), mapped onto the plot
     # by one transform: hundreds of hands are then plain integers, not hundreds of coordinates
     # worked out and formatted one by one. The stroke keeps its width however it is scaled.
-    transform = f"translate({PAD_LEFT} {y(0):.2f}) scale({plot_w / steps:.4f} {-plot_h / span:.4f})"
+    across = (-1 if mirrored else 1) * plot_w / steps
+    transform = f"translate({x(PAD_LEFT)} {y(0):.2f}) scale({across:.4f} {-plot_h / span:.4f})"
     parts.append(f'<g transform="{transform}">')
     for side in range(sides):
         coords = " ".join([f"{i},{row[side]}" for i, row in enumerate(points)])
