@@ -193,7 +193,7 @@ def refusal(
     if action is not Action.WATCH and not match.is_open:
         if match.status == Match.ENDED:
             return Refusal(_("This match has ended: nothing on it can change."), 409, match)
-        return Refusal(_("This match has abandoned: nothing on it can change."), 409, match)
+        return Refusal(_("This match was abandoned: nothing on it can change."), 409, match)
     if action in HOST_ONLY and not viewer.is_host:
         return Refusal(_("Only the host's phone can do that."), match=match)
     if action is Action.WATCH and viewer.side is not None:

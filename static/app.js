@@ -97,8 +97,10 @@
      this cookie). A phone's first page shows UTC, labelled; its next poll brings local times. */
   function tellZone() {
     var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    if (!zone || document.cookie.indexOf("tz=" + encodeURIComponent(zone)) !== -1) return;
-    document.cookie = "tz=" + encodeURIComponent(zone) + "; path=/; max-age=31536000; samesite=lax";
+    // An IANA name ("Asia/Tokyo") is cookie-safe as it is: sent as written, read as sent.
+    if (!zone || !/^[A-Za-z0-9_\/+-]+$/.test(zone)) return;
+    if (document.cookie.split("; ").indexOf("tz=" + zone) !== -1) return;
+    document.cookie = "tz=" + zone + "; path=/; max-age=31536000; samesite=lax";
   }
 
   /* The page's words for what app.js draws (base.html, in the phone's language). */

@@ -1,6 +1,6 @@
 """The app's words in a language, as its compiled catalog has them: tests assert that a page
-shows the catalog's translation, so a catalog edit does not break them, and that it is not the
-English (a word left untranslated is caught)."""
+shows the catalog's translation, so a catalog edit does not break them (tests/unit/
+test_catalogs.py sees that every word is translated)."""
 
 from __future__ import annotations
 
@@ -32,9 +32,6 @@ def words(language: str) -> Callable[..., str]:
             said = message
         else:
             said = catalog.pgettext(context, message) if context else catalog.gettext(message)
-            assert said != message or not any(ch.isalpha() for ch in message), (
-                f"{message!r} is not translated into {language}"
-            )
         return said % fill if fill else said
 
     return say

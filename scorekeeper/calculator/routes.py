@@ -98,9 +98,12 @@ def for_my_side(code: str):  # type: ignore[no-untyped-def]
     if request.method == "POST" and posted is not None and posted != number:
         # The hand moved on while this phone was counting: the entry would land in the wrong row.
         raise Refusal(
-            # NOTE: %(posted)s and %(number)s are hand numbers.
+            # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round"), %(noun)s
+            # the same inside a sentence; %(posted)s and %(number)s are hand numbers.
             _(
-                "Hand %(posted)s is closed; the open hand is %(number)s.",
+                "%(hand)s %(posted)s is closed; the open %(noun)s is %(number)s.",
+                hand=sheet.game.hand_word,
+                noun=sheet.game.hand_noun,
                 posted=posted,
                 number=number,
             ),

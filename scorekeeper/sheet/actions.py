@@ -307,12 +307,12 @@ def _changed_meanwhile(
     match: Match, side: Side, hand_number: int, entry: StoredEntry | None, viewer: Viewer
 ) -> Refusal:
     """The refusal of an edit made from a form older than the cell: who changed it to what."""
-    # NOTE: %(side)s is a side's name, %(number)s the hand's number, %(points)s what the cell
-    # reads now.
-    said = {"side": side.name, "number": hand_number}
+    # NOTE: %(side)s is a side's name, %(noun)s the game's word for a hand inside a sentence
+    # ("hand", Brisca's "round"), %(number)s its number, %(points)s what the cell reads now.
+    said = {"side": side.name, "noun": get_game(match.game).hand_noun, "number": hand_number}
     if entry is None:
         message = _(
-            "The host changed %(side)s's hand %(number)s meanwhile: it is empty again. "
+            "The host changed %(side)s's %(noun)s %(number)s meanwhile: it is empty again. "
             "Nothing was saved: the form below shows it now; enter yours again if it should "
             "change.",
             **said,
@@ -328,7 +328,7 @@ def _changed_meanwhile(
     )
     if corrected_at is not None and corrected_at >= stored.entered_at:
         message = _(
-            "The host changed %(side)s's hand %(number)s meanwhile: it now reads %(points)s. "
+            "The host changed %(side)s's %(noun)s %(number)s meanwhile: it now reads %(points)s. "
             "Nothing was saved: the form below shows it now; enter yours again if it should "
             "change.",
             points=entry.points,
@@ -336,7 +336,7 @@ def _changed_meanwhile(
         )
     elif stored.entered_by != viewer.phone:
         message = _(
-            "Your partner's phone changed %(side)s's hand %(number)s meanwhile: it now reads "
+            "Your partner's phone changed %(side)s's %(noun)s %(number)s meanwhile: it now reads "
             "%(points)s. Nothing was saved: the form below shows it now; enter yours again if "
             "it should change.",
             points=entry.points,
@@ -344,7 +344,7 @@ def _changed_meanwhile(
         )
     else:
         message = _(
-            "This phone, on another page, changed %(side)s's hand %(number)s meanwhile: it now "
+            "This phone, on another page, changed %(side)s's %(noun)s %(number)s meanwhile: it now "
             "reads %(points)s. Nothing was saved: the form below shows it now; enter yours "
             "again if it should change.",
             points=entry.points,
@@ -824,8 +824,10 @@ def pick_dealer(match: Match, first: int | None, order: Sequence[str], key: str 
         if first is None or not 0 <= first < len(order):
             raise Refusal(_("Pick a player at this table."), 409, match)
         match.first_dealer = first
-        # NOTE: %(player)s is a player's name, or a side's ("Us, player 2").
-        return Done(_("%(player)s dealt the first hand.", player=order[first]))
+        # NOTE: %(player)s is a player's name, or a side's ("Us, player 2"); %(noun)s the
+        # game's word for a hand inside a sentence ("hand", Brisca's "round").
+        noun = get_game(match.game).hand_noun
+        return Done(_("%(player)s dealt the first %(noun)s.", player=order[first], noun=noun))
 
     return _run(match, key, work)
 

@@ -14,7 +14,11 @@ PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 30, 8, 10, 18
 
 
 def running_chart(
-    running: Sequence[Sequence[int]], target: int | None, names: Sequence[str], goal: str
+    running: Sequence[Sequence[int]],
+    target: int | None,
+    names: Sequence[str],
+    goal: str,
+    noun: str,
 ) -> Markup:
     """One line per side from 0 through each complete hand's total, and the target dashed
     (none when the target isn't a total: a fixed number of hands).
@@ -62,8 +66,9 @@ def running_chart(
             f'<text class="label" x="{x(PAD_LEFT + 3)}" y="{y(target) + 11:.1f}">{target}</text>',
         ]
     if len(points) > 1:
-        # NOTE: the chart's last hand, under the end of its lines ("hand 12").
-        last = escape(_("hand %(number)s", number=len(points) - 1))
+        # NOTE: the chart's last hand, under the end of its lines ("hand 12"); %(noun)s is
+        # the game's word for a hand inside a sentence ("hand", Brisca's "round").
+        last = escape(_("%(noun)s %(number)s", noun=noun, number=len(points) - 1))
         parts.append(
             f'<text class="label" x="{x(WIDTH - PAD_RIGHT)}" y="{HEIGHT - 4}" '
             f'text-anchor="end">{last}</text>'

@@ -192,6 +192,7 @@ def render_match(
             sheet.game.chart_target(sheet.table),
             [s.name for s in sheet.sides],
             sheet.game.target_words(sheet.table),
+            sheet.game.hand_noun,
         ),
         entry_form=entry_form or _entry_form(sheet, viewer),
         error=error,

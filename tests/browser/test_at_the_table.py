@@ -4,6 +4,7 @@ app as it was before its fix."""
 from __future__ import annotations
 
 from datetime import UTC
+from zoneinfo import ZoneInfo
 
 import pytest
 import sqlalchemy as sa
@@ -305,7 +306,7 @@ def test_times_show_in_the_phone_zone_and_say_utc_without_javascript(
     with live_server.app.app_context():
         made_at = db.session.scalar(sa.select(Correction.made_at))
     made_at = made_at.replace(tzinfo=UTC)
-    tokyo = format_time(made_at, "short", tzinfo="Asia/Tokyo", locale="en")
+    tokyo = format_time(made_at, "short", tzinfo=ZoneInfo("Asia/Tokyo"), locale="en")
 
     # The phone's first page tells the server its zone; its next poll brings the time there.
     phone = new_phone(timezone="Asia/Tokyo")
@@ -316,8 +317,8 @@ def test_times_show_in_the_phone_zone_and_say_utc_without_javascript(
 
     plain = new_phone(javascript=False)
     plain.goto(f"/m/{code}")
-    day = format_skeleton("MMMd", made_at, tzinfo="UTC", locale="en")
-    utc = format_time(made_at, "short", tzinfo="UTC", locale="en")
+    day = format_skeleton("MMMd", made_at, tzinfo=UTC, locale="en")
+    utc = format_time(made_at, "short", tzinfo=UTC, locale="en")
     expect(plain.locator(".trail time")).to_have_text(f"{day}, {utc} UTC")
 
 

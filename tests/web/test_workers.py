@@ -67,7 +67,7 @@ def test_a_worker_reads_what_another_worker_changed(app, other_worker, host, gue
     assert "Abandoned" in typo.shown
     refused = guest.enter(basra, 1, 1, 3)
     assert refused.status_code == 409
-    assert "This match has abandoned" in refused.shown
+    assert "This match was abandoned" in refused.shown
     assert entries(app, basra) == [(1, 0, 40)]
 
 
