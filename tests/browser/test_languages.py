@@ -164,3 +164,18 @@ def test_a_whole_hand_in_the_players_language(new_phone, artifacts, table: Table
         brand, history = host.locator(".bar .brand"), host.locator(".bar a").nth(1)
         assert brand.bounding_box()["x"] > history.bounding_box()["x"]
         assert host.evaluate("getComputedStyle(document.body).direction") == "rtl"
+
+        # The TV view, mirrored too.
+        tv = new_phone(locale="ar", viewport={"width": 1280, "height": 720})
+        tv.goto(f"/m/{code}/tv")
+        says_its_language(tv, "ar")
+        tv.screenshot(path=artifacts / "language-ar-tv.png")
+
+    # The switch on the page: one tap to another language, and this phone stays in it.
+    host.locator("details.language summary").click()
+    host.screenshot(path=artifacts / f"language-{table.language}-switch.png")
+    host.get_by_role("button", name="English", exact=True).click()
+    says_its_language(host, "en")
+    expect(host.get_by_role("button", name="Rematch: the same sides again")).to_be_visible()
+    host.goto("/history")
+    says_its_language(host, "en")
