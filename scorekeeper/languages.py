@@ -5,6 +5,9 @@ A phone reads the language its browser asks for (Accept-Language) until its play
 with the switch on every page, which its signed cookie then remembers. Each phone at a table may
 read its own: the sheet is the same, only the words change. Its time zone comes from a cookie
 app.js writes; until then times are UTC and say so.
+
+Flask-Babel's lazy strings (`_l`) are not HTML-escaped when rendered: they carry only our own
+words, never a name someone typed (that goes through `_()` at request time, in a template).
 """
 
 from __future__ import annotations
@@ -67,10 +70,12 @@ def _selected_language() -> str:
     return choose_language(session.get("lang"), request.headers.get("Accept-Language"))
 
 
-def _selected_zone() -> str:
+def _selected_zone() -> ZoneInfo:
+    # A zone object, not its name: Flask-Babel would look a name up in pytz, which knows
+    # fewer names than the zoneinfo that choose_zone checked it with.
     if not has_request_context():
-        return "UTC"
-    return choose_zone(request.cookies.get(ZONE_COOKIE))
+        return ZoneInfo("UTC")
+    return ZoneInfo(choose_zone(request.cookies.get(ZONE_COOKIE)))
 
 
 def language() -> str:

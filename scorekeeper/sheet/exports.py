@@ -68,7 +68,7 @@ def sheet_csv(sheet: Sheet, seats: Sequence[SeatAt]) -> str:
             word,
             *names,
             # NOTE: a spreadsheet column: a side's running total; %(side)s is its name.
-            *(spreadsheet_safe(_("%(side)s total", side=name)) for name in names),
+            *(spreadsheet_safe(_("%(side)s total", side=side.name)) for side in sheet.sides),
         ]
     )
     for row in sheet.rows:

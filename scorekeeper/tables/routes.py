@@ -168,5 +168,7 @@ def manifest() -> Response:
         ],
     }
     response = Response(json.dumps(body, ensure_ascii=False), mimetype="application/manifest+json")
+    # Asked for without ?lang (an old link), it is in the phone's language.
+    response.vary.add("Accept-Language")
     response.headers["Cache-Control"] = "public, max-age=86400"
     return response

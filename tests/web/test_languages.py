@@ -84,6 +84,23 @@ def test_the_switch_sends_nobody_off_the_site(host, elsewhere):
     assert back.status_code == 303 and back.headers["Location"] == "/"
 
 
+def test_the_switch_on_a_refused_form_goes_back_to_a_page_not_the_form(host, guest):
+    """A page that answered a form (a refusal) has no address of its own: switching language
+    there lands on the match it is about, or Home, not on the form's URL."""
+    code = host.create("basra", side_0="Alice", side_1="Ben")
+    guest.join(code, side=1)
+    refused = guest.post(f"/m/{code}/enter", {"hand": "1", "side": "0", "points": "10"})
+    assert refused.status_code == 403
+    back = re.search(r'name="next" value="([^"]+)"', refused.shown)
+    assert back and back.group(1) == f"/m/{code}"
+    landed = guest.post("/language", {"lang": "ru", "next": back.group(1)})
+    assert landed.status_code == 200 and said_in(landed.shown)[0] == "ru"
+
+    wrong = guest.post("/join", {"code": "ZZZZZZ"})
+    back = re.search(r'name="next" value="([^"]+)"', wrong.shown)
+    assert back and back.group(1) == "/"
+
+
 def test_the_switch_needs_the_pages_csrf_token(host):
     refused = host.post("/language", {"lang": "ru", "next": "/"}, csrf=False)
     assert refused.status_code == 400
@@ -148,6 +165,10 @@ def test_times_in_the_phones_language_and_zone(app, host):
     assert f"{day}, {hour}</time>" in shown
     assert "UTC</time>" not in shown
 
+    # Names zoneinfo knows that no browser sends still give a page, not an error.
+    for zone in ("posixrules", "Factory", "localtime"):
+        host.client.set_cookie("tz", zone)
+        assert host.get("/history").status_code == 200, zone
     for zone in ("Mars/Olympus_Mons", "../../etc/passwd", "x" * 100):
         host.client.set_cookie("tz", zone)
         assert "UTC</time>" in host.get("/history").shown, zone
