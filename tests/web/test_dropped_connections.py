@@ -46,6 +46,7 @@ def test_connections_terminated_mid_burst_cost_a_retry_not_an_error(app, phones)
     thread = threading.Thread(target=terminate, daemon=True)
     thread.start()
     statuses: list[int] = []
+    unexpected: list[str] = []
     acknowledged: set[tuple[str, int, int, int]] = set()
     try:
         for hand in range(1, 9):
@@ -54,11 +55,14 @@ def test_connections_terminated_mid_burst_cost_a_retry_not_an_error(app, phones)
                     points = hand * 10 + side
                     # A request whose retry is dropped too is a 503 ("try again"): the player
                     # taps again, as the page asks, with the same form (the same key). With
-                    # every connection ended each 20 ms, a few taps in a row can all meet one.
+                    # every connection ended each 20 ms, a few taps in a row can all meet one
+                    # (more of them on a busy machine, where each request takes longer).
                     key = f"{code}-{hand}-{side}"
-                    for _ in range(8):
+                    for _ in range(20):
                         answer = phone.enter(code, hand, side, points, key=key)
                         statuses.append(answer.status_code)
+                        if answer.status_code not in (200, 503):
+                            unexpected.append(answer.shown[-2000:])
                         if answer.status_code != 503:
                             break
                     if "recorded" in answer.shown:
@@ -69,7 +73,7 @@ def test_connections_terminated_mid_burst_cost_a_retry_not_an_error(app, phones)
         killer.dispose()
     assert sum(killed) > 0, "no connection was terminated: the test tested nothing"
     # Never a server error: answered, or asked to try again (and then answered).
-    assert set(statuses) <= {200, 503}, statuses
+    assert set(statuses) <= {200, 503}, unexpected
     with app.app_context():
         # The last connections the killer ended may still sit in the pool, and a connection
         # used a moment ago is not pinged (extensions.ping_when_idle): read on fresh ones.
