@@ -312,7 +312,7 @@ class Basra(PointsGame):
 def _too_few_for_basras(clears: int, least: int, cards: int) -> str:
     """Basras (and double basras) that need more cards than the side captured."""
     return ngettext(
-        "%(num)d basras take at least %(least)d cards, but the cards captured say %(cards)d.",
+        "%(num)d basra takes at least %(least)d cards, but the cards captured say %(cards)d.",
         "%(num)d basras take at least %(least)d cards, but the cards captured say %(cards)d.",
         clears,
         least=least,

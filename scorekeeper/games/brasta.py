@@ -172,7 +172,7 @@ class Brasta(PointsGame):
 def _too_few_for_brastas(clears: int, least: int, cards: int) -> str:
     """Brastas (and double Brastas) that need more cards than the side captured."""
     return ngettext(
-        "%(num)d Brastas take at least %(least)d cards, but the cards captured say %(cards)d.",
+        "%(num)d Brasta takes at least %(least)d cards, but the cards captured say %(cards)d.",
         "%(num)d Brastas take at least %(least)d cards, but the cards captured say %(cards)d.",
         clears,
         least=least,

@@ -129,7 +129,7 @@ def require_most_cards_claim(values: Mapping[str, int], sides: int) -> None:
     least_for_most = -(-PACK // sides)
     if claim != MOST_NO and cards < least_for_most:
         reason = ngettext(
-            "With %(num)d cards you can't hold the most; it takes %(least)d.",
+            "With %(num)d card you can't hold the most; it takes %(least)d.",
             "With %(num)d cards you can't hold the most; it takes %(least)d.",
             cards,
             least=least_for_most,

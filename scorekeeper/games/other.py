@@ -94,7 +94,7 @@ class Other(PointsGame):
             return None
         # NOTE: Why a match was won: the highest total after the hands the table agreed on.
         return highest[0], ngettext(
-            "Highest after %(num)d hands", "Highest after %(num)d hands", outcome.played
+            "Highest after %(num)d hand", "Highest after %(num)d hands", outcome.played
         )
 
     def why_play_goes_on(self, table: Table, totals: Sequence[int], played: int) -> str:
@@ -123,7 +123,7 @@ class Other(PointsGame):
             # NOTE: %(names)s is two or more side names ("Us and Them"); %(num)d the number of
             # hands played.
             return ngettext(
-                "%(names)s are level at the top after %(num)d hands: play another hand until "
+                "%(names)s are level at the top after %(num)d hand: play another hand until "
                 "the tie breaks.",
                 "%(names)s are level at the top after %(num)d hands: play another hand until "
                 "the tie breaks.",
@@ -146,7 +146,7 @@ class Other(PointsGame):
             goal = _(
                 "%(rule)s: %(left)s.",
                 rule=ngettext(
-                    "The highest after %(num)d hands wins",
+                    "The highest after %(num)d hand wins",
                     "The highest after %(num)d hands wins",
                     target,
                 ),

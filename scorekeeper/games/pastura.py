@@ -135,7 +135,7 @@ class Pastura(PointsGame):
 def _too_few_for_pasturas(clears: int, least: int, cards: int) -> str:
     """Pasturas that need more cards than the side captured."""
     return ngettext(
-        "%(num)d pasturas take at least %(least)d cards, but the cards captured say %(cards)d.",
+        "%(num)d pastura takes at least %(least)d cards, but the cards captured say %(cards)d.",
         "%(num)d pasturas take at least %(least)d cards, but the cards captured say %(cards)d.",
         clears,
         least=least,

@@ -223,6 +223,11 @@ def test_impossible_count_messages_read_plainly() -> None:
         BASRA.calculate(tbl, {"cards": 53})
     with pytest.raises(CountError, match="1 scoring card in a pile of 0 cards"):
         BASRA.calculate(tbl, {"two_clubs": 1})
+    # One basra, one of it: said in the singular.
+    with pytest.raises(CountError, match=": 1 basra takes at least 2 cards"):
+        BASRA.calculate(tbl, {"cards": 0, "basras": 1})
+    with pytest.raises(CountError, match=": 3 basras take at least 6 cards"):
+        BASRA.calculate(tbl, {"cards": 1, "basras": 3})
 
 
 def test_a_26_26_split_holds_the_majority_over_to_the_next_hand() -> None:

@@ -88,5 +88,7 @@ def test_a_fixed_number_of_hands_goes_to_the_highest() -> None:
     level = OTHER.state(three, [[plain(5), plain(5)]] * 3)
     assert level.winner is None
     assert "level at the top after 3 hands" in level.play_on
+    one = free_table(2, 1, "hands")
+    assert OTHER.state(one, [[plain(5), plain(9)]]).reason == "Highest after 1 hand"
     # A hand past a totals' target changes nothing: it is a number of hands.
     assert OTHER.state(three, [[plain(500), plain(9)]]).winner is None
