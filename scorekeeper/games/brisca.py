@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_babel import lazy_ngettext, ngettext
+from flask_babel import lazy_ngettext, lazy_pgettext, ngettext
 
 from .base import CalcField, Calculation, EntryFacts, HandFacts, Table, TableFormat, TableRule
 from .calculator import calculation, count_field, line, read_counts
@@ -27,7 +27,8 @@ CARD_VALUES: tuple[tuple[str, str, int, str], ...] = tuple(
         ("kings", _l("Kings"), 4),
         # NOTE: The Spanish deck's horse (caballo), the card between the jack and the king.
         ("horses", _l("Horses"), 3),
-        ("jacks", _l("Jacks"), 2),
+        # NOTE: The Spanish deck's jack (sota), not the French deck's of Basra and Pastura.
+        ("jacks", lazy_pgettext("the Spanish deck", "Jacks"), 2),
     )
 )
 # Four suits in the 40-card Spanish deck: four of each counting card.

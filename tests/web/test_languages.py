@@ -191,3 +191,17 @@ def test_numbers_in_the_phones_language(app, host, guest):
     assert "12\u00a0345" in page, page[page.find('class="history"') :]
     speaking(host, "ar")
     assert "12,345" in host.get("/history").shown
+
+
+def test_each_game_says_its_own_decks_jack(phones):
+    """Brisca is played with the Spanish deck, Basra with the French one: in Spanish, the
+    calculator counts sotas at a Brisca table and jotas at a Basra table."""
+    es = words("es")
+    for game, jacks in (
+        ("brisca", es("Jacks", context="the Spanish deck")),
+        ("basra", es("Jacks")),
+    ):
+        host = speaking(phones(), "es")
+        code = host.create(game, table_format="2", side_0="Ana", side_1="Bea")
+        assert jacks in host.get(f"/m/{code}/calc").shown, game
+    assert es("Jacks", context="the Spanish deck") != es("Jacks")
