@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from itsdangerous import BadSignature
@@ -48,13 +48,15 @@ CACHE_CONTROL = "no-cache, private"
 VARY = ("Cookie", "Accept-Language")
 
 
-def request_tag(phone: str | None, picked: object, environ: WSGIEnvironment, key: bytes) -> str:
+def request_tag(
+    phone: str | None, picked: object, zone_cookie: str | None, environ: WSGIEnvironment, key: bytes
+) -> str:
     """What a match page depends on besides the match: the phone, the host it asked for, and
     the language and time zone it reads (from the language its player `picked`, its browser's
     and its zone cookie), hashed with the key tag_key made (the app's secret and its release)."""
     host = environ.get("HTTP_HOST", "")
     words = choose_language(picked, environ.get("HTTP_ACCEPT_LANGUAGE"))
-    zone = choose_zone(parse_cookie(environ).get(ZONE_COOKIE))
+    zone = choose_zone(zone_cookie)
     seen = f"{phone or ''}\n{host}\n{words}\n{zone}".encode()
     return hashlib.blake2s(seen, digest_size=9, key=key).hexdigest()
 
@@ -124,19 +126,22 @@ class UnchangedPolls:
                     # The database is unreachable: Flask answers, with its own error page.
                     known = None
                 if known is not None:
-                    phone, picked = self.phone(environ)
-                    tag = request_tag(phone, picked, environ, self.key)
+                    # The cookies read once: the phone's session and its zone.
+                    cookies = parse_cookie(environ)
+                    phone, picked = self.phone(cookies)
+                    zone = cookies.get(ZONE_COOKIE)
+                    tag = request_tag(phone, picked, zone, environ, self.key)
                     etag = etag_for(known.version, tag)
                     if unchanged(if_none_match, etag):
                         start_response("304 NOT MODIFIED", not_modified_headers(etag))
                         return []
         return self.wsgi_app(environ, start_response)
 
-    def phone(self, environ: WSGIEnvironment) -> tuple[str | None, object]:
+    def phone(self, cookies: Mapping[str, str]) -> tuple[str | None, object]:
         """The phone's token and the language its player picked, from its session cookie
         checked as Flask checks it (a forged cookie names no phone); without opening a session."""
         app = self.app
-        cookie = parse_cookie(environ).get(app.config["SESSION_COOKIE_NAME"])
+        cookie = cookies.get(app.config["SESSION_COOKIE_NAME"])
         serializer = app.session_interface.get_signing_serializer(app)  # type: ignore[attr-defined]
         if not cookie or serializer is None:
             return None, None

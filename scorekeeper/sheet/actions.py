@@ -277,28 +277,17 @@ def enter_hand(
             raise _changed_meanwhile(match, side, hand_number, entry, viewer)
         _check_beside_the_others(sheet, hand_number, side, facts)
         _write_cell(sheet, hand_number, side, facts, viewer.phone or "", restamp=True)
-        word = sheet.game.hand_word
+        said = {
+            "hand": sheet.game.hand_word,
+            "number": hand_number,
+            "side": side.name,
+            "points": facts.points,
+        }
         if cell is None or cell.entry is None:
             # NOTE: "Hand 2: Bob 10 recorded." %(hand)s is the game's word for a hand ("Hand",
             # Brisca's "Round"), %(side)s a side's name, %(points)s the points it entered.
-            return Done(
-                _(
-                    "%(hand)s %(number)s: %(side)s %(points)s recorded.",
-                    hand=word,
-                    number=hand_number,
-                    side=side.name,
-                    points=facts.points,
-                )
-            )
-        return Done(
-            _(
-                "%(hand)s %(number)s: %(side)s changed to %(points)s.",
-                hand=word,
-                number=hand_number,
-                side=side.name,
-                points=facts.points,
-            )
-        )
+            return Done(_("%(hand)s %(number)s: %(side)s %(points)s recorded.", **said))
+        return Done(_("%(hand)s %(number)s: %(side)s changed to %(points)s.", **said))
 
     return _run(match, key, work)
 

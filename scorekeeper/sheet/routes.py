@@ -18,11 +18,12 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
-from flask_babel import pgettext
+from flask_babel import lazy_pgettext
 from markupsafe import Markup
 from werkzeug.http import quote_etag
 
 from scorekeeper.games import EntryFacts, get_game
+from scorekeeper.languages import ZONE_COOKIE
 from scorekeeper.live import (
     CACHE_CONTROL,
     VARY,
@@ -53,31 +54,34 @@ bp.add_app_template_global(sheet_rows)
 bp.add_app_template_global(player_name)
 
 
+# NOTE: the calculator's counts, as a correction lists what it changed ("aces 3 → 4").
+COUNT_WORDS = {
+    "aces": lazy_pgettext("changed count", "aces"),
+    "basras": lazy_pgettext("changed count", "basras"),
+    "brastas": lazy_pgettext("changed count", "brastas"),
+    "cards": lazy_pgettext("changed count", "cards"),
+    "clubs": lazy_pgettext("changed count", "clubs"),
+    "double_basras": lazy_pgettext("changed count", "double basras"),
+    "double_brastas": lazy_pgettext("changed count", "double brastas"),
+    "failed_builds": lazy_pgettext("changed count", "failed builds"),
+    "horses": lazy_pgettext("changed count", "horses"),
+    "jack_burns": lazy_pgettext("changed count", "jack burns"),
+    "jacks": lazy_pgettext("changed count", "jacks"),
+    "kings": lazy_pgettext("changed count", "kings"),
+    "last_hand": lazy_pgettext("changed count", "last hand"),
+    "most_cards": lazy_pgettext("changed count", "most cards"),
+    "pasturas": lazy_pgettext("changed count", "pasturas"),
+    "ten_diamonds": lazy_pgettext("changed count", "ten diamonds"),
+    "threes": lazy_pgettext("changed count", "threes"),
+    "two_clubs": lazy_pgettext("changed count", "two clubs"),
+}
+
+
 def _count_word(key: str) -> str:
     """What a calculator count is called where a correction lists its changes ("basras 1 →
     2"): in the phone's language for the games' counts, else its key in words."""
-    # NOTE: the calculator's counts, as a correction lists what it changed ("aces 3 → 4").
-    words = {
-        "aces": pgettext("changed count", "aces"),
-        "basras": pgettext("changed count", "basras"),
-        "brastas": pgettext("changed count", "brastas"),
-        "cards": pgettext("changed count", "cards"),
-        "clubs": pgettext("changed count", "clubs"),
-        "double_basras": pgettext("changed count", "double basras"),
-        "double_brastas": pgettext("changed count", "double brastas"),
-        "failed_builds": pgettext("changed count", "failed builds"),
-        "horses": pgettext("changed count", "horses"),
-        "jack_burns": pgettext("changed count", "jack burns"),
-        "jacks": pgettext("changed count", "jacks"),
-        "kings": pgettext("changed count", "kings"),
-        "last_hand": pgettext("changed count", "last hand"),
-        "most_cards": pgettext("changed count", "most cards"),
-        "pasturas": pgettext("changed count", "pasturas"),
-        "ten_diamonds": pgettext("changed count", "ten diamonds"),
-        "threes": pgettext("changed count", "threes"),
-        "two_clubs": pgettext("changed count", "two clubs"),
-    }
-    return words.get(key) or key.replace("_", " ")
+    word = COUNT_WORDS.get(key)
+    return str(word) if word is not None else key.replace("_", " ")
 
 
 def _tick_change(tick: str, ticked: bool) -> str:
@@ -148,7 +152,8 @@ def _qr_svg(match: Match) -> Markup:
 def _etag(match: Match) -> str:
     """This phone's ETag for the match as just read (live.py)."""
     key = current_app.extensions["page_tag_key"]
-    tag = request_tag(current_phone(), session.get("lang"), request.environ, key)
+    zone = request.cookies.get(ZONE_COOKIE)
+    tag = request_tag(current_phone(), session.get("lang"), zone, request.environ, key)
     return etag_for(match.version, tag)
 
 
@@ -177,8 +182,7 @@ def render_match(
     seats = seats_at(match)
     viewer = viewer_for(match, seats)
     sheet = load_sheet(match)
-    per_side = actions.players_per_side(match)
-    order = dealing_order(sheet.sides, per_side, seats)
+    order = dealing_order(sheet.sides, actions.players_per_side(match), seats)
     page = render_template(
         template,
         sheet=sheet,
