@@ -35,6 +35,7 @@ from flask import Flask
 
 from bench import database, fill, mix
 from bench.database import BenchError
+from bench.floor import PAGE_FILE as FLOOR_PAGE_FILE
 from bench.load import Load, Series, run_wrk
 from bench.phones import SignedPhone, signed_phone
 from bench.queries import QueryCounter
@@ -44,6 +45,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Entry, Hand, Match
 
 BARE_SPEC = "bench.bare:app"
+FLOOR_SPEC = "bench.floor:create_floor()"
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 # Each wrk thread of the entry-post run posts to matches of its own, a few per run, going round
 # again (hand 31 on) if it gets through them all: the supply never runs out whatever the
@@ -287,6 +289,10 @@ class Browser:
 
     def expect(self, request: Request, status: int) -> dict[str, str]:
         """Check a request is answered as the measurement assumes; its headers."""
+        return self.answer(request, status)[0]
+
+    def answer(self, request: Request, status: int) -> tuple[dict[str, str], bytes]:
+        """Check a request is answered as the measurement assumes; its headers and body."""
         self.connection.request("GET", request.path, headers=request.headers)
         response = self.connection.getresponse()
         body = response.read()
@@ -294,7 +300,7 @@ class Browser:
             raise BenchError(
                 f"GET {request.path} answered {response.status}, not {status}:\n{body[:2000]!r}"
             )
-        return dict(response.getheaders())
+        return dict(response.getheaders()), body
 
 
 def as_phone(phone: SignedPhone) -> dict[str, str]:
@@ -382,19 +388,28 @@ def measure(
 
     sheet = Request(f"/m/{fixture.sheets[-1]}", main)
     with Browser(server.url) as browser:
-        browser.expect(sheet, 200)
+        page = workdir / "sheet.html"
+        page.write_bytes(browser.answer(sheet, 200)[1])
     with Browser(bare.url) as browser:
         browser.expect(Request("/", {}), 200)
-    connections = args.connections
-    loaded = [
-        Kind("bare", bare, connections, always(Request("/", {}))),
-        Kind("mix", server, connections, mixed(connections)),
-        Kind("sheet", server, connections, always(sheet)),
-        Kind("entry", server, connections, entry),
-    ]
-    print(f"loaded: {connections} connections, {args.rounds} rounds of {args.seconds} s")
-    every: list[Load] = []
-    loads = rounds(args, loaded, args.rounds, args.seconds, every)
+    floor_env = {**server.env, FLOOR_PAGE_FILE: str(page)}
+    floor_log = workdir / "floor.log"
+    with Gunicorn(FLOOR_SPEC, args.workers, args.threads, floor_env, floor_log) as floor:
+        with Browser(floor.url) as browser:
+            # The floor writes the page the app wrote: else it measured another page.
+            if browser.answer(Request(sheet.path, {}), 200)[1] != page.read_bytes():
+                raise BenchError("the floor's page differs from the app's (bench/floor.py)")
+        connections = args.connections
+        loaded = [
+            Kind("bare", bare, connections, always(Request("/", {}))),
+            Kind("mix", server, connections, mixed(connections)),
+            Kind("sheet", server, connections, always(sheet)),
+            Kind("floor", floor, connections, always(Request(sheet.path, {}))),
+            Kind("entry", server, connections, entry),
+        ]
+        print(f"loaded: {connections} connections, {args.rounds} rounds of {args.seconds} s")
+        every: list[Load] = []
+        loads = rounds(args, loaded, args.rounds, args.seconds, every)
 
     print(f"levels: the mix at {', '.join(map(str, args.levels))} connections")
     at_levels = rounds(
@@ -592,6 +607,7 @@ def report(
         ("bare Flask endpoint (baseline)", "bare", None),
         ("**the table mix**", "mix", MIX_SHARE),
         ("sheet page, 30 hands × 4 sides, the same one again and again", "sheet", SHEET_SHARE),
+        ("the floor: that page's statements and bytes, nothing else (diagnostic)", "floor", None),
         ("entry post, a new entry each (diagnostic)", "entry", None),
     ]
     for label, name, floor in rows:
@@ -613,7 +629,10 @@ def report(
 
     print(
         "\nThe sheet page row is the same page over and over: worked out cold each time by an "
-        "app that keeps no pages, served from memory by one that does."
+        "app that keeps no pages, served from memory by one that does. The floor (bench/floor.py) "
+        "is the least a page like it can cost here: the same four statements through "
+        "SQLAlchemy Core and the same bytes from one Jinja template under the same gunicorn, "
+        "without the app's session, CSRF, languages, forms, ORM, permissions or rules."
     )
     answered = mixed.answered
     total = sum(answered.values())

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import http.client
-import io
 import os
 import re
 import signal
@@ -24,40 +23,14 @@ APP_SPEC = "scorekeeper:create_app()"
 _ANSWERED_WELL = re.compile(r'^\S+ - \S+ \[[^]]+\] "[^"]*" [123]\d\d ')
 
 
-class _Execed(Exception):
-    """Raised in place of os.execv: carries the command line serve.main would have run."""
-
-    def __init__(self, argv: list[str]) -> None:
-        super().__init__(argv)
-        self.argv = argv
-
-
 def production_argv(app_spec: str, port: int, workers: int, threads: int) -> list[str]:
     """The exact gunicorn command `make serve` runs (scorekeeper/serve.py), for any WSGI app.
 
-    Taken from serve.main itself rather than copied, so a flag added there is benchmarked too.
+    Taken from serve.py itself rather than copied, so a flag added there is benchmarked too.
     """
-
-    def capture(path: str, argv: list[str]) -> None:
-        raise _Execed(list(argv))
-
-    settings = {
-        "HOST": "127.0.0.1",
-        "PORT": str(port),
-        "WORKERS": str(workers),
-        "THREADS": str(threads),
-    }
-    with (
-        mock.patch.dict(os.environ, settings),
-        mock.patch.object(serve.os, "execv", capture),
-        contextlib.redirect_stdout(io.StringIO()),
-    ):
-        try:
-            serve.main()
-        except _Execed as execed:
-            argv = execed.argv
-        else:
-            raise BenchError("scorekeeper.serve.main returned without starting gunicorn")
+    settings = {"WORKERS": str(workers), "THREADS": str(threads), "ACCESS_LOG": ""}
+    with mock.patch.dict(os.environ, settings):
+        argv = serve.gunicorn_command("127.0.0.1", port)
     if argv[-1] != APP_SPEC:
         raise BenchError(f"serve.py no longer ends its command line with {APP_SPEC}: {argv}")
     return [*argv[:-1], app_spec]

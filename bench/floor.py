@@ -1,0 +1,81 @@
+"""The floor: the sheet page's own statements and bytes, and nothing else of the app.
+
+What a page like the loaded sheet page costs on this stack before Scorekeeper does anything of
+its own: Flask under the same gunicorn command line, the page's four statements through
+SQLAlchemy Core on the same database, and one Jinja template that writes the same bytes (the
+real page, saved by the bench, with its rows drawn from the rows read). No session, CSRF,
+languages, forms, ORM, permissions or rules. The bench loads it beside the real page, so the
+cold page's share of bare can be read against the lowest share a page could have here.
+"""
+
+from __future__ import annotations
+
+import os
+
+import sqlalchemy as sa
+from flask import Flask
+
+from scorekeeper import _driver_url
+from scorekeeper.models import Match, Side
+from scorekeeper.permissions import SEATS_AT
+from scorekeeper.sheet.state import HANDS_OF, TRAIL_OF
+
+# The real page as the app served it (the bench writes it): everything but its rows is kept.
+PAGE_FILE = "SCOREKEEPER_FLOOR_PAGE"
+
+# The match with its sides: the app's first statement (it reads them through the ORM).
+_match, _side = Match.__table__.c, Side.__table__.c
+MATCH_WITH_SIDES = (
+    sa.select(_match.id, _side.id)
+    .join(Side.__table__, _side.match_id == _match.id)
+    .where(_match.code == sa.bindparam("code"))
+    .order_by(_side.position)
+)
+
+# One row of the sheet as sheet/rows.py writes it for the host: each cell links to its
+# correction and carries the running total.
+ROWS = (
+    '{% for number, cells in rows %}<tr class="complete"><th scope="row">'
+    '<a href="/m/{{ code }}/hand/{{ number }}/correct" title="Correct the whole hand">'
+    '{{ number }}</a></th>{% for points, run in cells %}<td class="">'
+    '<a href="/m/{{ code }}/hand/{{ number }}/side/{{ loop.index0 }}/correct" '
+    'data-run="{{ run }}">{{ points }}</a></td>{% endfor %}</tr>{% endfor %}'
+)
+
+
+def create_floor() -> Flask:
+    """The floor app, serving the page saved in PAGE_FILE from the database in DATABASE_URL."""
+    app = Flask(__name__)
+    engine = sa.create_engine(_driver_url(os.environ["DATABASE_URL"]))
+    with open(os.environ[PAGE_FILE], encoding="utf-8") as saved:
+        before, rest = saved.read().split("<tbody>", 1)
+        after = rest.split("</tbody>", 1)[1]
+    # The saved page is text around the rows, not a template: it goes out as it is.
+    page = app.jinja_env.from_string("{{ before|safe }}<tbody>" + ROWS + "</tbody>{{ after|safe }}")
+
+    @app.get("/")
+    def ready() -> str:
+        """What the bench asks to know the server is up."""
+        return "ok"
+
+    @app.get("/m/<code>")
+    def sheet(code: str) -> str:
+        """The page's four statements, its rows worked out (running totals), the same bytes."""
+        with engine.connect() as connection:
+            sides = connection.execute(MATCH_WITH_SIDES, {"code": code}).all()
+            match_id = sides[0][0]
+            connection.execute(SEATS_AT, {"match_id": match_id}).all()
+            hands = connection.execute(HANDS_OF, {"ids": [match_id]}).all()
+            connection.execute(TRAIL_OF, {"match_id": match_id}).all()
+        column = {side_id: at for at, (_, side_id) in enumerate(sides)}
+        totals = [0] * len(sides)
+        rows: dict[int, list[tuple[int, int]]] = {}
+        for _, _, number, _, side_id, _, points, *_ in hands:
+            if side_id is None:
+                continue
+            at = column[side_id]
+            totals[at] += points
+            rows.setdefault(number, [(0, 0)] * len(sides))[at] = (points, totals[at])
+        return page.render(before=before, after=after, code=code, rows=sorted(rows.items()))
+
+    return app
