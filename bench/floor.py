@@ -48,10 +48,14 @@ def create_floor() -> Flask:
     app = Flask(__name__)
     engine = sa.create_engine(_driver_url(os.environ["DATABASE_URL"]))
     with open(os.environ[PAGE_FILE], encoding="utf-8") as saved:
-        before, rest = saved.read().split("<tbody>", 1)
-        after = rest.split("</tbody>", 1)[1]
+        text = saved.read()
     # The saved page is text around the rows, not a template: it goes out as it is.
-    page = app.jinja_env.from_string("{{ before|safe }}<tbody>" + ROWS + "</tbody>{{ after|safe }}")
+    first, last = (
+        text.index("<tr", text.index("<tbody>")),
+        text.rindex("</tr>", 0, text.index("</tbody>")),
+    )
+    before, after = text[:first], text[last + len("</tr>") :]
+    page = app.jinja_env.from_string("{{ before|safe }}" + ROWS + "{{ after|safe }}")
 
     @app.get("/")
     def ready() -> str:

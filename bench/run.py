@@ -397,8 +397,13 @@ def measure(
     with Gunicorn(FLOOR_SPEC, args.workers, args.threads, floor_env, floor_log) as floor:
         with Browser(floor.url) as browser:
             # The floor writes the page the app wrote: else it measured another page.
-            if browser.answer(Request(sheet.path, {}), 200)[1] != page.read_bytes():
-                raise BenchError("the floor's page differs from the app's (bench/floor.py)")
+            drawn, saved = browser.answer(Request(sheet.path, {}), 200)[1], page.read_bytes()
+            if drawn != saved:
+                at = next(i for i, (a, b) in enumerate(zip(drawn, saved, strict=False)) if a != b)
+                raise BenchError(
+                    "the floor's page differs from the app's (bench/floor.py) from byte "
+                    f"{at}:\n{drawn[at - 200 : at + 200]!r}\nnot\n{saved[at - 200 : at + 200]!r}"
+                )
         connections = args.connections
         loaded = [
             Kind("bare", bare, connections, always(Request("/", {}))),
