@@ -13,6 +13,7 @@ words, never a name someone typed (that goes through `_()` at request time, in a
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -45,11 +46,16 @@ def choose_language(picked: object, accept_language: str | None) -> str:
     if isinstance(picked, str) and picked in LANGUAGES:
         return picked
     if accept_language:
-        asked = parse_accept_header(accept_language, LanguageAccept)
-        best = asked.best_match(LANGUAGES)
-        if best:
-            return best
+        return _browser_language(accept_language)
     return DEFAULT_LANGUAGE
+
+
+@lru_cache(maxsize=256)
+def _browser_language(accept_language: str) -> str:
+    # A phone sends the same header on every poll, and parsing it cost more than the rest of
+    # an unchanged poll's work: each header is worked out once (a pure function of it).
+    best = parse_accept_header(accept_language, LanguageAccept).best_match(LANGUAGES)
+    return best or DEFAULT_LANGUAGE
 
 
 def choose_zone(cookie: str | None) -> str:
