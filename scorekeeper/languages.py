@@ -19,9 +19,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel import Locale
 from babel.dates import format_skeleton, format_time
+from babel.support import Translations
 from flask import Blueprint, Flask, has_request_context, redirect, request, session
-from flask_babel import Babel, get_locale, get_timezone
+from flask_babel import Babel, get_locale, get_timezone, get_translations
 from flask_babel import format_decimal as babel_decimal
+from jinja2 import pass_context
+from jinja2.runtime import Context
 from markupsafe import Markup
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
@@ -35,6 +38,8 @@ DEFAULT_LANGUAGE = "en"
 # The cookie app.js writes with the phone's IANA zone (Intl's resolvedOptions().timeZone).
 ZONE_COOKIE = "tz"
 MOST_ZONE_LENGTH = 64
+# Where a page's templates find this request's catalog.
+PAGE_CATALOG = "_catalog"
 
 babel = Babel()
 bp = Blueprint("languages", __name__)
@@ -67,6 +72,13 @@ def choose_zone(cookie: str | None) -> str:
             return "UTC"
         return cookie
     return "UTC"
+
+
+def _catalog(page: Context) -> Translations:
+    """The catalog a template's words come from: the one its page looked up as it started;
+    a template drawn outside render_template looks it up itself."""
+    catalog = page.get(PAGE_CATALOG)
+    return catalog if catalog is not None else get_translations()
 
 
 def _selected_language() -> str:
@@ -137,6 +149,18 @@ def init_app(app: Flask) -> None:
     """Flask-Babel with the phone's language and zone; the switch; `when` and `number` for
     templates, and what base.html needs to say the language and its direction."""
     babel.init_app(app, locale_selector=_selected_language, timezone_selector=_selected_zone)
+    # Flask-Babel finds the catalog through several look-ups of the request's context for each
+    # word, and a page has dozens: a page's templates look it up once, as they start.
+    app.context_processor(lambda: {PAGE_CATALOG: get_translations()})
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=pass_context(lambda page, text: _catalog(page).ugettext(text)),
+        ngettext=pass_context(lambda page, one, many, n: _catalog(page).ungettext(one, many, n)),
+        pgettext=pass_context(lambda page, context, text: _catalog(page).upgettext(context, text)),
+        npgettext=pass_context(
+            lambda page, context, one, many, n: _catalog(page).unpgettext(context, one, many, n)
+        ),
+        newstyle=True,
+    )
     app.register_blueprint(bp)
     app.add_template_filter(when, "when")
     app.add_template_filter(number, "number")
