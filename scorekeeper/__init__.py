@@ -36,6 +36,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # session (it brought a shown message back), and a 304 stays a few hundred bytes.
         SESSION_REFRESH_EACH_REQUEST=False,
         WTF_CSRF_TIME_LIMIT=None,
+        # WTForms' own messages come in the phone's language through the forms' Meta
+        # (sheet/forms.PhoneForm), from catalogs read once, not on every request.
+        WTF_I18N_ENABLED=False,
         # The biggest form here (a new match with eight named sides) is about 3 KB and 40
         # fields: anything far beyond is not a phone at the table, and is refused unread (413).
         MAX_CONTENT_LENGTH=32 * 1024,

@@ -23,6 +23,7 @@ from wtforms.validators import (
 )
 
 from scorekeeper.games import Game
+from scorekeeper.languages import language
 
 # Lazy: each becomes words in the language of the phone that reads them (compare with str()).
 WHOLE_NUMBER = _l("Type the total as a whole number, like 48.")
@@ -103,7 +104,19 @@ class PointsField(IntegerField):
             self.data = whole_number(str(valuelist[0]))
 
 
-class KeyedForm(FlaskForm):
+class PhoneForm(FlaskForm):
+    """Every form here. WTForms' own few messages (a number field given letters) come in the
+    phone's language from WTForms' catalogs, each read once per language (WTForms' cache), not
+    on every request as Flask-WTF would (WTF_I18N_ENABLED is off in create_app)."""
+
+    class Meta:
+        @property
+        def locales(self) -> list[str]:
+            """The phone's language, for WTForms' own messages."""
+            return [language()]
+
+
+class KeyedForm(PhoneForm):
     """A form that carries its idempotency key, so a double tap records once.
 
     Its CSRF token is checked by CSRFProtect before any view runs (extensions.csrf), so the

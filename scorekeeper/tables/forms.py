@@ -19,6 +19,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Reg
 from scorekeeper.games import Game
 from scorekeeper.sheet.forms import (
     ENTER_A_NUMBER,
+    PhoneForm,
     PointsField,
     new_key,
     player_field,
@@ -32,7 +33,7 @@ NOT_A_CHOICE = _l("Not a valid choice.")
 MOST_TARGET_BUTTONS = 5
 
 
-class JoinForm(FlaskForm):
+class JoinForm(PhoneForm):
     """The short code typed in from the host's screen."""
 
     code = StringField(
@@ -66,7 +67,7 @@ def side_slots(game: Game) -> int:
 def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
     """The create form for one game: its formats, targets and table rules, and the names."""
 
-    class NewMatchForm(FlaskForm):
+    class NewMatchForm(PhoneForm):
         # A double tap on "Create match", or a resend after a lost answer, makes one match.
         key = HiddenField(
             default=new_key,
