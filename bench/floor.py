@@ -46,7 +46,8 @@ ROWS = (
 def create_floor() -> Flask:
     """The floor app, serving the page saved in PAGE_FILE from the database in DATABASE_URL."""
     app = Flask(__name__)
-    engine = sa.create_engine(_driver_url(os.environ["DATABASE_URL"]))
+    # Reads without BEGIN and ROLLBACK, as the app's GETs do.
+    engine = sa.create_engine(_driver_url(os.environ["DATABASE_URL"]), isolation_level="AUTOCOMMIT")
     with open(os.environ[PAGE_FILE], encoding="utf-8") as saved:
         text = saved.read()
     # The saved page is text around the rows, not a template: it goes out as it is.
