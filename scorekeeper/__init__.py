@@ -7,12 +7,19 @@ import secrets
 from typing import Any
 
 import sqlalchemy as sa
-from flask import Flask, request
+from flask import Flask
 from flask import typing as ft
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorekeeper import languages, phones, ratelimit
-from scorekeeper.extensions import compress, csrf, db, migrate, ping_when_idle
+from scorekeeper.extensions import (
+    compress,
+    csrf,
+    db,
+    migrate,
+    ping_when_idle,
+    reads_outside_transactions,
+)
 from scorekeeper.phones import PhoneSessions
 
 
@@ -86,17 +93,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         except sa.exc.DBAPIError:
             app.logger.warning("database connection dropped after the answer was ready")
 
-    @app.before_request
-    def reads_outside_a_transaction() -> None:
-        """A GET only reads: its statements run without BEGIN and ROLLBACK around them, two
-        of a sheet page's six round trips. (Under READ COMMITTED each statement saw its own
-        snapshot anyway; every write takes its match's lock in a transaction of its own.)"""
-        if request.method in ("GET", "HEAD") and request.endpoint != "static":
-            db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
-
     with app.app_context():
         if db.engine.dialect.name != "sqlite":
             ping_when_idle(db.engine)
+        reads_outside_transactions(app, db.engine)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"))
     csrf.init_app(app)
     ratelimit.init_app(app)

@@ -6,9 +6,11 @@ import time
 from typing import Any
 
 import sqlalchemy as sa
+from flask import Flask, current_app, has_request_context, request
 from flask_compress import Compress
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
+from flask_sqlalchemy.session import Session as FlaskSession
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy.orm import DeclarativeBase
 
@@ -26,7 +28,37 @@ class Base(DeclarativeBase):
     metadata = sa.MetaData(naming_convention=NAMING_CONVENTION)
 
 
-db = SQLAlchemy(model_class=Base)
+# Where create_app keeps the app's engine and its twin that runs statements without a
+# transaction, for GETs (Session.get_bind).
+READING_ENGINE = "reading_engine"
+
+
+class Session(FlaskSession):
+    """Flask-SQLAlchemy's session, with a GET's statements run outside a transaction: no BEGIN
+    and ROLLBACK around them, two of a sheet page's six round trips. A GET only reads, and
+    under READ COMMITTED each of its statements saw its own snapshot anyway; every write is a
+    POST, one transaction that takes its match's lock first (sheet/actions.py). Chosen when a
+    statement first needs a connection, so a request that reads nothing takes none."""
+
+    def get_bind(self, *args: Any, **kwargs: Any) -> sa.Engine | sa.Connection:
+        """The app's engine; for a GET, the same engine's connections in autocommit."""
+        engine = super().get_bind(*args, **kwargs)
+        if has_request_context() and request.method in ("GET", "HEAD"):
+            plain, reading = current_app.extensions.get(READING_ENGINE, (None, None))
+            if engine is plain:
+                return reading  # type: ignore[no-any-return]
+        return engine
+
+
+def reads_outside_transactions(app: Flask, engine: sa.Engine) -> None:
+    """Let the app's GETs read through `engine` without a transaction (Session.get_bind)."""
+    app.extensions[READING_ENGINE] = (
+        engine,
+        engine.execution_options(isolation_level="AUTOCOMMIT"),
+    )
+
+
+db = SQLAlchemy(model_class=Base, session_options={"class_": Session})
 migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
 # Pages go out compressed: a phone on a weak connection at the table waits less.

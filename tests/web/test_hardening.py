@@ -180,5 +180,8 @@ def test_a_database_that_cannot_be_reached_gets_a_503_in_plain_words():
         assert answer.status_code == 503
         assert answer.headers["Retry-After"] == "5"
         assert "can't be reached for a moment, so nothing was saved" in answer.shown
+    # What needs no database still answers: installing the app, a mistyped address.
+    assert phone.get("/manifest.webmanifest").status_code == 200
+    assert phone.get("/no-such-page").status_code == 404
     with app.app_context():
         db.engine.dispose()
