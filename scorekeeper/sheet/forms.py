@@ -112,8 +112,9 @@ class PhoneForm(FlaskForm):
     class Meta:
         @property
         def locales(self) -> list[str]:
-            """The phone's language, for WTForms' own messages."""
-            return [language()]
+            """The phone's language for WTForms' own messages; English if WTForms has no
+            catalog for it (a language added here before WTForms speaks it)."""
+            return [language(), "en"]
 
 
 class KeyedForm(PhoneForm):
