@@ -3,9 +3,10 @@
 What a page like the loaded sheet page costs on this stack before Scorekeeper does anything of
 its own: Flask under the same gunicorn command line, the page's four statements through
 SQLAlchemy Core on the same database, and one Jinja template that writes the same bytes (the
-real page, saved by the bench, with its rows drawn from the rows read). No session, CSRF,
-languages, forms, ORM, permissions or rules. The bench loads it beside the real page, so the
-cold page's share of bare can be read against the lowest share a page could have here.
+real page, saved by the bench, with its rows drawn from the rows read), compressed as the
+app's are. No session, CSRF, languages, forms, ORM, permissions or rules. The bench loads it
+beside the real page, so the cold page's share of bare can be read against the least a page
+like it can cost here.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import os
 
 import sqlalchemy as sa
 from flask import Flask
+from flask_compress import Compress
 
 from scorekeeper import _driver_url
 from scorekeeper.models import Match, Side
@@ -23,10 +25,11 @@ from scorekeeper.sheet.state import HANDS_OF, TRAIL_OF
 # The real page as the app served it (the bench writes it): everything but its rows is kept.
 PAGE_FILE = "SCOREKEEPER_FLOOR_PAGE"
 
-# The match with its sides: the app's first statement (it reads them through the ORM).
+# The match with its sides, every column, as the app's first statement reads them (through
+# the ORM); the match's id and each side's first.
 _match, _side = Match.__table__.c, Side.__table__.c
 MATCH_WITH_SIDES = (
-    sa.select(_match.id, _side.id)
+    sa.select(_match.id, _side.id, Match.__table__, Side.__table__)
     .join(Side.__table__, _side.match_id == _match.id)
     .where(_match.code == sa.bindparam("code"))
     .order_by(_side.position)
@@ -46,6 +49,8 @@ ROWS = (
 def create_floor() -> Flask:
     """The floor app, serving the page saved in PAGE_FILE from the database in DATABASE_URL."""
     app = Flask(__name__)
+    # Compressed as the app's pages are, for a browser that asks (the bench's load does).
+    Compress(app)
     # Reads without BEGIN and ROLLBACK, as the app's GETs do.
     engine = sa.create_engine(_driver_url(os.environ["DATABASE_URL"]), isolation_level="AUTOCOMMIT")
     with open(os.environ[PAGE_FILE], encoding="utf-8") as saved:
@@ -72,7 +77,7 @@ def create_floor() -> Flask:
             connection.execute(SEATS_AT, {"match_id": match_id}).all()
             hands = connection.execute(HANDS_OF, {"ids": [match_id]}).all()
             connection.execute(TRAIL_OF, {"match_id": match_id}).all()
-        column = {side_id: at for at, (_, side_id) in enumerate(sides)}
+        column = {side[1]: at for at, side in enumerate(sides)}
         totals = [0] * len(sides)
         rows: dict[int, list[tuple[int, int]]] = {}
         for _, _, number, _, side_id, _, points, *_ in hands:

@@ -399,10 +399,14 @@ def measure(
             # The floor writes the page the app wrote: else it measured another page.
             drawn, saved = browser.answer(Request(sheet.path, {}), 200)[1], page.read_bytes()
             if drawn != saved:
-                at = next(i for i, (a, b) in enumerate(zip(drawn, saved, strict=False)) if a != b)
+                at = next(
+                    (i for i, (a, b) in enumerate(zip(drawn, saved, strict=False)) if a != b),
+                    min(len(drawn), len(saved)),
+                )
+                near = slice(max(at - 200, 0), at + 200)
                 raise BenchError(
                     "the floor's page differs from the app's (bench/floor.py) from byte "
-                    f"{at}:\n{drawn[at - 200 : at + 200]!r}\nnot\n{saved[at - 200 : at + 200]!r}"
+                    f"{at}:\n{drawn[near]!r}\nnot\n{saved[near]!r}"
                 )
         connections = args.connections
         loaded = [
@@ -533,13 +537,13 @@ class Targets:
 
     missed: list[str]
 
-    def share(self, label: str, ratio: float, floor: float) -> bool:
-        """A share of bare that must reach `floor`."""
-        if ratio >= floor:
+    def share(self, label: str, ratio: float, least: float) -> bool:
+        """A share of bare that must reach `least`."""
+        if ratio >= least:
             return True
         self.missed.append(
-            f"{label}: {ratio:.1%} of bare, {100 * (floor - ratio):.1f} points under {floor:.0%} "
-            f"(it needs {floor / ratio - 1:.0%} more throughput)"
+            f"{label}: {ratio:.1%} of bare, {100 * (least - ratio):.1f} points under {least:.0%} "
+            f"(it needs {least / ratio - 1:.0%} more throughput)"
         )
         return False
 
@@ -615,17 +619,17 @@ def report(
         ("the floor: that page's statements and bytes, nothing else (diagnostic)", "floor", None),
         ("entry post, a new entry each (diagnostic)", "entry", None),
     ]
-    for label, name, floor in rows:
+    for label, name, least in rows:
         result = loads[name]
         # Each round against the bare rate of the same round: a change in the machine's load
         # between rounds then cancels out; the median round is the figure, the others its range.
         shares = sorted(r.rate / b.rate for r, b in zip(result.runs, bare.runs, strict=True))
         ratio = statistics.median(shares)
         ok = targets.clean(label, result)
-        if floor is not None:
-            ok = targets.share(label.strip("*"), ratio, floor) and ok
-        target = f"≥ {floor:.0%}" if floor is not None else "—"
-        mark = verdict(ok) if floor is not None or not ok else ""
+        if least is not None:
+            ok = targets.share(label.strip("*"), ratio, least) and ok
+        target = f"≥ {least:.0%}" if least is not None else "—"
+        mark = verdict(ok) if least is not None or not ok else ""
         spread = f" ({shares[0]:.1%}–{shares[-1]:.1%})" if result is not bare else ""
         print(
             f"| {label} | {result.rate:,.1f} | {result.p50_ms:.2f} | {result.p99_ms:.2f} "
