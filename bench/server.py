@@ -6,7 +6,6 @@ import contextlib
 import ctypes
 import http.client
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -19,8 +18,6 @@ from bench.database import REPO, BenchError
 from scorekeeper import serve
 
 APP_SPEC = "scorekeeper:create_app()"
-# An access-log line (gunicorn's default format) of a request answered 1xx to 3xx.
-_ANSWERED_WELL = re.compile(r'^\S+ - \S+ \[[^]]+\] "[^"]*" [123]\d\d ')
 
 
 def production_argv(app_spec: str, port: int, workers: int, threads: int) -> list[str]:
@@ -110,14 +107,13 @@ class Gunicorn:
         raise BenchError(f"gunicorn did not answer in {timeout:.0f} s:\n{self.log.read_text()}")
 
     def log_tail(self, lines: int = 30) -> str:
-        """The end of the server's log, without the access lines of requests answered well:
-        what went wrong, for a run that stops on it (the log goes with the bench's files)."""
+        """The end of the server's log (production's command line logs no requests): what went
+        wrong, for a run that stops on it (the log goes with the bench's files)."""
         try:
             text = self.log.read_text(errors="replace")
         except OSError:
             return ""
-        kept = [line for line in text.splitlines() if not _ANSWERED_WELL.search(line)]
-        return "\n".join(kept[-lines:])
+        return "\n".join(text.splitlines()[-lines:])
 
     def workers(self) -> list[int]:
         """The worker processes' ids (the master's children)."""
