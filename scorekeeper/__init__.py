@@ -11,7 +11,7 @@ from flask import Flask
 from flask import typing as ft
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from scorekeeper import languages, phones, ratelimit
+from scorekeeper import languages, live, phones, ratelimit
 from scorekeeper.extensions import (
     compress,
     csrf,
@@ -59,8 +59,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # X-Forwarded-* headers then name the phone's address and the public host.
         TRUSTED_PROXIES=0,
         # PostgreSQL: each worker hears every match's new version (versions.py); off behind a
-        # pooler that cannot LISTEN (PgBouncer in transaction mode), and every poll reads it.
+        # pooler that cannot LISTEN (PgBouncer in transaction mode): it reads them each second.
         LISTEN_FOR_VERSIONS=True,
+        # A match's stream says it is alive this often (seconds), and a page with a stream open
+        # fetches its live part this often anyway (four times as often while it has none).
+        STREAM_HEARTBEAT=live.HEARTBEAT,
+        SAFETY_FETCH_SECONDS=60,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -103,7 +107,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     compress.init_app(app)
     languages.init_app(app)
 
-    from scorekeeper import assets, errors, live, security, versions
+    from scorekeeper import assets, errors, security, versions
     from scorekeeper.calculator.routes import bp as calculator_bp
     from scorekeeper.history.routes import bp as history_bp
     from scorekeeper.sheet.routes import bp as sheet_bp
@@ -117,7 +121,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     assets.init_app(app)
     errors.register(app)
     security.register(app)
-    live.install(app)
+    live.init_app(app)
     if app.config["TRUSTED_PROXIES"]:
         # Outermost, so every layer inside sees the phone's address and the host it asked for.
         hops = int(app.config["TRUSTED_PROXIES"])

@@ -27,7 +27,12 @@ def register(app: Flask) -> None:
         """Show the refusal on the match page the phone was on, so it can carry on from there."""
         if refusal.match is not None:
             try:
-                return render_match(refusal.match, error=refusal.message, status=refusal.status)
+                return render_match(
+                    refusal.match,
+                    error=refusal.message,
+                    status=refusal.status,
+                    given_back=refusal.given_back,
+                )
             except OperationalError as error:
                 # The connection dropped while the page was read: nothing was saved either way,
                 # and "try again" brings the refusal back with its page.
@@ -58,7 +63,8 @@ def register(app: Flask) -> None:
             "This page was out of date, so nothing was saved. "
             "Go back, reload the page and try again."
         )
-        return render_template("error.html", message=message), 400
+        # Marked, so a phone resending a kept entry knows to fetch a fresh token (app.js).
+        return render_template("error.html", message=message, refusal="csrf"), 400
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):  # type: ignore[no-untyped-def]

@@ -1,46 +1,44 @@
-"""The live view's HTTP caching: an ETag per match version and phone, and the unchanged poll
-answered before Flask.
+"""The live view over HTTP: a stream that rings each phone when its match changes, and an ETag
+per match version and phone, so the fetch that follows a ring costs only what changed.
 
 A match page depends on the match (its version, which every write bumps), on who asks (the
 phone's seat and host role, which only a write can change, the address it opened the app by:
 the QR code and join link are built from it, and the language and time zone it reads), and on
-the code that draws it. So a page's
-ETag is the match's version and a tag of the phone (its token, from its signed cookie), the
-host it asked for and the release (a hash of the code, templates and static files, the same on
-every server of one release). While they are the same, so is the page, and a phone's poll can
-be answered 304 from the version alone. The tag is keyed with the app's secret: it names the
-phone to nobody who reads ETags.
+the code that draws it. So a page's ETag is the match's version and a tag of the phone (its
+token, from its signed cookie), the host it asked for and the release (a hash of the code,
+templates and static files, the same on every server of one release). While they are the
+same, so is the page, and a phone's fetch is answered 304. The tag is keyed with the app's
+secret: it names the phone to nobody who reads ETags.
 
-That poll is 95 % of the load (every phone, every two seconds), so UnchangedPolls answers it as
-a small WSGI layer in front of Flask: no request context, form or template, and on PostgreSQL
-no database while the worker hears the versions (versions.py). Anything else, and any poll
-whose ETag does not match, goes on to Flask, which renders and tags the page the same way.
-ETags are weak (W/"…"): the page is the same sheet, not the same bytes (each form gets a fresh
-key), and Flask-Compress leaves a weak ETag as it is, so a browser's If-None-Match matches it.
+Each phone holds one stream of server-sent events open (version_events), which carries the
+match's versions and nothing else. On a ring the page fetches its live part with its ETag, as
+its safety fetch does once a minute. ETags are weak (W/"…"): the page is the same sheet, not
+the same bytes (each form gets a fresh key), and Flask-Compress leaves a weak ETag as it is,
+so a browser's If-None-Match matches it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from itsdangerous import BadSignature
-from sqlalchemy.exc import SQLAlchemyError
-from werkzeug.http import parse_cookie, parse_etags, quote_etag
+from werkzeug.http import parse_etags, quote_etag
 
-from scorekeeper.languages import ZONE_COOKIE, choose_language, choose_zone
+from scorekeeper.languages import choose_language, choose_zone
 
 if TYPE_CHECKING:
-    from _typeshed.wsgi import StartResponse, WSGIEnvironment
+    from _typeshed.wsgi import WSGIEnvironment
     from flask import Flask
 
     from scorekeeper.versions import MatchVersions
 
-# The live part's URL, as sheet/routes.py serves it; the code as a URL can carry one.
-LIVE_PATH = re.compile(r"/m/([A-Za-z0-9]{1,12})/live")
+# A stream's comment this often (seconds): proxies and phones drop a connection silent for
+# long (nginx after 60 s by default), and a dead phone's stream is noticed when it fails.
+HEARTBEAT = 20.0
+# How soon a phone's EventSource reconnects after its stream ended (a deploy, a restart).
+RETRY_MS = 3000
 # Every page of a match is asked for again each time: the ETag makes asking cheap, and a
 # phone waking from sleep catches up.
 CACHE_CONTROL = "no-cache, private"
@@ -53,7 +51,7 @@ def request_tag(
 ) -> str:
     """What a match page depends on besides the match: the phone, the host it asked for, and
     the language and time zone it reads (from the language its player `picked`, its browser's
-    and its zone cookie), hashed with the key tag_key made (the app's secret and its release)."""
+    and its zone cookie), hashed with the key init_app made (the app's secret and its release)."""
     host = environ.get("HTTP_HOST", "")
     words = choose_language(picked, environ.get("HTTP_ACCEPT_LANGUAGE"))
     zone = choose_zone(zone_cookie)
@@ -78,12 +76,6 @@ def release_of(app: Flask) -> str:
     return digest.hexdigest()
 
 
-def tag_key(app: Flask) -> bytes:
-    """The key request tags are hashed with: the app's secret and its release."""
-    secret = str(app.config["SECRET_KEY"]).encode()
-    return hashlib.blake2s(secret + release_of(app).encode()).digest()
-
-
 def etag_for(version: int, tag: str) -> str:
     """A match page's ETag (the value, unquoted): its version and the request's tag."""
     return f"{version}-{tag}"
@@ -104,63 +96,57 @@ def not_modified_headers(etag: str) -> list[tuple[str, str]]:
     ]
 
 
-class UnchangedPolls:
-    """WSGI layer: a live poll whose ETag names the match's current version and this request's
-    tag is answered 304 here; every other request goes on to the app."""
+def version_events(
+    versions: MatchVersions,
+    code: str,
+    told: int,
+    release: str,
+    heartbeat: float = HEARTBEAT,
+) -> Iterator[bytes]:
+    """A match's stream of server-sent events: which release serves it (a page of another
+    release reloads), then the match's version each time it moves past `told` (the event's
+    id, so a reconnect's Last-Event-ID says where its phone stood), and a comment every
+    `heartbeat` seconds to keep proxies and phones from taking the stream for dead. Versions
+    only: each phone fetches its own live part, so nothing is drawn for a phone twice.
 
-    def __init__(self, app: Flask, versions: MatchVersions, key: bytes) -> None:
-        self.wsgi_app = app.wsgi_app
-        self.app = app
-        self.versions = versions
-        self.key = key
-
-    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        """Answer an unchanged poll, or hand the request on."""
-        if_none_match = environ.get("HTTP_IF_NONE_MATCH")
-        if if_none_match and environ["REQUEST_METHOD"] in ("GET", "HEAD"):
-            poll = LIVE_PATH.fullmatch(environ.get("PATH_INFO", ""))
-            if poll is not None:
-                try:
-                    known = self.versions.current(poll.group(1).upper())
-                except SQLAlchemyError:
-                    # The database is unreachable: Flask answers, with its own error page.
-                    known = None
-                if known is not None:
-                    # The cookies read once: the phone's session and its zone.
-                    cookies = parse_cookie(environ)
-                    phone, picked = self.phone(cookies)
-                    zone = cookies.get(ZONE_COOKIE)
-                    tag = request_tag(phone, picked, zone, environ, self.key)
-                    etag = etag_for(known.version, tag)
-                    if unchanged(if_none_match, etag):
-                        start_response("304 NOT MODIFIED", not_modified_headers(etag))
-                        return []
-        return self.wsgi_app(environ, start_response)
-
-    def phone(self, cookies: Mapping[str, str]) -> tuple[str | None, object]:
-        """The phone's token and the language its player picked, from its session cookie
-        checked as Flask checks it (a forged cookie names no phone); without opening a session."""
-        app = self.app
-        cookie = cookies.get(app.config["SESSION_COOKIE_NAME"])
-        serializer = app.session_interface.get_signing_serializer(app)  # type: ignore[attr-defined]
-        if not cookie or serializer is None:
-            return None, None
-        try:
-            data = serializer.loads(cookie, max_age=app.permanent_session_lifetime.total_seconds())
-        except BadSignature:
-            return None, None
-        if not isinstance(data, dict):
-            return None, None
-        phone = data.get("phone")
-        return (phone if isinstance(phone, str) and phone else None), data.get("lang")
+    Runs after the request has ended: it holds no database connection and no request, only its
+    watch, which versions.py rings (from what the worker hears, or reads once a second)."""
+    watch = versions.watch(code, told)
+    try:
+        yield f"retry: {RETRY_MS}\nevent: release\ndata: {release}\n\n".encode()
+        # Read after the watch is in place: a write committed before is seen here, one after
+        # rings the watch.
+        now = versions.current(code)
+        if now is not None and now > watch.newest:
+            watch.newest = now
+            watch.bell.set()
+        while not versions.closing:
+            if not watch.bell.wait(heartbeat):
+                yield b": still here\n\n"
+                continue
+            watch.bell.clear()
+            newest = watch.newest
+            if newest > watch.told and not versions.closing:
+                watch.told = newest
+                yield f"id: {newest}\ndata: {newest}\n\n".encode()
+    finally:
+        versions.unwatch(watch)
 
 
-def install(app: Flask) -> None:
-    """Put the layer in front of the app (inside ProxyFix, which create_app adds after it, so
-    the host it tags is the one the phone asked for)."""
-    from scorekeeper.versions import versions
+def last_seen(last_event_id: str | None, since: str | None, version: int) -> int:
+    """The version a connecting phone holds: its reconnect's Last-Event-ID, else the version
+    its page was drawn at (`since`), else the match's version now; never past that (a junk or
+    foreign number must not silence the stream)."""
+    for given in (last_event_id, since):
+        if given is not None and given.strip().isdigit():
+            return min(int(given), version)
+    return version
 
-    with app.app_context():
-        store = versions()
-    key = app.extensions["page_tag_key"] = tag_key(app)
-    app.wsgi_app = UnchangedPolls(app, store, key)  # type: ignore[method-assign]
+
+def init_app(app: Flask) -> None:
+    """Key the page tags with the app's secret and its release, and keep the release: a
+    stream names it, and a page of another release reloads."""
+    release = app.extensions["release"] = release_of(app)
+    app.add_template_global(release, "release")
+    secret = str(app.config["SECRET_KEY"]).encode()
+    app.extensions["page_tag_key"] = hashlib.blake2s(secret + release.encode()).digest()

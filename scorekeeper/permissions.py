@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from flask_babel import gettext as _
 
 from scorekeeper.extensions import db
+from scorekeeper.games import EntryFacts
 from scorekeeper.models import Match, Seat, Side, person
 from scorekeeper.phones import current_phone
 
@@ -52,13 +53,21 @@ def seats_at(match: Match) -> tuple[SeatAt, ...]:
 
 
 class Refusal(Exception):
-    """An action this phone may not take now, with the words to show it."""
+    """An action this phone may not take now, with the words to show it; `given_back` is what
+    the player typed, put in the entry form of the page that says so, to enter again."""
 
-    def __init__(self, message: str, status: int = 403, match: Match | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        status: int = 403,
+        match: Match | None = None,
+        given_back: EntryFacts | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
         self.match = match
+        self.given_back = given_back
 
 
 class Action(Enum):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -17,6 +18,8 @@ from types import FrameType
 
 # How long the workers may take to start (migrations ran before): then it is a failure to report.
 STARTUP_SECONDS = 60
+# gunicorn's settings for the app (gevent workers, streams ended on shutdown): read by path.
+CONFIG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gunicorn.conf.py")
 
 
 def lan_address() -> str:
@@ -56,20 +59,31 @@ def gunicorn_command(host: str, port: int) -> list[str]:
     """The gunicorn command line, from the environment (README, "Configuration")."""
     command = [
         os.path.join(os.path.dirname(sys.executable), "gunicorn"),
+        "--config",
+        CONFIG,
         "--bind",
         f"{host}:{port}",
         "--workers",
         os.environ.get("WORKERS", "2"),
-        "--threads",
-        os.environ.get("THREADS", "4"),
     ]
     if os.environ.get("ACCESS_LOG", "").lower() in ("1", "true", "yes", "on"):
         command += ["--access-logfile", "-"]
     return [*command, "scorekeeper:create_app()"]
 
 
+def allow_open_streams() -> None:
+    """Let the workers hold as many connections as the system allows: each phone's stream is
+    one, and the usual limit of 1,024 open files would refuse phones long before a worker is
+    busy."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        wanted = 65536 if hard == resource.RLIM_INFINITY else hard
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, wanted), hard))
+
+
 def main() -> int:
     """Serve until stopped; say where once it answers, or plainly why it can't."""
+    allow_open_streams()
     host = os.environ.get("HOST", "0.0.0.0")
     port = int(os.environ.get("PORT", "5000"))
     if port_taken(host, port):

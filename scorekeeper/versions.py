@@ -1,20 +1,26 @@
-"""Each match's version: the one thing a worker remembers, and only while it can prove it hears.
+"""Each match's new versions, as a worker hears them, rung on every open stream of the match.
 
-Every phone at a table asks every two seconds whether its match changed, and nearly every time
-it has not. Every write to a match bumps the match's version (sheet/actions.py); on PostgreSQL
-the same statement announces the new version with NOTIFY, which goes out when, and only if, the
-write commits. Each worker process listens on a connection of its own and remembers the newest
-version it has heard of for each match, so an unchanged poll is answered without the database.
+Every phone at a table holds a stream open (live.py) that rings when its match changes. Every
+write to a match bumps the match's version (sheet/actions.py); on PostgreSQL the same statement
+announces the new version with NOTIFY, which goes out when, and only if, the write commits.
+Each worker process listens on a connection of its own and rings the streams it holds for the
+match it heard of; a write it made itself it rings at once. A worker remembers which of its
+streams watch which match, and what version each was told of: nothing of a match's data.
 
 A listening connection can go deaf without an error: a NAT or load balancer drops it while
 idle, or LISTEN is swallowed by a pooler (PgBouncer in transaction mode). So the listener
 announces an echo on its own channel every ECHO_EVERY seconds, through the app's ordinary
-connections, and memory is trusted only while the last echo came back less than TRUST_FOR
-seconds ago: PostgreSQL delivers notifications in commit order, so an echo heard means every
-version announced before it was heard too. When the echo is late, memory is forgotten and
-every lookup reads the database; after RECONNECT_AFTER seconds the listener starts over on a
-new connection. LISTEN_FOR_VERSIONS = False (a pooler that cannot LISTEN) turns listening off:
-every lookup reads the version, one indexed row. SQLite has no NOTIFY: there every lookup reads.
+connections, and what it hears is trusted only while the last echo came back less than
+TRUST_FOR seconds ago: PostgreSQL delivers notifications in commit order, so an echo heard
+means every version announced before it was heard too. After RECONNECT_AFTER seconds without
+one the listener starts over on a new connection. LISTEN_FOR_VERSIONS = False (a pooler that
+cannot LISTEN) turns listening off; SQLite has no NOTIFY.
+
+Whenever the worker cannot trust what it hears (SQLite, listening off, a late echo), it reads
+the versions of every match its streams watch, in one statement every READ_EVERY seconds, and
+rings from what it read; once more when trust starts afresh, for what went unheard meanwhile.
+So a write through any worker or server rings every phone within a few seconds at worst, and
+at once while the listener hears.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ import os
 import secrets
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
@@ -37,8 +43,6 @@ log = logging.getLogger(__name__)
 
 # One channel per schema, so two apps on one server (the test suite's schemas) stay apart.
 CHANNEL_PREFIX = "scorekeeper_"
-# Forgetting is always safe (the next lookup reads the database), so memory is simply capped.
-MAX_REMEMBERED = 100_000
 # The listener's echo: how often it is sent, how long memory is trusted after one came back,
 # and how long without one before the listener gives its connection up and starts over.
 ECHO_EVERY = 1.0
@@ -46,17 +50,26 @@ TRUST_FOR = 2.5
 RECONNECT_AFTER = 10.0
 # How an echo's payload starts (an announcement starts with a match code, all capitals).
 ECHO = "echo "
+# Where nothing is heard, how often the versions of the matches streams watch are read.
+READ_EVERY = 1.0
 
-# Built once: every poll a worker cannot answer from memory runs it.
-VERSION_OF = sa.select(Match.id, Match.version).where(Match.code == sa.bindparam("code"))
+# Built once: every stream that opens reads its match's version so.
+VERSION_OF = sa.select(Match.version).where(Match.code == sa.bindparam("code"))
+# The versions of every match this worker's streams watch, in one statement.
+VERSIONS_OF = sa.select(Match.code, Match.version).where(
+    Match.code.in_(sa.bindparam("codes", expanding=True))
+)
 
 
-@dataclass(frozen=True)
-class Known:
-    """A match's id and its version at the moment it was read or announced."""
+@dataclass(eq=False)
+class Watch:
+    """One open stream's interest in a match: the newest version its phone was told of, the
+    newest known, and the bell rung when that moves past what was told."""
 
-    match_id: int
-    version: int
+    code: str
+    told: int
+    newest: int
+    bell: threading.Event = field(default_factory=threading.Event)
 
 
 def channel() -> sa.ColumnElement[str]:
@@ -74,7 +87,7 @@ def announcement(dialect: str) -> list[sa.ColumnElement[Any]]:
 
 
 class MatchVersions:
-    """What version each match is at, per app and per worker process."""
+    """The streams of one worker process, and what rings them: per app and per process."""
 
     def __init__(self, app: Flask) -> None:
         self.app = app
@@ -88,38 +101,29 @@ class MatchVersions:
             and self.engine.dialect.driver == "psycopg"
         )
         self._lock = threading.Lock()
-        self._known: dict[str, Known] = {}
         # When the listener last heard its own echo (time.monotonic()), None while it hasn't.
         self._echo_heard: float | None = None
-        # Bumped whenever memory is forgotten: a read begun before that isn't remembered.
+        # Bumped whenever trust starts afresh: the reader then reads what may have gone unheard.
         self._era = 0
         self._listener_pid: int | None = None
         self._listener: threading.Thread | None = None
         self._stop = threading.Event()
+        # The open streams of this process, by match code, and what reads for them.
+        self._watches: dict[str, set[Watch]] = {}
+        self._reader_pid: int | None = None
+        self._reader: threading.Thread | None = None
 
     # -- reading ---------------------------------------------------------------------------
 
-    def current(self, code: str) -> Known | None:
-        """The match with this code and its version now; None if there is no such match.
-        From memory while the listener proves it hears; else one indexed row."""
-        era = None
-        if self.trusted():
-            with self._lock:
-                known = self._known.get(code)
-                era = self._era
-            if known is not None:
-                return known
+    def current(self, code: str) -> int | None:
+        """The version of the match with this code now (one indexed row); None if there is
+        no such match."""
         with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as read:
-            row = read.execute(VERSION_OF, {"code": code}).first()
-        if row is None:
-            return None
-        known = Known(row.id, row.version)
-        if era is not None:
-            self._remember(code, known, era)
-        return known
+            return read.execute(VERSION_OF, {"code": code}).scalar()
 
     def trusted(self) -> bool:
-        """Whether remembered versions can be trusted now (starts this process's listener)."""
+        """Whether what the listener hears can be trusted now (starts this process's
+        listener)."""
         if not self.listens:
             return False
         if self._listener_pid != os.getpid():
@@ -127,32 +131,84 @@ class MatchVersions:
         heard = self._echo_heard
         return heard is not None and time.monotonic() - heard < TRUST_FOR
 
-    def wrote(self, code: str, known: Known) -> None:
-        """This process committed a new version: remember it now rather than when it is heard."""
-        if self.trusted():
-            with self._lock:
-                era = self._era
-            self._remember(code, known, era)
+    def wrote(self, code: str, version: int) -> None:
+        """This process committed a new version: ring its streams now rather than when it is
+        heard (or read)."""
+        self._ring(code, version)
 
-    def _remember(self, code: str, known: Known, era: int) -> None:
-        """Keep a version if it is newer than the one kept and nothing was forgotten since."""
+    def _lapse(self) -> None:
+        """What the listener hears can't be trusted from here on until it starts afresh."""
         with self._lock:
-            if era != self._era:
-                return
-            kept = self._known.get(code)
-            if kept is not None and kept.version >= known.version:
-                return
-            if len(self._known) >= MAX_REMEMBERED:
-                # As _forget: a read begun before this must not land after it.
-                self._known.clear()
-                self._era += 1
-            self._known[code] = known
-
-    def _forget(self) -> None:
-        """Forget every version remembered, and anything read before now."""
-        with self._lock:
-            self._known.clear()
             self._era += 1
+
+    # -- ringing the streams -------------------------------------------------------------
+
+    @property
+    def closing(self) -> bool:
+        """Whether the app is shutting down: its streams end, so phones reconnect elsewhere."""
+        return self._stop.is_set()
+
+    def watch(self, code: str, told: int) -> Watch:
+        """Start ringing a stream whose phone was told of version `told` of this match."""
+        watch = Watch(code, told, told)
+        with self._lock:
+            self._watches.setdefault(code, set()).add(watch)
+        if self._reader_pid != os.getpid():
+            self._start_reader()
+        return watch
+
+    def unwatch(self, watch: Watch) -> None:
+        """The stream ended: ring it no more."""
+        with self._lock:
+            watching = self._watches.get(watch.code)
+            if watching is not None:
+                watching.discard(watch)
+                if not watching:
+                    del self._watches[watch.code]
+
+    def streams(self) -> int:
+        """How many streams this process holds open."""
+        with self._lock:
+            return sum(len(watching) for watching in self._watches.values())
+
+    def _ring(self, code: str, version: int) -> None:
+        """A match is at `version` now: ring every stream watching it that was told less."""
+        with self._lock:
+            watching = list(self._watches.get(code, ()))
+        for watch in watching:
+            if version > watch.newest:
+                watch.newest = version
+                watch.bell.set()
+
+    def _start_reader(self) -> None:
+        """Start this process's reader of watched versions (after a fork, or on first use)."""
+        with self._lock:
+            if self._reader_pid == os.getpid() or self._stop.is_set():
+                return
+            self._reader_pid = os.getpid()
+            self._reader = threading.Thread(target=self._read, name="watched-versions", daemon=True)
+            self._reader.start()
+
+    def _read(self) -> None:
+        """The reader thread: while the listener's word can't be trusted, read the versions of
+        every watched match once a second; once more whenever trust starts afresh."""
+        read_in_era = None
+        while not self._stop.wait(READ_EVERY):
+            with self._lock:
+                codes = list(self._watches)
+                era = self._era
+            # Trust that started afresh (a new era) may follow announcements missed: read once.
+            if not codes or (self.trusted() and era == read_in_era):
+                continue
+            try:
+                with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as read:
+                    rows = read.execute(VERSIONS_OF, {"codes": codes}).all()
+            except sa.exc.DBAPIError:
+                log.warning("match versions: watched versions not read", exc_info=True)
+                continue
+            read_in_era = era
+            for code, version in rows:
+                self._ring(code, version)
 
     # -- listening (PostgreSQL) ------------------------------------------------------------
 
@@ -162,7 +218,6 @@ class MatchVersions:
             if self._listener_pid == os.getpid() or self._stop.is_set():
                 return
             self._listener_pid = os.getpid()
-            self._known.clear()
             self._echo_heard = None
             self._listener = threading.Thread(
                 target=self._listen, name="match-versions", daemon=True
@@ -185,7 +240,7 @@ class MatchVersions:
                     log.warning("not hearing match versions: polls read them", exc_info=True)
             finally:
                 self._echo_heard = None
-                self._forget()
+                self._lapse()
                 if connection is not None:
                     connection.close()
             self._stop.wait(ECHO_EVERY)
@@ -220,37 +275,37 @@ class MatchVersions:
             with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as send:
                 send.execute(sa.select(sa.func.pg_notify(channel(), echo)))
         except sa.exc.DBAPIError:
-            # The database is unreachable: no echo comes back, so memory stops being trusted.
+            # The database is unreachable: no echo comes back, so the listener stops being trusted.
             log.warning("match versions: echo not sent", exc_info=True)
 
     def _heard_echo(self) -> None:
-        """The echo came back: memory can be trusted again, from scratch if it had lapsed."""
+        """The echo came back: the listener can be trusted again, afresh if it had lapsed."""
         heard = self._echo_heard
         if heard is None or time.monotonic() - heard >= TRUST_FOR:
-            # Versions may have gone unheard while it was late: start memory afresh.
-            self._forget()
+            # Versions may have gone unheard while it was late: the reader reads once more.
+            self._lapse()
         self._echo_heard = time.monotonic()
 
     def _heard(self, payload: str) -> None:
         """An announcement: 'CODE match_id version'."""
         try:
-            code, match_id, version = payload.split(" ")
-            known = Known(int(match_id), int(version))
+            code, _match_id, version = payload.split(" ")
+            self._ring(code, int(version))
         except ValueError:
             log.warning("match versions: ignored a malformed announcement %r", payload)
-            return
-        with self._lock:
-            era = self._era
-        self._remember(code, known, era)
 
     def close(self) -> None:
-        """Stop listening, and wait for the listener to close its connection and send no more
-        echoes (tests make many apps in one process, each disposed of after; a worker process
-        simply exits)."""
+        """Stop listening and reading, end every stream (its phone reconnects to a server that
+        runs), and wait for the listener to close its connection and send no more echoes (tests
+        make many apps in one process, each disposed of after; a worker process exits)."""
         self._stop.set()
-        listener = self._listener
-        if listener is not None and listener is not threading.current_thread():
-            listener.join(timeout=5)
+        with self._lock:
+            watching = [watch for watches in self._watches.values() for watch in watches]
+        for watch in watching:
+            watch.bell.set()
+        for thread in (self._listener, self._reader):
+            if thread is not None and thread is not threading.current_thread():
+                thread.join(timeout=5)
 
 
 def init_app(app: Flask) -> None:

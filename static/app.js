@@ -2,105 +2,224 @@
 (function () {
   "use strict";
 
-  /* Live sheet: ask every 2 s whether the match changed (ETag; 304 costs nothing), swap the
-     live part in, and the entry form too unless this phone is typing in it. */
-  function startLive(live) {
-    var url = live.dataset.poll;
-    var etag = live.dataset.etag;
+  /* Live sheet. The match's stream (server-sent events) rings whenever its version changes;
+     the page then fetches its live part (with its ETag: a 304 when nothing changed for this
+     phone) and swaps it in, and the entry form too unless this phone is typing in it. A
+     safety fetch runs once a minute anyway, and more often while the stream is down or the
+     browser has none. Without JavaScript the page is the same, reloaded by hand. */
+
+  // Whether a part of the page holds something this phone typed or chose and hasn't sent.
+  function editing(part) {
+    if (!part) return false;
+    var focused = document.activeElement;
+    if (focused && part.contains(focused) && /^(INPUT|SELECT|TEXTAREA)$/.test(focused.tagName)) return true;
+    var fields = part.querySelectorAll("input:not([type=hidden])");
+    for (var i = 0; i < fields.length; i++) {
+      var f = fields[i];
+      if (f.type === "checkbox" ? f.checked !== f.defaultChecked : f.value !== f.defaultValue) return true;
+    }
+    // A choice made in a list (the host's dealer) and not sent yet.
+    var lists = part.querySelectorAll("select");
+    for (var j = 0; j < lists.length; j++) {
+      // As drawn: the option marked selected, or the first when none is.
+      var drawn = 0;
+      for (var k = 0; k < lists[j].options.length; k++) {
+        if (lists[j].options[k].defaultSelected) drawn = k;
+      }
+      if (lists[j].selectedIndex !== drawn) return true;
+    }
+    return false;
+  }
+
+  // The hand a phone's entry form was drawn for completed while its player typed: the form
+  // for the next hand takes what was typed (and says so), rather than keep a form that can
+  // only be refused.
+  function followTheSheet(entry, fresh) {
+    var was = parseInt(entry.dataset.hand, 10), now = parseInt(fresh.dataset.hand, 10);
+    if (!(now > was)) return false;
+    var focused = document.activeElement && entry.contains(document.activeElement) ? document.activeElement.name : null;
+    entry.querySelectorAll("input:not([type=hidden])").forEach(function (typed) {
+      var field = fresh.querySelector("input[name='" + typed.name + "']:not([type=hidden])");
+      if (!field) return;
+      if (typed.type === "checkbox") field.checked = typed.checked;
+      else field.value = typed.value;
+    });
+    var note = document.createElement("p");
+    note.className = "notice moved";
+    note.setAttribute("role", "status");
+    note.textContent = fresh.dataset.moved;
+    var form = fresh.querySelector("form");
+    form.parentNode.insertBefore(note, form);
+    entry.replaceWith(fresh);
+    enhance(fresh);
+    if (focused) {
+      var again = fresh.querySelector("[name='" + focused + "']");
+      if (again) again.focus();
+    }
+    return true;
+  }
+
+  function startLive() {
+    var first = document.getElementById("live");
+    var url = first.dataset.fetch;
+    var events = first.dataset.events;
+    var release = first.dataset.release;
+    var version = first.dataset.version;
+    var etag = first.dataset.etag;
+    var safety = (parseInt(first.dataset.safety, 10) || 60) * 1000;
+    var source = null;
+    var streaming = false;
     var timer = null;
     var busy = false;
+    var again = false;
+    var reloadWanted = false;
+    var stopped = false;
+    // After a failure (no network, or the server's 503 while its database is away) a little
+    // longer each time, up to the safety fetch's period.
+    var wait = safety / 4;
 
-    function editing(entry) {
-      if (!entry) return false;
-      var focused = document.activeElement;
-      if (focused && entry.contains(focused) && /^(INPUT|SELECT|TEXTAREA)$/.test(focused.tagName)) return true;
-      var fields = entry.querySelectorAll("input:not([type=hidden])");
-      for (var i = 0; i < fields.length; i++) {
-        var f = fields[i];
-        if (f.type === "checkbox" ? f.checked !== f.defaultChecked : f.value !== f.defaultValue) return true;
-      }
-      // A choice made in a list (the host's dealer) and not sent yet.
-      var lists = entry.querySelectorAll("select");
-      for (var j = 0; j < lists.length; j++) {
-        // As drawn: the option marked selected, or the first when none is.
-        var drawn = 0;
-        for (var k = 0; k < lists[j].options.length; k++) {
-          if (lists[j].options[k].defaultSelected) drawn = k;
-        }
-        if (lists[j].selectedIndex !== drawn) return true;
-      }
-      return false;
-    }
-
-    function schedule(ms) {
+    function schedule() {
       clearTimeout(timer);
-      timer = setTimeout(poll, ms);
+      timer = setTimeout(fetchLive, streaming ? safety : wait);
     }
-
-    // Every 2 s while the server answers; after a failure (no network, or the server's 503
-    // while its database is away) a little longer each time, up to 30 s.
-    var wait = 2000;
 
     function offline() {
       document.body.classList.add("offline");
-      wait = Math.min(wait * 2, 30000);
+      wait = Math.min(wait * 2, safety);
     }
 
-    function poll() {
-      if (busy) return;
-      if (document.hidden) { schedule(2000); return; }
+    function online() {
+      document.body.classList.remove("offline");
+      wait = safety / 4;
+    }
+
+    // A new release serves the match (a deploy): this page's script and styles are old, so it
+    // reloads, once nothing typed here would be lost.
+    function reloadIfIdle() {
+      if (reloadWanted && !editing(document.getElementById("entry")) && !editing(document.getElementById("live"))) {
+        location.reload();
+      }
+    }
+
+    function fetchLive() {
+      if (stopped) return;
+      if (busy) { again = true; return; }
+      if (document.hidden) { schedule(); return; }
       busy = true;
       // The ETag goes back exactly as it came (weak, W/"…"): the server matches it as sent.
-      var headers = { "X-Live": "1" };
+      var headers = {};
       if (etag) headers["If-None-Match"] = etag;
       fetch(url, { headers: headers, cache: "no-store", credentials: "same-origin" })
         .then(function (response) {
           if (response.status >= 500) { offline(); return null; }
-          document.body.classList.remove("offline");
-          wait = 2000;
+          online();
           if (response.status !== 200) return null;
           var tag = response.headers.get("ETag");
           return response.text().then(function (html) { return { tag: tag, html: html }; });
         })
         .then(function (fresh) {
-          if (!fresh) return;
+          // Asked for by a page since replaced (showAnswer): the new one has its own.
+          if (!fresh || stopped) return;
+          var live = document.getElementById("live");
           // A name being typed in the live part (the claim form) is not swapped away: the
-          // ETag stays as it was, so the next poll brings the change again.
-          if (editing(live)) return;
+          // ETag stays as it was, so the next fetch brings the change again.
+          if (!live || editing(live)) return;
           if (fresh.tag) etag = fresh.tag;
           var doc = new DOMParser().parseFromString(fresh.html, "text/html");
           var freshLive = doc.getElementById("live");
-          if (freshLive) live.innerHTML = freshLive.innerHTML;
+          if (freshLive) {
+            live.innerHTML = freshLive.innerHTML;
+            if (freshLive.dataset.version) version = freshLive.dataset.version;
+          }
           // "Hand 2: Bob 10 recorded." was about the sheet as it was: the sheet moved on.
           document.querySelectorAll("main > .flash.done, main > .flash.repeated").forEach(function (note) {
             note.remove();
           });
           var entry = document.getElementById("entry");
           var freshEntry = doc.getElementById("entry");
-          if (entry && freshEntry && !editing(entry)) {
-            entry.replaceWith(freshEntry);
-            enhance(freshEntry);
+          if (entry && freshEntry) {
+            if (!editing(entry)) {
+              entry.replaceWith(freshEntry);
+              enhance(freshEntry);
+            } else {
+              followTheSheet(entry, freshEntry);
+            }
           }
           enhance(live);
+          reloadIfIdle();
         })
         .catch(offline)
-        .then(function () { busy = false; schedule(wait); });
+        .then(function () {
+          busy = false;
+          if (stopped) return;
+          if (again) { again = false; fetchLive(); } else { schedule(); }
+        });
     }
 
-    document.addEventListener("visibilitychange", function () { if (!document.hidden) poll(); });
-    window.addEventListener("online", poll);
-    window.addEventListener("focus", poll);
-    schedule(2000);
+    // The stream: each message is a new version of the match (its id too, so the browser's
+    // own reconnect says where it stood); "release" names the code that serves it.
+    function connect() {
+      if (!window.EventSource) return;
+      if (source) source.close();
+      streaming = false;
+      source = new EventSource(events + "?since=" + encodeURIComponent(version));
+      source.onopen = function () { streaming = true; schedule(); };
+      source.onmessage = fetchLive;
+      source.addEventListener("release", function (event) {
+        if (event.data !== release) { reloadWanted = true; reloadIfIdle(); }
+      });
+      source.onerror = function () {
+        // The browser reconnects by itself (CONNECTING) unless the server refused (CLOSED):
+        // meanwhile the timer fetches, and a closed stream is tried again at that pace.
+        streaming = false;
+        schedule();
+        if (source.readyState === EventSource.CLOSED) {
+          var closed = source;
+          setTimeout(function () { if (source === closed) connect(); }, wait);
+        }
+      };
+    }
+
+    // Back from the background, from the page cache, or onto another network: a phone may
+    // have dropped the stream without a word (iOS does), so it opens a new one and catches up.
+    function resume() {
+      if (document.hidden) return;
+      connect();
+      fetchLive();
+    }
+
+    // The page was replaced by the answer to a post (the outbox): its live part starts anew.
+    function stop() {
+      stopped = true;
+      clearTimeout(timer);
+      if (source) source.close();
+      source = null;
+    }
+
+    connect();
+    schedule();
+    return { fetch: fetchLive, resume: resume, stop: stop };
+  }
+
+  var liveSheet = null;
+  function resumeLive() { if (liveSheet) liveSheet.resume(); }
+  document.addEventListener("visibilitychange", resumeLive);
+  window.addEventListener("pageshow", function (event) { if (event.persisted) resumeLive(); });
+  window.addEventListener("online", resumeLive);
+  if (navigator.connection && navigator.connection.addEventListener) {
+    navigator.connection.addEventListener("change", resumeLive);
   }
 
   /* Times: the server writes them in the phone's zone once it knows it (languages.py reads
-     this cookie). A phone's first page shows UTC, labelled; its next poll brings local times. */
+     this cookie). A phone's first page shows UTC, labelled, and its live part is fetched again
+     at once in local time; whether the zone was new is what this answers. */
   function tellZone() {
     var zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     // An IANA name ("Asia/Tokyo") is cookie-safe as it is: sent as written, read as sent.
-    if (!zone || !/^[A-Za-z0-9_\/+-]+$/.test(zone)) return;
-    if (document.cookie.split("; ").indexOf("tz=" + zone) !== -1) return;
+    if (!zone || !/^[A-Za-z0-9_\/+-]+$/.test(zone)) return false;
+    if (document.cookie.split("; ").indexOf("tz=" + zone) !== -1) return false;
     document.cookie = "tz=" + zone + "; path=/; max-age=31536000; samesite=lax";
+    return true;
   }
 
   /* The page's words for what app.js draws (base.html, in the phone's language). */
@@ -195,13 +314,229 @@
     preview();
   }
 
-  /* Forms: one tap sends once; the button says so while the post is on its way. */
+  /* Forms: one tap sends once. An entry, a calculator entry or a correction goes through the
+     outbox, so no connection, or an answer that never came, loses nothing. */
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (form.dataset.sent) { event.preventDefault(); return; }
     form.dataset.sent = "1";
     setTimeout(function () { delete form.dataset.sent; }, 4000);
+    if (form.dataset.outbox && outboxWorks()) {
+      event.preventDefault();
+      post(form, event.submitter);
+    }
   });
+
+  /* The outbox. What a form posts is kept in the page's storage, with its key, from the tap
+     until the server answers; the phone says it is kept and not yet sent, and sends it again
+     when the connection is back or the page is opened again (its key makes a resend record
+     once). An answer replaces the page as the browser would have; one that comes to a later
+     page, or a refusal of a resend, is said above the page with what was typed, until tapped
+     away: nothing typed goes silently. */
+  var OUTBOX = "scorekeeper.outbox";
+  // An answer this late is taken as never coming: the post stays kept and goes again.
+  var ANSWER_WITHIN = 20000;
+  var RESEND_EVERY = 10000;
+  var sending = false;
+  var resendTimer = null;
+
+  function outboxWorks() {
+    try { return !!(window.fetch && window.localStorage && window.URLSearchParams && window.DOMParser); }
+    catch (e) { return false; }
+  }
+
+  function kept() {
+    try { return JSON.parse(localStorage.getItem(OUTBOX) || "[]"); } catch (e) { return []; }
+  }
+
+  function keep(items) {
+    try { localStorage.setItem(OUTBOX, JSON.stringify(items)); } catch (e) { /* full: best effort */ }
+  }
+
+  function update(item) {
+    var items = kept().filter(function (other) { return other.key !== item.key; });
+    if (item.state !== "gone") items.push(item);
+    items.sort(function (a, b) { return a.at - b.at; });
+    keep(items);
+    drawOutbox();
+  }
+
+  function post(form, submitter) {
+    var fields = [];
+    new FormData(form).forEach(function (value, name) { fields.push([name, String(value)]); });
+    if (submitter && submitter.name) fields.push([submitter.name, submitter.value]);
+    var points = form.querySelector("input[name=points]");
+    var key = (form.querySelector("input[name=key]") || {}).value || String(Date.now()) + Math.random();
+    var item = {
+      key: key,
+      url: form.action,
+      fields: fields,
+      // The form's name for itself, and the number typed (as typed: digits are no words).
+      what: form.dataset.outbox + (points && points.value.trim() ? " · " + points.value.trim() : ""),
+      page: location.pathname,
+      at: Date.now(),
+      state: "sending",
+      resend: false
+    };
+    update(item);
+    send(item);
+  }
+
+  function messageOf(doc, kinds) {
+    var said = doc.querySelector(kinds);
+    return said ? said.textContent.trim() : "";
+  }
+
+  function send(item) {
+    sending = true;
+    var body = new URLSearchParams();
+    item.fields.forEach(function (field) { body.append(field[0], field[1]); });
+    var controller = window.AbortController ? new AbortController() : null;
+    var late = setTimeout(function () { if (controller) controller.abort(); }, ANSWER_WITHIN);
+    return fetch(item.url, {
+      method: "POST", body: body, credentials: "same-origin", signal: controller ? controller.signal : undefined
+    })
+      .then(function (response) {
+        return response.text().then(function (html) { return { response: response, html: html }; });
+      })
+      .then(function (answer) {
+        clearTimeout(late);
+        var response = answer.response;
+        var doc = new DOMParser().parseFromString(answer.html, "text/html");
+        if (response.status >= 500) { item.state = "kept"; update(item); return; }
+        if (response.status === 400 && doc.querySelector("[data-refusal=csrf]") && !item.renewed) {
+          // Its security token went stale meanwhile: a fresh one from the page, and again.
+          return renewToken(item).then(function () { return send(item); });
+        }
+        var here = item.page === location.pathname;
+        if (response.ok) {
+          item.state = "gone";
+          update(item);
+          if (here) { showAnswer(doc, response.url); return; }
+          // Sent from a page left since: said where the phone is now.
+          note("done", messageOf(doc, ".flash.done, .flash.repeated") || item.what);
+          return;
+        }
+        // Refused. Answered at once, it shows as a browser would show it (the refusal and the
+        // form again); a resend's refusal also stays said, with what was typed, until seen.
+        item.state = item.resend ? "refused" : "gone";
+        item.why = messageOf(doc, ".flash.error") || messageOf(doc, "main");
+        update(item);
+        if (here) showAnswer(doc, null);
+      })
+      .catch(function () {
+        // No connection, or no answer in time: kept, and sent again later.
+        clearTimeout(late);
+        item.state = "kept";
+        item.resend = true;
+        update(item);
+      })
+      .then(function () {
+        sending = false;
+        scheduleResend();
+      });
+  }
+
+  function renewToken(item) {
+    item.renewed = true;
+    return fetch(item.page, { credentials: "same-origin", cache: "no-store" })
+      .then(function (response) { return response.text(); })
+      .then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var token = doc.querySelector("input[name=csrf_token]");
+        if (!token) return;
+        item.fields = item.fields.map(function (field) {
+          return field[0] === "csrf_token" ? [field[0], token.value] : field;
+        });
+      });
+  }
+
+  // Everything kept and not yet answered goes again, one post at a time, oldest first.
+  function resend() {
+    if (sending || (navigator.onLine === false)) { scheduleResend(); return; }
+    var waiting = kept().filter(function (item) { return item.state === "kept" || item.state === "sending"; });
+    if (!waiting.length) return;
+    var item = waiting[0];
+    item.resend = true;
+    item.state = "sending";
+    update(item);
+    send(item);
+  }
+
+  function scheduleResend() {
+    clearTimeout(resendTimer);
+    var waiting = kept().some(function (item) { return item.state === "kept" || item.state === "sending"; });
+    if (waiting) resendTimer = setTimeout(resend, sending ? 1000 : RESEND_EVERY);
+  }
+
+  // What the outbox holds, said above the page: kept, on its way, or refused (with why and
+  // what was typed) until its player taps it away.
+  function outboxBox() {
+    var box = document.getElementById("outbox");
+    var main = document.querySelector("main");
+    if (!box && main) {
+      box = document.createElement("div");
+      box.id = "outbox";
+      box.setAttribute("role", "status");
+      box.setAttribute("aria-live", "polite");
+      main.insertBefore(box, main.firstChild);
+    }
+    return box;
+  }
+
+  function drawOutbox() {
+    var items = kept();
+    if (!document.getElementById("outbox") && !items.length) return;
+    var box = outboxBox();
+    if (!box) return;
+    box.querySelectorAll(".outbox-item").forEach(function (shown) { shown.remove(); });
+    items.forEach(function (item) {
+      var line = document.createElement("p");
+      line.className = "flash outbox-item " + (item.state === "refused" ? "error" : item.state);
+      if (item.state === "refused") {
+        line.textContent = say("refused", { what: item.what, why: item.why || "" });
+        line.appendChild(dismiss(function () { item.state = "gone"; update(item); }));
+      } else if (item.state === "kept") {
+        line.textContent = say("kept", { what: item.what });
+      } else {
+        line.textContent = say("sending", { what: item.what });
+      }
+      box.appendChild(line);
+    });
+  }
+
+  function note(kind, text) {
+    var box = text && outboxBox();
+    if (!box) return;
+    var line = document.createElement("p");
+    line.className = "flash outbox-note " + kind;
+    line.textContent = text;
+    line.appendChild(dismiss(function () { line.remove(); }));
+    box.appendChild(line);
+  }
+
+  function dismiss(then) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "dismiss";
+    button.textContent = say("dismiss");
+    button.addEventListener("click", then);
+    return button;
+  }
+
+  // The answer to a post, shown as the browser would have shown it, without leaving the
+  // page's scripts: the page's content and title, and its address if it moved (a redirect).
+  function showAnswer(doc, url) {
+    var main = document.querySelector("main");
+    var fresh = doc.querySelector("main");
+    if (!main || !fresh) { location.reload(); return; }
+    if (liveSheet) { liveSheet.stop(); liveSheet = null; }
+    main.innerHTML = fresh.innerHTML;
+    document.title = doc.title;
+    if (url && url !== location.href) history.replaceState(null, "", url);
+    window.scrollTo(0, 0);
+    start(main);
+  }
 
   /* New match: show only the table rules and side names the chosen table uses. */
   function startNewMatch(form) {
@@ -244,20 +579,37 @@
     update();
   }
 
+  // What a page's content needs once drawn, whether loaded or put in by showAnswer.
+  function start(root) {
+    enhance(root);
+    var live = document.getElementById("live");
+    if (live && live.dataset.events) liveSheet = startLive();
+    var calc = root.querySelector("form.calculator");
+    if (calc) startCalculator(calc);
+    drawOutbox();
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
-    var newMatch = document.querySelector("form.new-match");
-    if (newMatch) startNewMatch(newMatch);
-    enhance(document);
     var said = document.getElementById("words");
     if (said) words = JSON.parse(said.textContent);
-    tellZone();
-    var live = document.getElementById("live");
-    if (live && live.dataset.poll) startLive(live);
-    var calc = document.querySelector("form.calculator");
-    if (calc) startCalculator(calc);
+    var newMatch = document.querySelector("form.new-match");
+    if (newMatch) startNewMatch(newMatch);
+    var toldZone = tellZone();
+    start(document);
+    // This page was drawn in UTC, before the server knew the phone's zone: drawn again in it.
+    if (toldZone && liveSheet) liveSheet.fetch();
     var full = document.querySelector(".qr-full");
     if (full && full.requestFullscreen) {
       full.addEventListener("click", function () { full.requestFullscreen().catch(function () {}); });
+    }
+    if (outboxWorks()) {
+      // Opened again with something kept from before: it goes now.
+      keep(kept().map(function (item) { item.resend = true; return item; }));
+      drawOutbox();
+      resend();
+      window.addEventListener("online", resend);
+      document.addEventListener("visibilitychange", function () { if (!document.hidden) resend(); });
+      window.addEventListener("pageshow", function (event) { if (event.persisted) resend(); });
     }
   });
 })();

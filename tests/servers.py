@@ -21,6 +21,9 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from scorekeeper.serve import CONFIG
+from tests.streams import Stream
+
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 
@@ -78,6 +81,8 @@ def gunicorn(
     server = subprocess.Popen(
         [
             str(BIN / "gunicorn"),
+            "--config",
+            CONFIG,
             "--bind",
             f"127.0.0.1:{port}",
             "--workers",
@@ -128,6 +133,12 @@ class HttpPhone:
                 return response.status, response.read().decode(), dict(response.headers)
         except urllib.error.HTTPError as error:
             return error.code, error.read().decode(), dict(error.headers)
+
+    def stream(self, path: str) -> Stream:
+        """Open a match's stream of events, as a page's EventSource does."""
+        response = self.opener.open(self.base + path, timeout=30)
+        assert response.status == 200
+        return Stream(iter(response.readline, b""), response.close)
 
     def post(self, path: str, form: dict[str, object]) -> tuple[int, str]:
         """Submit a form with this phone's CSRF token, following the redirect."""

@@ -23,8 +23,18 @@ def held_going_into(sheet: Sheet, number: int) -> int:
     return sheet.state.held_over
 
 
-def _calculator(match: Match, sheet: Sheet, side: Side, number: int, *, correcting: bool):  # type: ignore[no-untyped-def]
-    """Show, work out, or enter a calculator for one cell; a side's own or the host's correction."""
+def _calculator(  # type: ignore[no-untyped-def]
+    match: Match,
+    sheet: Sheet,
+    side: Side,
+    number: int,
+    *,
+    correcting: bool,
+    moved_on: str | None = None,
+):
+    """Show, work out, or enter a calculator for one cell; a side's own or the host's
+    correction. `moved_on` says why counts posted for another hand are shown for this one,
+    worked out and not entered."""
     game, table = sheet.game, sheet.table
     if not game.calculator_fields(table):
         abort(404)
@@ -46,7 +56,7 @@ def _calculator(match: Match, sheet: Sheet, side: Side, number: int, *, correcti
             form[f"n_{error.field}"].errors.append(error.reason)
             status = 400
         else:
-            if request.form.get("intent") == "enter":
+            if request.form.get("intent") == "enter" and moved_on is None:
                 code = match.code  # read before the action commits (and expires the match)
                 facts = EntryFacts(
                     points=preview.total, counts=counts, black_hand=bool(form.black_hand.data)
@@ -68,6 +78,13 @@ def _calculator(match: Match, sheet: Sheet, side: Side, number: int, *, correcti
                 return answer(code, done)
     else:
         status = 400
+    if moved_on is not None:
+        # Drawn again for this hand and its cell as they stand, with the counts as typed (a
+        # field draws what was posted before its data: that is forgotten here).
+        form.hand.data = number
+        form.revision.data = cell.entry.revision if cell and cell.entry else 0
+        form.hand.raw_data = form.revision.raw_data = []
+        status = 409
     template = (
         "calculator/_breakdown.html" if request.headers.get("X-Preview") else "calculator/calc.html"
     )
@@ -81,6 +98,7 @@ def _calculator(match: Match, sheet: Sheet, side: Side, number: int, *, correcti
         preview=preview,
         correcting=correcting,
         held=held_going_into(sheet, number),
+        error=moved_on,
     ), status
 
 
@@ -96,20 +114,32 @@ def for_my_side(code: str):  # type: ignore[no-untyped-def]
         raise Refusal(_("No hand is open for entries."), 409, match)
     posted = request.form.get("hand", type=int)
     if request.method == "POST" and posted is not None and posted != number:
-        # The hand moved on while this phone was counting: the entry would land in the wrong row.
-        raise Refusal(
+        # The hand completed while this phone was counting: the counts would land in the wrong
+        # row, so they are shown again for the open hand, to enter if they are its own.
+        said = {
+            "hand": sheet.game.hand_word,
+            "noun": sheet.game.hand_noun,
+            "posted": posted,
+            "number": number,
+        }
+        if viewer.is_host:
             # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round"), %(noun)s
             # the same inside a sentence; %(posted)s and %(number)s are hand numbers.
-            _(
-                "%(hand)s %(posted)s is closed; the open %(noun)s is %(number)s.",
-                hand=sheet.game.hand_word,
-                noun=sheet.game.hand_noun,
-                posted=posted,
-                number=number,
-            ),
-            409,
-            match,
-        )
+            moved_on = _(
+                "%(hand)s %(posted)s was complete before your counts arrived, so they were not "
+                "saved. They are below for %(noun)s %(number)s: enter them if they are that "
+                "%(noun)s's; to change %(noun)s %(posted)s, tap its cell on the sheet.",
+                **said,
+            )
+        else:
+            # NOTE: as the message before, to a phone that is not the host's.
+            moved_on = _(
+                "%(hand)s %(posted)s was complete before your counts arrived, so they were not "
+                "saved: only the host can change %(noun)s %(posted)s now. They are below for "
+                "%(noun)s %(number)s: enter them if they are that %(noun)s's.",
+                **said,
+            )
+        return _calculator(match, sheet, viewer.side, number, correcting=False, moved_on=moved_on)
     return _calculator(match, sheet, viewer.side, number, correcting=False)
 
 

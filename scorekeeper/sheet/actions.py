@@ -38,7 +38,7 @@ from scorekeeper.permissions import Action, Refusal, SeatAt, Viewer, seats_at, v
 from scorekeeper.sheet.forms import what_was_posted
 from scorekeeper.sheet.state import Sheet, StoredEntry, cell_values, load_sheet
 from scorekeeper.tables.setup import NewMatch, add_match
-from scorekeeper.versions import Known, announcement, versions
+from scorekeeper.versions import announcement, versions
 
 # Phones that may watch one match: a TV, friends, family; beyond it, a stranger's script.
 MAX_WATCHERS = 50
@@ -127,7 +127,7 @@ def _first_time(match: Match, key: str | None) -> bool:
 def _run(match: Match, key: str | None, work: Callable[[Viewer], Done]) -> Done:
     """Lock, skip a repeated post, read this phone's seat, do the work, commit; undo
     everything on a refusal."""
-    code, match_id = match.code, match.id
+    code = match.code
     try:
         version = _lock(match)
         if not _first_time(match, key):
@@ -148,7 +148,7 @@ def _run(match: Match, key: str | None, work: Callable[[Viewer], Done]) -> Done:
         raise Refusal(
             _("Someone else changed the sheet at the same moment. Try again."), 409, match
         ) from clash
-    versions().wrote(code, Known(match_id, version))
+    versions().wrote(code, version)
     return done
 
 
@@ -176,8 +176,10 @@ def _write_cell(
     db.session.add(entry)
 
 
-def _check_open_hand(sheet: Sheet, hand_number: int) -> None:
-    """Refuse an entry for any hand but the one open now, saying why."""
+def _check_open_hand(sheet: Sheet, hand_number: int, viewer: Viewer, facts: EntryFacts) -> None:
+    """Refuse an entry for any hand but the one open now, saying why in the words that fit
+    this phone; an entry for a hand that completed meanwhile is given back, in the form for
+    the open hand, to enter again."""
     match = sheet.match
     if sheet.current_hand is None:
         if sheet.winner is not None:
@@ -203,16 +205,34 @@ def _check_open_hand(sheet: Sheet, hand_number: int) -> None:
         raise Refusal(_("No hand is open for entries."), 409, match)
     word = sheet.game.hand_word
     if hand_number < sheet.current_hand:
-        raise Refusal(
-            # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round").
-            _(
-                "%(hand)s %(number)s is complete: only the host can change it now.",
-                hand=word,
-                number=hand_number,
-            ),
-            409,
-            match,
-        )
+        # The phone's form was drawn before the other sides finished the hand: what was typed
+        # is likely the next hand's, or a change the host makes from the sheet.
+        said = {
+            "hand": word,
+            "number": hand_number,
+            "points": facts.points,
+            "noun": sheet.game.hand_noun,
+            "current": sheet.current_hand,
+        }
+        if viewer.is_host:
+            # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round"), %(noun)s
+            # the same word inside a sentence; %(points)s what the host typed; %(number)s and
+            # %(current)s are hand numbers.
+            message = _(
+                "%(hand)s %(number)s was complete before your %(points)s arrived, so it was not "
+                "saved. It is in the form for %(noun)s %(current)s below: enter it if it is "
+                "that %(noun)s's; to change %(noun)s %(number)s, tap its cell on the sheet.",
+                **said,
+            )
+        else:
+            # NOTE: as the message before, to a phone that is not the host's.
+            message = _(
+                "%(hand)s %(number)s was complete before your %(points)s arrived, so it was not "
+                "saved: only the host can change %(noun)s %(number)s now. Your %(points)s is in "
+                "the form for %(noun)s %(current)s below: enter it if it is that %(noun)s's.",
+                **said,
+            )
+        raise Refusal(message, 409, match, given_back=facts)
     if hand_number > sheet.current_hand:
         raise Refusal(
             # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round"), at the
@@ -270,7 +290,7 @@ def enter_hand(
     def work(viewer: Viewer) -> Done:
         viewer.require(Action.ENTER, side)
         sheet = load_sheet(match, corrections=False)
-        _check_open_hand(sheet, hand_number)
+        _check_open_hand(sheet, hand_number, viewer, facts)
         cell = sheet.cell(hand_number, side)
         entry = cell.entry if cell else None
         if seen_revision is not None and seen_revision != (entry.revision if entry else 0):

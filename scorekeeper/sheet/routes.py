@@ -28,9 +28,11 @@ from scorekeeper.live import (
     CACHE_CONTROL,
     VARY,
     etag_for,
+    last_seen,
     not_modified_headers,
     request_tag,
     unchanged,
+    version_events,
 )
 from scorekeeper.matches import answer, match_or_404, side_at
 from scorekeeper.models import Correction, Match
@@ -43,6 +45,7 @@ from scorekeeper.sheet.exports import match_json, sheet_csv
 from scorekeeper.sheet.forms import ActionForm, CorrectionForm, EntryForm, hand_form, new_key
 from scorekeeper.sheet.rows import sheet_rows
 from scorekeeper.sheet.state import Sheet, load_sheet
+from scorekeeper.versions import versions
 
 bp = Blueprint("sheet", __name__, url_prefix="/m")
 bp.add_app_template_global(running_chart)
@@ -122,8 +125,11 @@ def count_changes(correction: Correction) -> str:
     return actions.listed(changes)
 
 
-def _entry_form(sheet: Sheet, viewer: Viewer) -> EntryForm | None:
-    """This phone's entry form for the open hand, filled with what its side entered so far."""
+def _entry_form(
+    sheet: Sheet, viewer: Viewer, given_back: EntryFacts | None = None
+) -> EntryForm | None:
+    """This phone's entry form for the open hand, filled with what its side entered so far,
+    or with what its player typed for a hand that completed first (`given_back`)."""
     if sheet.current_hand is None or not viewer.may(Action.ENTER, viewer.side):
         return None
     form = EntryForm(sheet.game, formdata=None)
@@ -131,10 +137,11 @@ def _entry_form(sheet: Sheet, viewer: Viewer) -> EntryForm | None:
     form.side.data = viewer.side.position  # type: ignore[union-attr]
     cell = sheet.cell(sheet.current_hand, viewer.side)  # type: ignore[arg-type]
     form.revision.data = cell.entry.revision if cell is not None and cell.entry else 0
-    if cell is not None and cell.entry is not None:
-        form.points.data = cell.entry.points
-        form.even_split.data = cell.entry.even_split
-        form.black_hand.data = cell.entry.black_hand
+    shown = given_back or (cell.entry if cell is not None else None)
+    if shown is not None:
+        form.points.data = shown.points
+        form.even_split.data = shown.even_split
+        form.black_hand.data = shown.black_hand
     return form
 
 
@@ -169,6 +176,7 @@ def render_match(
     error: str | None = None,
     status: int = 200,
     entry_form: EntryForm | None = None,
+    given_back: EntryFacts | None = None,
 ) -> Response:
     """The match page (or its live part) from the database, with this phone's ETag; a 304 if
     the phone already shows it. The match's row (its version) is read before the seats and
@@ -198,7 +206,7 @@ def render_match(
             sheet.game.target_words(sheet.table),
             sheet.game.hand_noun,
         ),
-        entry_form=entry_form or _entry_form(sheet, viewer),
+        entry_form=entry_form or _entry_form(sheet, viewer, given_back),
         error=error,
         dealing_order=order,
         dealer=dealer_of(order, match.first_dealer, sheet.current_hand or len(sheet.hands) + 1),
@@ -223,9 +231,28 @@ def match(code: str) -> Response:
 
 @bp.get("/<code>/live")
 def live(code: str) -> Response:
-    """The live part of the sheet for polling phones; 304 with no body while nothing changed
-    (most of those never get this far: live.UnchangedPolls answers them)."""
+    """The live part of the sheet, fetched when the match's stream rings (and once a minute to
+    be safe); 304 with no body while nothing changed for this phone."""
     return render_match(match_or_404(code), "sheet/live.html")
+
+
+@bp.get("/<code>/events")
+def events(code: str) -> Response:
+    """The match's stream of server-sent events: its version each time it changes (live.py)."""
+    match = match_or_404(code)
+    told = last_seen(request.headers.get("Last-Event-ID"), request.args.get("since"), match.version)
+    stream = version_events(
+        versions(),
+        match.code,
+        told,
+        current_app.extensions["release"],
+        current_app.config["STREAM_HEARTBEAT"],
+    )
+    response = Response(stream, mimetype="text/event-stream")
+    # Neither kept nor held back: nginx buffers a proxied answer unless told not to.
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
 
 
 @bp.get("/<code>/tv")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Locator, Page, expect
 
-# The phones poll every 2 s; the product promises "within about two seconds".
+# A change reaches a phone's stream at once (within a second or so on SQLite with several
+# workers); the product promises "within about two seconds".
 LIVE_MS = 5_000
 PLAIN_TOTAL = "Your total for this hand"
 

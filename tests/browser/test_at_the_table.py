@@ -308,7 +308,7 @@ def test_times_show_in_the_phone_zone_and_say_utc_without_javascript(
     made_at = made_at.replace(tzinfo=UTC)
     tokyo = format_time(made_at, "short", tzinfo=ZoneInfo("Asia/Tokyo"), locale="en")
 
-    # The phone's first page tells the server its zone; its next poll brings the time there.
+    # The phone's first page tells the server its zone, and fetches the sheet again in it.
     phone = new_phone(timezone="Asia/Tokyo")
     phone.goto(f"/m/{code}")
     trail_time = phone.locator(".trail time")

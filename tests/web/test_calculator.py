@@ -155,3 +155,25 @@ def test_brisca_calculator_counts_card_points(host, guest):
     count(host, code, counts)
     page = count(guest, code, counts).shown
     assert "Round 1 is tied. Who took the last trick?" in page
+
+
+@pytest.mark.parametrize("who", ["host", "guest"])
+def test_counts_for_a_hand_completed_meanwhile_come_back_for_the_open_hand(
+    app, basra, host, guest, who
+):
+    # This phone's side entered hand 1 and opened the calculator to count it again; meanwhile
+    # the other side entered, completing hand 1.
+    phone, side, side_counts = (host, 0, ALICE) if who == "host" else (guest, 1, BEN)
+    other, other_side = (guest, 1) if who == "host" else (host, 0)
+    phone.enter(basra, 1, side, 40)
+    other.enter(basra, 1, other_side, 5)
+    before = snapshot(app)
+    late = count(phone, basra, side_counts, hand=1)
+    assert late.status_code == 409
+    page = late.shown
+    assert "Hand 1 was complete before your counts arrived, so they were not saved" in page
+    assert ("only the host" in page) is (who == "guest")
+    # Drawn for hand 2, with the counts as typed and worked out, one tap from entering.
+    assert re.search(r'name="hand"[^>]*value="2"', page)
+    assert re.search(rf'name="n_cards"[^>]*value="{side_counts["n_cards"]}"', page)
+    assert snapshot(app) == before

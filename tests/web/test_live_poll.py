@@ -1,5 +1,6 @@
-"""The live poll every phone makes every two seconds: a 304 while nothing changed for it, the
-new live part as soon as something did, never an older one, and never a stale memory."""
+"""The live part a phone fetches when its stream rings (and once a minute to be safe): a 304
+while nothing changed for it, the new live part as soon as something did, never an older one,
+and never a stale memory."""
 
 from __future__ import annotations
 
@@ -10,15 +11,12 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-import pytest
 import segno
 import sqlalchemy as sa
 from flask import Flask
 
-from scorekeeper import create_app
 from scorekeeper.extensions import db
 from tests.phones import Phone
-from tests.web.conftest import SHARED_SETTINGS
 
 
 def poll(phone: Phone, code: str, etag: str | None = None, **headers: str):  # type: ignore[no-untyped-def]
@@ -146,75 +144,6 @@ def frozen_listeners(app: Flask) -> Iterator[int]:
     finally:
         for pid in pids:
             os.kill(pid, signal.SIGCONT)
-
-
-def test_a_listener_that_silently_stops_hearing_is_not_trusted(
-    app, other_worker, host, guest, basra
-):
-    if not on_postgres(app):
-        pytest.skip("only PostgreSQL workers listen for versions; SQLite polls always read")
-    versions = app.extensions["match_versions"]
-    etag = poll(guest, basra).headers["ETag"]
-    assert wait_until(versions.trusted, 10)
-    assert poll(guest, basra, etag).status_code == 304
-    with frozen_listeners(app) as frozen:
-        assert frozen >= 1
-        # Within a few seconds the worker stops trusting what it remembers...
-        assert wait_until(lambda: not versions.trusted(), 4)
-        # ...so a write it never hears of is still seen by the next poll.
-        host.on(other_worker).enter(basra, 1, 0, 40)
-        changed = poll(guest, basra, etag)
-        assert changed.status_code == 200
-        assert "40" in changed.shown
-    # Thawed: it hears again, and trusts its memory again.
-    assert wait_until(versions.trusted, 10)
-    assert poll(guest, basra, changed.headers["ETag"]).status_code == 304
-
-
-def test_with_listening_off_every_poll_reads_the_version(app, host, guest, basra):
-    settings = {key: app.config[key] for key in SHARED_SETTINGS if key in app.config}
-    deaf = create_app({**settings, "LISTEN_FOR_VERSIONS": False})
-    try:
-        versions = deaf.extensions["match_versions"]
-        watching = guest.on(deaf)
-        etag = poll(watching, basra).headers["ETag"]
-        assert poll(watching, basra, etag).status_code == 304
-        host.enter(basra, 1, 0, 40)
-        # No waiting for an announcement: the very next poll reads the new version.
-        assert poll(watching, basra, etag).status_code == 200
-        assert not versions.trusted()
-    finally:
-        deaf.extensions["match_versions"].close()
-        with deaf.app_context():
-            db.engine.dispose()
-
-
-def test_a_write_while_the_listener_is_down_is_not_missed(app, host, guest, basra):
-    versions = app.extensions["match_versions"]
-    etag = poll(guest, basra).headers["ETag"]
-    if on_postgres(app):
-        # Each worker listens on a connection of its own: drop it, as a restart would (and any
-        # left by an earlier test's app on this schema, which is closing anyway).
-        assert wait_until(versions.trusted, 10)
-        with app.app_context():
-            schema = db.session.scalar(sa.text("SELECT current_schema()"))
-            dropped = db.session.scalar(
-                sa.text(
-                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                    "WHERE query = :listen"
-                ),
-                {"listen": f'LISTEN "scorekeeper_{schema}"'},
-            )
-            db.session.commit()
-        assert dropped >= 1
-        assert wait_until(lambda: not versions.trusted(), 10)
-    # Written while nobody listens (on SQLite, where nobody ever does): no NOTIFY is heard.
-    host.enter(basra, 1, 0, 40)
-    if on_postgres(app):
-        assert wait_until(versions.trusted, 10)
-    changed = poll(guest, basra, etag)
-    assert changed.status_code == 200
-    assert "40" in changed.shown
 
 
 def test_static_files_are_fingerprinted_and_kept_for_good(guest, basra):

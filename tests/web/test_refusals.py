@@ -71,7 +71,41 @@ def test_a_complete_hand_is_closed_to_the_sides(app, table, host, guest):
     before = snapshot(app)
     response = guest.enter(table, 1, 1, 13)
     assert response.status_code == 409
-    assert "Hand 1 is complete: only the host can change it now" in response.shown
+    assert "only the host can change hand 1 now" in response.shown
+    assert snapshot(app) == before
+
+
+def points_in_form(page: str) -> tuple[str, str]:
+    """The hand the entry form is for and the points it holds, as the page draws them."""
+    hand = re.search(r'<input type="hidden" name="hand" value="(\d+)">', page)
+    points = re.search(r'<input type="text" id="points" name="points" value="([^"]*)"', page)
+    assert hand and points
+    return hand.group(1), points.group(1)
+
+
+@pytest.mark.parametrize("who", ["host", "guest"])
+def test_an_entry_for_a_hand_completed_meanwhile_is_given_back_in_the_words_for_its_phone(
+    app, host, guest, who
+):
+    code = host.create("brisca", table_format="2", target="3", side_0="Ana", side_1="Omar")
+    guest.join(code, side=1)
+    # Ana enters round 1, then types 60 into the form still drawn for round 1 just as Omar
+    # completes round 1: her 60 (round 2's, surely) arrives for round 1.
+    host.enter(code, 1, 0, 70)
+    guest.enter(code, 1, 1, 50)
+    before = snapshot(app)
+    phone, side = (host, 0) if who == "host" else (guest, 1)
+    response = phone.enter(code, 1, side, 60)
+    assert response.status_code == 409
+    assert "Round 1 was complete before your 60 arrived, so it was not saved" in response.shown
+    if who == "host":
+        # The host may change round 1, from the sheet: she is never told only the host can.
+        assert "only the host" not in response.shown
+        assert "tap its cell on the sheet" in response.shown
+    else:
+        assert "only the host can change round 1 now" in response.shown
+    # What was typed is in the form for round 2, to enter again with one tap.
+    assert points_in_form(response.get_data(as_text=True)) == ("2", "60")
     assert snapshot(app) == before
 
 

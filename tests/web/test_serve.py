@@ -1,8 +1,9 @@
 """`make run` as a host at a table meets it: the address once the server answers, a plain
-word when the port is taken, and no line per poll."""
+word when the port is taken, no line per request, and a whole table's streams held."""
 
 from __future__ import annotations
 
+import re
 import signal
 import socket
 import subprocess
@@ -10,7 +11,7 @@ import sys
 import time
 import urllib.request
 
-from tests.servers import ROOT, free_port, migrate, server_env, shared_database
+from tests.servers import ROOT, HttpPhone, free_port, migrate, server_env, shared_database
 
 __all__ = ["shared_database"]
 
@@ -77,3 +78,52 @@ def test_a_taken_port_is_said_plainly_with_the_way_out(shared_database):
     assert f"PORT={port + 1} make run" in said
     assert "Scorekeeper is up" not in said
     assert "Traceback" not in said
+
+
+def test_make_run_holds_a_table_of_eight_phones_and_a_tv(shared_database):
+    """As `make run` serves (serve.py's own command, its default two workers, SQLite unless
+    the suite runs on PostgreSQL): eight phones and a TV each hold the match's stream open,
+    and every entry rings all nine while they stay open."""
+    migrate(shared_database)
+    port = free_port()
+    env = server_env(shared_database) | {"PORT": str(port), "HOST": "127.0.0.1"}
+    env.pop("WORKERS", None)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper.serve"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        read_until(server, "Scorekeeper is up")
+        base = f"http://127.0.0.1:{port}"
+        names = {f"side_{i}": f"Player {i + 1}" for i in range(8)}
+        host = HttpPhone(base)
+        table = {"table_format": "free", "target": "500", "host_side": "0", **names}
+        status, page = host.post("/new/other", table)
+        assert status == 200, page
+        code = re.search(r"/m/([A-Z2-9]{6})/live", page).group(1)
+        players = [host] + [HttpPhone(base) for _ in range(7)]
+        for position, phone in enumerate(players[1:], start=1):
+            assert phone.post(f"/m/{code}/claim", {"target": position})[0] == 200
+        tv = HttpPhone(base)
+        streams = [phone.stream(f"/m/{code}/events") for phone in [*players, tv]]
+        for stream in streams:
+            assert stream.next()["event"] == "release"
+        for position, phone in enumerate(players):
+            status, _ = phone.post(
+                f"/m/{code}/enter", {"hand": 1, "side": position, "points": 10 + position}
+            )
+            assert status == 200
+            rings = [stream.ring() for stream in streams]
+            assert None not in rings, f"entry {position + 1}: {rings.count(None)} of 9 not rung"
+        status, tv_page, _ = tv.get(f"/m/{code}/tv")
+        assert status == 200 and "Player 8" in tv_page
+        for stream in streams:
+            stream.close()
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.communicate(timeout=30)
+    assert server.returncode == 0

@@ -1,6 +1,6 @@
 """Two app servers (separate gunicorn processes, two ports) over one database: a write through
-one is seen by a poll through the other within 3 s, whether the workers listen for versions,
-don't, or listen on a connection that silently went deaf."""
+one rings every stream on every worker of the other within 3 s, whether the workers listen
+for versions, don't, or listen on a connection that silently went deaf."""
 
 from __future__ import annotations
 
@@ -8,13 +8,15 @@ import os
 import re
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import pytest
 import sqlalchemy as sa
 
+from scorekeeper.versions import READ_EVERY, TRUST_FOR
 from tests.servers import HttpPhone, gunicorn, migrate, shared_database
+from tests.streams import Stream
 
 __all__ = ["shared_database"]
 
@@ -56,40 +58,52 @@ def seated(first: str, second: str) -> tuple[HttpPhone, HttpPhone, str]:
     return host, guest, code
 
 
-def seen_within(guest: HttpPhone, code: str, etag: str, seconds: float) -> str | None:
-    """The live part the guest's next polls bring once it changes, if within `seconds`."""
-    deadline = time.monotonic() + seconds
-    while True:
-        status, live, _ = guest.get(f"/m/{code}/live", {"If-None-Match": etag})
-        if status == 200:
-            return live
-        assert status == 304
-        if time.monotonic() > deadline:
-            return None
-        time.sleep(0.1)
+def streams_on_every_worker(
+    server: str, code: str, listeners: Callable[[], int] | None = None
+) -> list[Stream]:
+    """Streams of the match opened through a server until each of its workers holds one: one
+    per worker answered a stream (its pid said by the worker's own listener where it listens,
+    else simply several streams, which the workers take in turn)."""
+    opened = []
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        opened.append(HttpPhone(server).stream(f"/m/{code}/events"))
+        assert opened[-1].next()["event"] == "release"
+        if listeners is None and len(opened) >= 6:
+            break
+        if listeners is not None and listeners() >= 2:
+            break
+    return opened
 
 
-def entered_and_seen(host: HttpPhone, guest: HttpPhone, code: str, hand: int) -> None:
-    """Alice enters 48 through her server; Ben's server shows it within SEEN_WITHIN."""
+def entered_and_rung(
+    host: HttpPhone, guest: HttpPhone, code: str, streams: list[Stream], within: float = SEEN_WITHIN
+) -> None:
+    """Alice enters 48 through her server; every stream on Ben's server rings `within` so many
+    seconds, and the live part it then fetches shows the 48."""
     status, _, headers = guest.get(f"/m/{code}/live")
     assert status == 200
     etag = headers["ETag"]
-    # Asked again, nothing changed: the poll is answered 304 (several times, on both workers).
+    # Asked again, nothing changed: the fetch is answered 304 (by either worker).
     for _ in range(4):
         assert guest.get(f"/m/{code}/live", {"If-None-Match": etag})[0] == 304
-    status, _ = host.post(f"/m/{code}/enter", {"hand": hand, "side": 0, "points": 48})
+    status, _ = host.post(f"/m/{code}/enter", {"hand": 1, "side": 0, "points": 48})
     assert status == 200
-    live = seen_within(guest, code, etag, SEEN_WITHIN)
-    assert live is not None, f"hand {hand} not seen through the other server in time"
-    assert f"Hand {hand}: waiting for" in live
+    rung = [stream.ring(within) for stream in streams]
+    assert None not in rung, f"{rung.count(None)} of {len(rung)} streams not rung in time"
+    status, live, _ = guest.get(f"/m/{code}/live", {"If-None-Match": etag})
+    assert status == 200
+    assert "Hand 1: waiting for" in live
     assert ">48<" in live.replace("\n", "").replace(" ", "")
+    for stream in streams:
+        stream.close()
 
 
 @pytest.mark.parametrize("listening", ["true", "false"])
 def test_an_entry_through_one_server_appears_live_through_the_other(shared_database, listening):
     with two_servers(shared_database, LISTEN_FOR_VERSIONS=listening) as (first, second):
         host, guest, code = seated(first, second)
-        entered_and_seen(host, guest, code, 1)
+        entered_and_rung(host, guest, code, streams_on_every_worker(second, code))
 
 
 def listening_backends(database_url: str) -> list[int]:
@@ -118,12 +132,13 @@ def test_a_write_is_seen_through_the_other_server_after_its_listeners_went_deaf(
         pytest.skip("only PostgreSQL workers listen for versions; SQLite polls always read")
     with two_servers(shared_database) as (first, second):
         host, guest, code = seated(first, second)
-        deadline = time.monotonic() + 15
-        while len(listening_backends(shared_database)) < 4 and time.monotonic() < deadline:
-            # Each worker starts listening when it first answers a poll; wake them all.
-            for server in (first, second):
-                HttpPhone(server).get(f"/m/{code}/live", {"If-None-Match": 'W/"0-wake"'})
-            time.sleep(0.2)
+        # Each worker starts listening when it first holds a stream.
+        streams = streams_on_every_worker(
+            second, code, lambda: len(listening_backends(shared_database))
+        )
+        streams += streams_on_every_worker(
+            first, code, lambda: len(listening_backends(shared_database)) - 2
+        )
         deaf = listening_backends(shared_database)
         assert len(deaf) == 4
         # Frozen, not closed: the connections stay open and say nothing, as after a NAT's idle
@@ -131,7 +146,26 @@ def test_a_write_is_seen_through_the_other_server_after_its_listeners_went_deaf(
         for pid in deaf:
             os.kill(pid, signal.SIGSTOP)
         try:
-            entered_and_seen(host, guest, code, 1)
+            # Trust lapses TRUST_FOR after the last echo; the next read (each second) rings.
+            entered_and_rung(host, guest, code, streams, TRUST_FOR + 2 * READ_EVERY + 1)
         finally:
             for pid in deaf:
                 os.kill(pid, signal.SIGCONT)
+
+
+def test_a_server_told_to_stop_ends_its_streams_at_once(shared_database):
+    """A restart or a deploy: the server's streams end within a moment (their phones reconnect
+    to one that runs) and it exits, instead of holding them for gunicorn's graceful timeout."""
+    migrate(shared_database)
+    with gunicorn(shared_database) as (base, server):
+        host = HttpPhone(base)
+        status, page = host.post("/new/basra", BASRA_FORM)
+        assert status == 200
+        code = re.search(r"/m/([A-Z2-9]{6})/live", page).group(1)
+        streams = [HttpPhone(base).stream(f"/m/{code}/events") for _ in range(4)]
+        for stream in streams:
+            assert stream.next()["event"] == "release"
+        os.killpg(server.pid, signal.SIGTERM)
+        for stream in streams:
+            assert stream.ended.wait(5), "a stream outlived its server's stop by 5 s"
+        assert server.wait(timeout=10) == 0

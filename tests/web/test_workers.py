@@ -39,7 +39,7 @@ def test_a_worker_checks_against_what_another_worker_wrote_since(
     assert "Hand 2: Alice 12 recorded" in host.enter(basra, 2, 0, 12).shown
     refused = host.enter(basra, 1, 0, 41)
     assert refused.status_code == 409
-    assert "Hand 1 is complete" in refused.shown
+    assert "Hand 1 was complete before your 41 arrived" in refused.shown
     assert entries(app, basra) == [(1, 0, 40), (1, 1, 3), (2, 0, 12)]
 
 
@@ -90,7 +90,7 @@ def test_a_deaf_worker_checks_every_entry_against_what_is_stored(
     assert "Hand 1: Ben 3 recorded" in guest.on(other_worker).enter(basra, 1, 1, 3).shown
     refused = host.enter(basra, 1, 0, 41)
     assert refused.status_code == 409
-    assert "Hand 1 is complete" in refused.shown
+    assert "Hand 1 was complete before your 41 arrived" in refused.shown
     assert "Hand 2: Alice 12 recorded" in host.enter(basra, 2, 0, 12).shown
     # Ended through the other worker: the next entry on this one is refused, not stored.
     guest.on(other_worker).enter(basra, 2, 1, 101)

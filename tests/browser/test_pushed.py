@@ -1,0 +1,263 @@
+"""The pushed table on real phones: an entry reaches every phone through its stream with no
+timer; a stream dropped without a word (iOS in the background) comes back when the page is
+seen again; an entry typed offline, or whose answer never came, is kept and sent once; a form
+follows the sheet when the hand it was drawn for completes under the player's thumb."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+from playwright.sync_api import Page, Route, expect
+
+from tests.browser.moves import LIVE_MS, PLAIN_TOTAL, cell, not_reloaded, seat, stay, told
+from tests.browser.test_live_table import stored_entries
+
+if TYPE_CHECKING:
+    from tests.browser.conftest import LiveServer, PhoneMaker
+
+pytestmark = pytest.mark.browser
+
+# No safety fetch in these tests: what arrives, arrives by the stream.
+NO_TIMER_SECONDS = 600
+# Every EventSource the page opens, kept where a test can reach it.
+RECORD_STREAMS = """
+window.streamsOpened = [];
+const Real = window.EventSource;
+window.EventSource = class extends Real {
+  constructor(...args) { super(...args); window.streamsOpened.push(this); }
+};
+"""
+
+
+def live_fetches(page: Page) -> list[str]:
+    """The URLs of every fetch of the live part the page makes from now on."""
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(r.url) if r.url.endswith("/live") else None)
+    return fetched
+
+
+def streaming(page: Page, count: int = 1) -> None:
+    """Wait until the page has opened `count` streams and the last one is open."""
+    page.wait_for_function(
+        "n => window.streamsOpened.length >= n && window.streamsOpened[n - 1].readyState === 1",
+        arg=count,
+        timeout=LIVE_MS,
+    )
+
+
+@pytest.fixture
+def no_timer(live_server: LiveServer) -> None:
+    """The page's safety fetch set to minutes: only the stream can bring a change in time."""
+    live_server.app.config["SAFETY_FETCH_SECONDS"] = NO_TIMER_SECONDS
+
+
+def watching(page: Page, code: str) -> Page:
+    """A phone that opens the match and watches it."""
+    page.add_init_script(RECORD_STREAMS)
+    page.goto(f"/m/{code}")
+    page.get_by_label("Your name").fill("Grandpa")
+    page.get_by_role("button", name="Just watch").click()
+    told(page, "Watching this match.")
+    stay(page)
+    return page
+
+
+def basra_table(new_phone: PhoneMaker, phones) -> tuple[str, Page, object]:  # type: ignore[no-untyped-def]
+    """Alice's browser phone and Ben's at a Basra match kept by a phone off the table."""
+    keeper, ben = phones(), phones()
+    code = keeper.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
+    ben.join(code, side=1)
+    alice = new_phone()
+    alice.add_init_script(RECORD_STREAMS)
+    seat(alice, code, "Alice")
+    streaming(alice)
+    return code, alice, ben
+
+
+def test_another_phone_s_entry_arrives_by_the_stream_with_no_timer(
+    live_server, no_timer, new_phone, phones
+):
+    code, alice, ben = basra_table(new_phone, phones)
+    watcher = watching(new_phone(), code)
+    streaming(watcher)
+    fetched = live_fetches(alice)
+
+    ben.enter(code, 1, 1, 5)
+    for phone in (alice, watcher):
+        expect(cell(phone, 1, 1)).to_have_text("5", timeout=LIVE_MS)
+        not_reloaded(phone)
+    # One ring, one fetch of the live part: nothing polls.
+    assert len(fetched) == 1
+    ben.enter(code, 1, 1, 7)
+    expect(cell(alice, 1, 1)).to_have_text("7", timeout=LIVE_MS)
+    assert len(fetched) == 2
+
+
+def test_a_stream_dropped_without_a_word_comes_back_when_the_page_is_seen(
+    live_server, no_timer, new_phone, phones
+):
+    code, alice, ben = basra_table(new_phone, phones)
+    # In the background iOS closes the stream and says nothing: no error, no reconnect.
+    alice.evaluate("window.streamsOpened.forEach(s => s.close())")
+    ben.enter(code, 1, 1, 5)
+    alice.wait_for_timeout(1500)
+    expect(alice.locator("table.sheet tbody tr")).to_have_count(0)
+
+    # The phone comes back to the page: a new stream, and the sheet as it now stands.
+    alice.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    expect(cell(alice, 1, 1)).to_have_text("5", timeout=LIVE_MS)
+    streaming(alice, 2)
+    # The new stream rings for the next change by itself.
+    ben.enter(code, 1, 1, 6)
+    expect(cell(alice, 1, 1)).to_have_text("6", timeout=LIVE_MS)
+    not_reloaded(alice)
+
+
+def test_an_entry_typed_offline_is_kept_then_recorded_once_on_every_phone(
+    live_server, new_phone, phones
+):
+    code, alice, ben = basra_table(new_phone, phones)
+    grandpa = watching(new_phone(), code)
+    ben.enter(code, 1, 1, 5)
+    expect(cell(alice, 1, 1)).to_have_text("5", timeout=LIVE_MS)
+
+    alice.context.set_offline(True)
+    alice.get_by_label(PLAIN_TOTAL).fill("40")
+    alice.get_by_role("button", name="Enter", exact=True).click()
+    kept = alice.locator("#outbox .kept")
+    expect(kept).to_have_text(
+        "Kept on this phone, not sent yet: Hand 1: Alice · 40. "
+        "It goes as soon as the connection is back."
+    )
+    # Still the sheet, with what was typed: not the browser's error page.
+    expect(alice.get_by_label(PLAIN_TOTAL)).to_have_value("40")
+    assert stored_entries(live_server, code, 1, 0) == []
+
+    alice.context.set_offline(False)
+    told(alice, "Hand 1: Alice 40 recorded.")
+    expect(kept).to_have_count(0)
+    for phone in (alice, grandpa):
+        expect(phone.locator("table.sheet tr.totals td")).to_have_text(["40", "5"], timeout=LIVE_MS)
+    not_reloaded(alice)
+    assert [(e.points, e.revision) for e in stored_entries(live_server, code, 1, 0)] == [(40, 1)]
+
+
+def test_a_kept_entry_goes_when_the_page_is_opened_again_even_with_a_stale_token(
+    live_server, new_phone, phones
+):
+    code, alice, ben = basra_table(new_phone, phones)
+    ben.enter(code, 1, 1, 5)
+    alice.context.set_offline(True)
+    alice.get_by_label(PLAIN_TOTAL).fill("40")
+    alice.get_by_role("button", name="Enter", exact=True).click()
+    expect(alice.locator("#outbox .kept")).to_have_count(1)
+    # Its security token is no longer good by the time it goes (a new secret, a new session):
+    # the phone fetches a fresh one rather than lose the entry.
+    alice.evaluate(
+        """() => {
+            const items = JSON.parse(localStorage.getItem("scorekeeper.outbox"));
+            items[0].fields = items[0].fields.map(f => f[0] === "csrf_token" ? [f[0], "stale"] : f);
+            localStorage.setItem("scorekeeper.outbox", JSON.stringify(items));
+        }"""
+    )
+    alice.close()
+    alice.context.set_offline(False)
+
+    again = alice.context.new_page()
+    again.goto(f"/m/{code}")
+    told(again, "Hand 1: Alice 40 recorded.")
+    expect(again.locator("table.sheet tr.totals td")).to_have_text(["40", "5"], timeout=LIVE_MS)
+    assert [(e.points, e.revision) for e in stored_entries(live_server, code, 1, 0)] == [(40, 1)]
+
+
+def test_an_entry_whose_answer_never_came_is_sent_again_and_recorded_once(
+    live_server, new_phone, phones
+):
+    code, alice, ben = basra_table(new_phone, phones)
+    ben.enter(code, 1, 1, 5)
+
+    def answer_lost(route: Route) -> None:
+        """The post reaches the app; its answer never reaches the phone."""
+        route.fetch(max_redirects=0)
+        route.abort("connectionreset")
+
+    alice.route("**/enter", answer_lost)
+    alice.get_by_label(PLAIN_TOTAL).fill("40")
+    alice.get_by_role("button", name="Enter", exact=True).click()
+    expect(alice.locator("#outbox .kept")).to_have_count(1)
+    alice.unroute_all(behavior="wait")
+    # Sent again (here at once, as when the page is seen again): its key says it went through.
+    alice.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    told(alice, "Already recorded.")
+    expect(alice.locator("table.sheet tr.totals td")).to_have_text(["40", "5"])
+    assert [(e.points, e.revision) for e in stored_entries(live_server, code, 1, 0)] == [(40, 1)]
+
+
+def test_a_refused_resend_shows_why_and_what_was_typed(live_server, new_phone, phones):
+    keeper, ben = phones(), phones()
+    code = keeper.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
+    ben.join(code, side=1)
+    alice = new_phone()
+    seat(alice, code, "Alice")
+    alice.context.set_offline(True)
+    alice.get_by_label(PLAIN_TOTAL).fill("40")
+    alice.get_by_role("button", name="Enter", exact=True).click()
+    expect(alice.locator("#outbox .kept")).to_have_count(1)
+    # Meanwhile the keeper ends the table for good.
+    assert "Match abandoned" in keeper.post(f"/m/{code}/abandon", {"confirmed": "y"}).shown
+    alice.context.set_offline(False)
+    refused = alice.locator("#outbox .error")
+    expect(refused).to_contain_text("Not recorded: Hand 1: Alice · 40. This match was abandoned")
+    # It stays said until she has seen it.
+    refused.get_by_role("button", name="OK").click()
+    expect(refused).to_have_count(0)
+    assert stored_entries(live_server, code, 1, 0) == []
+
+
+def test_a_form_follows_the_sheet_when_its_hand_completes_under_the_thumb(
+    live_server, new_phone, phones
+):
+    keeper = phones()
+    code = keeper.create(
+        "brisca", table_format="2", target="3", side_0="Ana", side_1="Omar", host_side="-1"
+    )
+    omar = phones()
+    omar.join(code, side=1)
+    ana = new_phone()
+    seat(ana, code, "Ana")
+    field = ana.get_by_label("Card points this round (0–120)")
+    field.fill("70")
+    ana.get_by_role("button", name="Enter", exact=True).click()
+    told(ana, "Round 1: Ana 70 recorded.")
+    stay(ana)
+
+    # Ana starts on round 2's points in the form still drawn for round 1 as Omar finishes it.
+    field.click()
+    field.fill("6")
+    omar.enter(code, 1, 1, 50)
+    expect(ana.locator("#entry h2")).to_have_text("Round 2: Ana", timeout=LIVE_MS)
+    expect(ana.locator("#entry .moved")).to_have_text(
+        "Round 1 is complete: what you typed is now for round 2."
+    )
+    expect(field).to_have_value("6")
+    expect(field).to_be_focused()
+    field.press_sequentially("0")
+    ana.get_by_role("button", name="Enter", exact=True).click()
+    told(ana, "Round 2: Ana 60 recorded.")
+    expect(cell(ana, 2, 0)).to_have_text("60")
+    assert [e.points for e in stored_entries(live_server, code, 1, 0)] == [70]
+    not_reloaded(ana)
+
+
+def test_a_page_of_an_older_release_reloads_when_a_new_one_serves_the_match(
+    live_server, new_phone, phones
+):
+    code, alice, ben = basra_table(new_phone, phones)
+    stay(alice)
+    # A deploy: the old server ends its streams, and the new one serves another release.
+    app = live_server.app
+    app.extensions["release"] = app.jinja_env.globals["release"] = "a-new-release"
+    app.extensions["match_versions"].close()
+    alice.wait_for_function("() => window.sameDocument === undefined", timeout=LIVE_MS * 2)
+    expect(alice.locator(".code-line")).to_contain_text("holds Alice")

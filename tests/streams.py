@@ -1,0 +1,66 @@
+"""A phone's open stream of server-sent events, read in a thread of its own, whether it comes
+from the test client or over HTTP from a real server."""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable, Iterable
+
+# Long enough for a ring through the database on a busy machine; a missing ring waits it out.
+RINGS_WITHIN = 5.0
+
+
+class Stream:
+    """The events a stream sent (dicts of their fields), in order; comments (the heartbeat)
+    are counted apart. `stop` is asked after each chunk: true ends the reading."""
+
+    def __init__(self, chunks: Iterable[bytes], close: Callable[[], object]) -> None:
+        self.events: queue.Queue[dict[str, str]] = queue.Queue()
+        self.comments = 0
+        self.ended = threading.Event()
+        self._chunks = chunks
+        self._close = close
+        self._stop = threading.Event()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        """Split what the stream sends into events, until it ends or the test is done."""
+        buffer = b""
+        try:
+            for chunk in self._chunks:
+                buffer += chunk
+                while b"\n\n" in buffer:
+                    block, buffer = buffer.split(b"\n\n", 1)
+                    lines = block.decode().split("\n")
+                    if all(line.startswith(":") for line in lines):
+                        self.comments += 1
+                        continue
+                    self.events.put(dict(line.split(": ", 1) for line in lines if ": " in line))
+                if self._stop.is_set():
+                    break
+        except (OSError, ValueError):
+            pass  # closed under the reader (an HTTP stream closed by the test)
+        finally:
+            self._close()
+            self.ended.set()
+
+    def next(self, within: float = RINGS_WITHIN) -> dict[str, str] | None:
+        """The next event, if one comes within `within` seconds."""
+        try:
+            return self.events.get(timeout=within)
+        except queue.Empty:
+            return None
+
+    def ring(self, within: float = RINGS_WITHIN) -> int | None:
+        """The version the next ring says, if one comes in time (the release is no ring)."""
+        event = self.next(within)
+        while event is not None and event.get("event") == "release":
+            event = self.next(within)
+        return int(event["id"]) if event is not None else None
+
+    def close(self) -> None:
+        """The phone closes the page: reading stops at the stream's next chunk."""
+        self._stop.set()
+        self._reader.join(timeout=5)

@@ -1,0 +1,209 @@
+"""The match's stream: every write rings every phone's stream, on this worker or another, at
+once while the worker hears and within a few seconds when it can't; a reconnect that missed a
+version gets it at once; the stream carries versions only and ends when its worker stops."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+from tests.phones import Phone
+from tests.streams import Stream
+from tests.web.conftest import SHARED_SETTINGS
+from tests.web.test_live_poll import frozen_listeners, on_postgres, poll, wait_until
+
+# The stream's heartbeat in these tests: short, so a test's stream ends soon after it is done.
+HEARTBEAT = 0.2
+
+
+def open_stream(
+    phone: Phone, code: str, headers: dict[str, str] | None = None, query: str = ""
+) -> Stream:
+    """The phone opens the match's stream, as app.js does."""
+    phone.app.config["STREAM_HEARTBEAT"] = HEARTBEAT
+    response = phone.client.get(f"/m/{code}/events{query}", headers=headers or {})
+    assert response.status_code == 200
+    return Stream(response.response, response.close)
+
+
+@pytest.fixture
+def streams() -> Iterator[list[Stream]]:
+    """Streams opened by a test, closed after it."""
+    opened: list[Stream] = []
+    yield opened
+    for stream in opened:
+        stream.close()
+
+
+def version_of(phone: Phone, code: str) -> int:
+    """The match's version, as the phone's page says it."""
+    return int(poll(phone, code).headers["ETag"].split('"')[1].split("-")[0])
+
+
+def test_a_stream_names_its_release_and_is_neither_kept_nor_buffered(app, guest, basra, streams):
+    app.config["STREAM_HEARTBEAT"] = HEARTBEAT
+    response = guest.client.get(f"/m/{basra}/events")
+    stream = Stream(response.response, response.close)
+    streams.append(stream)
+    assert response.status_code == 200
+    assert response.mimetype == "text/event-stream"
+    assert response.headers["Cache-Control"] == "no-cache"
+    assert response.headers["X-Accel-Buffering"] == "no"
+    first = stream.next()
+    assert first == {"retry": "3000", "event": "release", "data": app.extensions["release"]}
+    # Nothing changed: no ring, only the heartbeat that keeps proxies from closing it.
+    assert stream.ring(within=1) is None
+    assert stream.comments >= 2
+
+
+def test_an_entry_rings_every_stream_of_the_match_with_its_version(
+    app, host, guest, watcher, basra, streams
+):
+    watcher.join(basra, side=None)
+    before = version_of(guest, basra)
+    guests, watchers = open_stream(guest, basra), open_stream(watcher, basra)
+    streams.extend([guests, watchers])
+    assert guests.next()["event"] == "release"
+    host.enter(basra, 1, 0, 40)
+    after = version_of(guest, basra)
+    assert after > before
+    assert guests.ring() == after
+    assert watchers.ring() == after
+    # The ring says the version only: the page is fetched by each phone, its own.
+    assert "40" not in repr(list(guests.events.queue))
+    assert "40" in poll(guest, basra).shown
+
+
+def test_a_write_through_another_worker_rings_a_stream_here(
+    app, other_worker, host, guest, basra, streams
+):
+    stream = open_stream(guest, basra)
+    streams.append(stream)
+    assert stream.next()["event"] == "release"
+    host.on(other_worker).enter(basra, 1, 0, 40)
+    assert stream.ring() == version_of(guest, basra)
+
+
+def test_another_match_s_write_rings_no_stream_of_this_one(app, host, guest, basra, streams):
+    other = host.create("basra", table_format="2", target="101", side_0="Cleo", side_1="Dan")
+    stream = open_stream(guest, basra)
+    streams.append(stream)
+    assert stream.next()["event"] == "release"
+    host.enter(other, 1, 0, 40)
+    assert stream.ring(within=2.5) is None
+
+
+def test_a_reconnect_behind_the_match_gets_its_version_at_once(app, host, guest, basra, streams):
+    seen = version_of(guest, basra)
+    # The phone's stream dropped; meanwhile Alice entered hand 1.
+    host.enter(basra, 1, 0, 40)
+    now = version_of(guest, basra)
+    again = open_stream(guest, basra, {"Last-Event-ID": str(seen)})
+    streams.append(again)
+    assert again.ring(within=1) == now
+    # A phone that is up to date, or says junk, hears of nothing until something changes.
+    for said in (str(now), "junk", "99999999"):
+        current = open_stream(guest, basra, {"Last-Event-ID": said})
+        streams.append(current)
+        assert current.ring(within=0.6) is None
+
+
+def test_a_page_s_first_stream_catches_up_from_the_version_it_was_drawn_at(
+    app, host, guest, basra, streams
+):
+    drawn_at = version_of(guest, basra)
+    host.enter(basra, 1, 0, 40)
+    # As app.js opens it: ?since= the page's version (no Last-Event-ID on a first connect).
+    first = open_stream(guest, basra, query=f"?since={drawn_at}")
+    streams.append(first)
+    assert first.ring(within=1) == version_of(guest, basra)
+    # Without it, the stream starts from the version now.
+    plain = open_stream(guest, basra)
+    streams.append(plain)
+    assert plain.ring(within=0.6) is None
+
+
+def test_an_unknown_match_has_no_stream(guest):
+    assert guest.get("/m/ZZZZZZ/events").status_code == 404
+
+
+def test_streams_end_when_their_worker_stops(app, guest, basra):
+    stream = open_stream(guest, basra)
+    assert stream.next()["event"] == "release"
+    assert app.extensions["match_versions"].streams() == 1
+    app.extensions["match_versions"].close()
+    assert stream.ended.wait(5)
+    assert app.extensions["match_versions"].streams() == 0
+
+
+def test_with_listening_off_a_write_elsewhere_still_rings(app, host, guest, basra, streams):
+    settings = {key: app.config[key] for key in SHARED_SETTINGS if key in app.config}
+    deaf = create_app({**settings, "LISTEN_FOR_VERSIONS": False})
+    try:
+        stream = open_stream(guest.on(deaf), basra)
+        streams.append(stream)
+        assert stream.next()["event"] == "release"
+        host.enter(basra, 1, 0, 40)
+        # Read once a second by the worker, for every match its streams watch.
+        assert stream.ring(within=3) == version_of(guest, basra)
+    finally:
+        deaf.extensions["match_versions"].close()
+        with deaf.app_context():
+            db.engine.dispose()
+
+
+def test_a_listener_that_silently_stops_still_rings_within_seconds(
+    app: Flask, other_worker, host, guest, basra, streams
+):
+    if not on_postgres(app):
+        pytest.skip("only PostgreSQL workers listen for versions; SQLite reads them always")
+    versions = app.extensions["match_versions"]
+    stream = open_stream(guest, basra)
+    streams.append(stream)
+    assert stream.next()["event"] == "release"
+    assert wait_until(versions.trusted, 10)
+    with frozen_listeners(app) as frozen:
+        assert frozen >= 1
+        host.on(other_worker).enter(basra, 1, 0, 40)
+        # The other worker's own listener is frozen too: nobody hears the NOTIFY. The echo
+        # comes back late, the worker stops trusting, and reads.
+        assert stream.ring(within=6) == version_of(guest, basra)
+
+
+def test_a_write_while_the_listener_is_down_still_rings(app, host, guest, basra, streams):
+    versions = app.extensions["match_versions"]
+    stream = open_stream(guest, basra)
+    streams.append(stream)
+    assert stream.next()["event"] == "release"
+    if on_postgres(app):
+        # Each worker listens on a connection of its own: drop it, as a database restart would
+        # (and any left by an earlier test's app on this schema, which is closing anyway).
+        assert wait_until(versions.trusted, 10)
+        with app.app_context():
+            schema = db.session.scalar(sa.text("SELECT current_schema()"))
+            dropped = db.session.scalar(
+                sa.text(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE query = :listen"
+                ),
+                {"listen": f'LISTEN "scorekeeper_{schema}"'},
+            )
+            db.session.commit()
+        assert dropped >= 1
+        assert wait_until(lambda: not versions.trusted(), 10)
+    # Written through another app while nobody here listens (on SQLite nobody ever does): no
+    # NOTIFY is heard and no write of this worker's rings; the read does, once trust is back.
+    settings = {key: app.config[key] for key in SHARED_SETTINGS if key in app.config}
+    elsewhere = create_app({**settings, "LISTEN_FOR_VERSIONS": False})
+    try:
+        host.on(elsewhere).enter(basra, 1, 0, 40)
+    finally:
+        elsewhere.extensions["match_versions"].close()
+        with elsewhere.app_context():
+            db.engine.dispose()
+    assert stream.ring(within=12) == version_of(guest, basra)
