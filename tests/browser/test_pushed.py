@@ -12,6 +12,7 @@ from playwright.sync_api import Page, Route, expect
 
 from tests.browser.moves import LIVE_MS, PLAIN_TOTAL, cell, not_reloaded, seat, stay, told
 from tests.browser.test_live_table import stored_entries
+from tests.words import words
 
 if TYPE_CHECKING:
     from tests.browser.conftest import LiveServer, PhoneMaker
@@ -115,7 +116,7 @@ def test_a_stream_dropped_without_a_word_comes_back_when_the_page_is_seen(
 
 
 def test_an_entry_typed_offline_is_kept_then_recorded_once_on_every_phone(
-    live_server, new_phone, phones
+    live_server, new_phone, phones, artifacts
 ):
     code, alice, ben = basra_table(new_phone, phones)
     grandpa = watching(new_phone(), code)
@@ -132,6 +133,7 @@ def test_an_entry_typed_offline_is_kept_then_recorded_once_on_every_phone(
     )
     # Still the sheet, with what was typed: not the browser's error page.
     expect(alice.get_by_label(PLAIN_TOTAL)).to_have_value("40")
+    alice.screenshot(path=artifacts / "outbox-kept.png")
     assert stored_entries(live_server, code, 1, 0) == []
 
     alice.context.set_offline(False)
@@ -194,7 +196,7 @@ def test_an_entry_whose_answer_never_came_is_sent_again_and_recorded_once(
     assert [(e.points, e.revision) for e in stored_entries(live_server, code, 1, 0)] == [(40, 1)]
 
 
-def test_a_refused_resend_shows_why_and_what_was_typed(live_server, new_phone, phones):
+def test_a_refused_resend_shows_why_and_what_was_typed(live_server, new_phone, phones, artifacts):
     keeper, ben = phones(), phones()
     code = keeper.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
     ben.join(code, side=1)
@@ -210,13 +212,14 @@ def test_a_refused_resend_shows_why_and_what_was_typed(live_server, new_phone, p
     refused = alice.locator("#outbox .error")
     expect(refused).to_contain_text("Not recorded: Hand 1: Alice · 40. This match was abandoned")
     # It stays said until she has seen it.
+    alice.screenshot(path=artifacts / "outbox-refused.png")
     refused.get_by_role("button", name="OK").click()
     expect(refused).to_have_count(0)
     assert stored_entries(live_server, code, 1, 0) == []
 
 
 def test_a_form_follows_the_sheet_when_its_hand_completes_under_the_thumb(
-    live_server, new_phone, phones
+    live_server, new_phone, phones, artifacts
 ):
     keeper = phones()
     code = keeper.create(
@@ -242,6 +245,7 @@ def test_a_form_follows_the_sheet_when_its_hand_completes_under_the_thumb(
     )
     expect(field).to_have_value("6")
     expect(field).to_be_focused()
+    ana.screenshot(path=artifacts / "form-follows-the-sheet.png")
     field.press_sequentially("0")
     ana.get_by_role("button", name="Enter", exact=True).click()
     told(ana, "Round 2: Ana 60 recorded.")
@@ -261,3 +265,43 @@ def test_a_page_of_an_older_release_reloads_when_a_new_one_serves_the_match(
     app.extensions["match_versions"].close()
     alice.wait_for_function("() => window.sameDocument === undefined", timeout=LIVE_MS * 2)
     expect(alice.locator(".code-line")).to_contain_text("holds Alice")
+
+
+def test_the_outbox_speaks_the_phone_s_language_right_to_left_in_the_dark(
+    live_server, new_phone, phones, artifacts
+):
+    say = words("ar")
+    keeper, ben = phones(), phones()
+    code = keeper.create("basra", table_format="2", side_0="علي", side_1="بن", host_side="-1")
+    ben.join(code, side=1)
+    ali = new_phone(locale="ar", dark=True)
+    ali.goto(f"/j/{code}")
+    ali.get_by_label(say("Your name")).fill("علي")
+    ali.get_by_role("button", name=say("I'm %(side)s", side="علي")).click()
+    told(ali, say("This phone now holds %(side)s.", side="علي"))
+    ali.context.set_offline(True)
+    ali.get_by_label(say("Your total for this hand")).fill("40")
+    ali.get_by_role("button", name=say("Enter", context="button"), exact=True).click()
+    hand = say("%(hand)s %(number)s: %(side)s", hand=say("Hand"), number=1, side="علي")
+    kept = ali.locator("#outbox .kept")
+    expect(kept).to_have_text(
+        say(
+            "Kept on this phone, not sent yet: %(what)s. "
+            "It goes as soon as the connection is back.",
+            what=f"{hand} · 40",
+        )
+    )
+    assert ali.evaluate("getComputedStyle(document.querySelector('#outbox')).direction") == "rtl"
+    ali.screenshot(path=artifacts / "outbox-ar-dark-kept.png", full_page=True)
+    ali.context.set_offline(False)
+    told(
+        ali,
+        say(
+            "%(hand)s %(number)s: %(side)s %(points)s recorded.",
+            hand=say("Hand"),
+            number=1,
+            side="علي",
+            points=40,
+        ),
+    )
+    ali.screenshot(path=artifacts / "outbox-ar-dark-recorded.png", full_page=True)
