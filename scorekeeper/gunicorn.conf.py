@@ -28,9 +28,13 @@ def post_worker_init(worker):  # type: ignore[no-untyped-def]
             "phone this worker serves. Do not preload the app."
         )
 
+    versions = getattr(worker.wsgi, "extensions", {}).get("match_versions")
+    if versions is None:
+        return  # not Scorekeeper (the bench's bare endpoint and floors run under this file too)
+
     def watch() -> None:
         while worker.alive:
             gevent.sleep(0.25)
-        worker.wsgi.extensions["match_versions"].close()
+        versions.close()
 
     gevent.spawn(watch)

@@ -117,9 +117,8 @@ def version_events(
         # Read after the watch is in place: a write committed before is seen here, one after
         # rings the watch.
         now = versions.current(code)
-        if now is not None and now > watch.newest:
-            watch.newest = now
-            watch.bell.set()
+        if now is not None:
+            versions.tell(watch, now)
         while not versions.closing:
             if not watch.bell.wait(heartbeat):
                 yield b": still here\n\n"
@@ -138,7 +137,9 @@ def last_seen(last_event_id: str | None, since: str | None, version: int) -> int
     its page was drawn at (`since`), else the match's version now; never past that (a junk or
     foreign number must not silence the stream)."""
     for given in (last_event_id, since):
-        if given is not None and given.strip().isdigit():
+        given = (given or "").strip()
+        # ASCII digits only, and few: "²" is a digit to str.isdigit, not to int().
+        if given.isascii() and given.isdigit() and len(given) <= 18:
             return min(int(given), version)
     return version
 

@@ -39,9 +39,9 @@ def remember_name(name: str) -> None:
         session.permanent = True
 
 
-# Requests that give no identity: the live poll (its page gave it), static files and the
-# manifest (cached, shared by every phone).
-NO_IDENTITY = ("static", "sheet.live", "tables.manifest")
+# Requests that give no identity: the live part and the match's stream (their page gave it),
+# static files and the manifest (cached, shared by every phone).
+NO_IDENTITY = ("static", "sheet.live", "sheet.events", "tables.manifest")
 
 
 def init_app(app: Flask) -> None:

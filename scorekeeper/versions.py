@@ -153,8 +153,7 @@ class MatchVersions:
         watch = Watch(code, told, told)
         with self._lock:
             self._watches.setdefault(code, set()).add(watch)
-        if self._reader_pid != os.getpid():
-            self._start_reader()
+        self._start_reader()
         return watch
 
     def unwatch(self, watch: Watch) -> None:
@@ -171,19 +170,28 @@ class MatchVersions:
         with self._lock:
             return sum(len(watching) for watching in self._watches.values())
 
+    def tell(self, watch: Watch, version: int) -> None:
+        """Its match is at `version` now: ring the stream if that is news to it."""
+        with self._lock:
+            if version <= watch.newest:
+                return
+            watch.newest = version
+        watch.bell.set()
+
     def _ring(self, code: str, version: int) -> None:
         """A match is at `version` now: ring every stream watching it that was told less."""
         with self._lock:
             watching = list(self._watches.get(code, ()))
         for watch in watching:
-            if version > watch.newest:
-                watch.newest = version
-                watch.bell.set()
+            self.tell(watch, version)
 
     def _start_reader(self) -> None:
-        """Start this process's reader of watched versions (after a fork, or on first use)."""
+        """Start this process's reader of watched versions, unless it runs (none after a fork,
+        or on first use)."""
         with self._lock:
-            if self._reader_pid == os.getpid() or self._stop.is_set():
+            reader = self._reader
+            running = reader is not None and reader.is_alive()
+            if (self._reader_pid == os.getpid() and running) or self._stop.is_set():
                 return
             self._reader_pid = os.getpid()
             self._reader = threading.Thread(target=self._read, name="watched-versions", daemon=True)
@@ -203,7 +211,9 @@ class MatchVersions:
             try:
                 with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as read:
                     rows = read.execute(VERSIONS_OF, {"codes": codes}).all()
-            except sa.exc.DBAPIError:
+            except Exception:
+                # Whatever went wrong (the database away, the pool exhausted by a crowd of
+                # reconnecting phones), the next second tries again: the reader never ends.
                 log.warning("match versions: watched versions not read", exc_info=True)
                 continue
             read_in_era = era

@@ -11,6 +11,7 @@
   // Whether a part of the page holds something this phone typed or chose and hasn't sent.
   function editing(part) {
     if (!part) return false;
+    if (part.querySelector("[data-given-back]") || part.dataset.givenBack) return true;
     var focused = document.activeElement;
     if (focused && part.contains(focused) && /^(INPUT|SELECT|TEXTAREA)$/.test(focused.tagName)) return true;
     var fields = part.querySelectorAll("input:not([type=hidden])");
@@ -59,6 +60,23 @@
     return true;
   }
 
+  // Whether this tab reloaded for that release already: during a rolling deploy a page and
+  // its stream may come from servers of two releases, and a page reloads once, not forever.
+  function reloadedFor(newer) {
+    try {
+      if (sessionStorage.getItem("scorekeeper.reloadedFor") === newer) return true;
+      sessionStorage.setItem("scorekeeper.reloadedFor", newer);
+      return false;
+    } catch (e) {
+      return true;
+    }
+  }
+
+  // Posts of this page on their way (the outbox): a ring meanwhile, most likely of the post
+  // itself, waits for the answer, which brings the sheet as it then stands.
+  var answering = 0;
+  var ringHeld = false;
+
   function startLive() {
     var first = document.getElementById("live");
     var url = first.dataset.fetch;
@@ -74,6 +92,8 @@
     var again = false;
     var reloadWanted = false;
     var stopped = false;
+    // Bumped when the page adopts an answer's live part: a fetch begun before it is dropped.
+    var drawnFrom = 0;
     // After a failure (no network, or the server's 503 while its database is away) a little
     // longer each time, up to the safety fetch's period.
     var wait = safety / 4;
@@ -96,16 +116,18 @@
     // A new release serves the match (a deploy): this page's script and styles are old, so it
     // reloads, once nothing typed here would be lost.
     function reloadIfIdle() {
-      if (reloadWanted && !editing(document.getElementById("entry")) && !editing(document.getElementById("live"))) {
-        location.reload();
-      }
+      if (!reloadWanted || editing(document.getElementById("entry")) || editing(document.getElementById("live"))) return;
+      reloadWanted = false;
+      location.reload();
     }
 
     function fetchLive() {
       if (stopped) return;
+      if (answering) { ringHeld = true; return; }
       if (busy) { again = true; return; }
       if (document.hidden) { schedule(); return; }
       busy = true;
+      var asked = drawnFrom;
       // The ETag goes back exactly as it came (weak, W/"…"): the server matches it as sent.
       var headers = {};
       if (etag) headers["If-None-Match"] = etag;
@@ -119,7 +141,7 @@
         })
         .then(function (fresh) {
           // Asked for by a page since replaced (showAnswer): the new one has its own.
-          if (!fresh || stopped) return;
+          if (!fresh || stopped || asked !== drawnFrom) return;
           var live = document.getElementById("live");
           // A name being typed in the live part (the claim form) is not swapped away: the
           // ETag stays as it was, so the next fetch brings the change again.
@@ -166,16 +188,19 @@
       source.onopen = function () { streaming = true; schedule(); };
       source.onmessage = fetchLive;
       source.addEventListener("release", function (event) {
-        if (event.data !== release) { reloadWanted = true; reloadIfIdle(); }
+        if (event.data === release || reloadedFor(event.data)) return;
+        reloadWanted = true;
+        reloadIfIdle();
       });
-      source.onerror = function () {
+      source.onerror = function (event) {
+        var failed = event.target;
+        if (failed !== source) return;
         // The browser reconnects by itself (CONNECTING) unless the server refused (CLOSED):
         // meanwhile the timer fetches, and a closed stream is tried again at that pace.
         streaming = false;
         schedule();
-        if (source.readyState === EventSource.CLOSED) {
-          var closed = source;
-          setTimeout(function () { if (source === closed) connect(); }, wait);
+        if (failed.readyState === EventSource.CLOSED) {
+          setTimeout(function () { if (source === failed) connect(); }, wait);
         }
       };
     }
@@ -188,7 +213,20 @@
       fetchLive();
     }
 
-    // The page was replaced by the answer to a post (the outbox): its live part starts anew.
+    // The page was replaced by the answer to a post (the outbox): the stream stays open and
+    // the live part is now the answer's, with its own ETag.
+    function adopt(live) {
+      drawnFrom += 1;
+      url = live.dataset.fetch;
+      etag = live.dataset.etag;
+      version = live.dataset.version;
+      // A fetch on its way is dropped when it lands: asked again, against the answer's ETag.
+      if (busy) again = true;
+      reloadIfIdle();
+      schedule();
+    }
+
+    // The answer is another page (the calculator refused its counts): no live part there.
     function stop() {
       stopped = true;
       clearTimeout(timer);
@@ -198,7 +236,7 @@
 
     connect();
     schedule();
-    return { fetch: fetchLive, resume: resume, stop: stop };
+    return { adopt: adopt, events: events, fetch: fetchLive, resume: resume, stop: stop };
   }
 
   var liveSheet = null;
@@ -226,7 +264,10 @@
   var words = {};
   function say(key, fill) {
     var text = words[key] || key;
-    Object.keys(fill || {}).forEach(function (name) { text = text.replace("%(" + name + ")s", fill[name]); });
+    // A function, not a string, as the replacement: a "$&" typed or said is kept as it is.
+    Object.keys(fill || {}).forEach(function (name) {
+      text = text.replace("%(" + name + ")s", function () { return fill[name]; });
+    });
     return text;
   }
 
@@ -316,6 +357,14 @@
 
   /* Forms: one tap sends once. An entry, a calculator entry or a correction goes through the
      outbox, so no connection, or an answer that never came, loses nothing. */
+  // The button that sent a form, where the browser doesn't say (event.submitter is newer
+  // than some phones): the calculator's Enter is a named button the server must hear of.
+  var lastTapped = null;
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[type=submit], input[type=submit]");
+    if (button) lastTapped = button;
+  });
+
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (form.dataset.sent) { event.preventDefault(); return; }
@@ -323,7 +372,8 @@
     setTimeout(function () { delete form.dataset.sent; }, 4000);
     if (form.dataset.outbox && outboxWorks()) {
       event.preventDefault();
-      post(form, event.submitter);
+      var submitter = event.submitter || (lastTapped && lastTapped.form === form ? lastTapped : null);
+      post(form, submitter);
     }
   });
 
@@ -337,12 +387,21 @@
   // An answer this late is taken as never coming: the post stays kept and goes again.
   var ANSWER_WITHIN = 20000;
   var RESEND_EVERY = 10000;
-  var sending = false;
+  // The keys of the posts on their way now: never sent twice at once.
+  var inFlight = {};
   var resendTimer = null;
 
+  // Only where the page's storage really keeps things (private modes that throw on writing
+  // don't): elsewhere a form posts as the browser does, as without JavaScript.
   function outboxWorks() {
-    try { return !!(window.fetch && window.localStorage && window.URLSearchParams && window.DOMParser); }
-    catch (e) { return false; }
+    try {
+      if (!(window.fetch && window.Promise && window.URLSearchParams && window.DOMParser)) return false;
+      localStorage.setItem(OUTBOX + ".check", "1");
+      localStorage.removeItem(OUTBOX + ".check");
+      return true;
+    } catch (e) {
+      return false;
+    }
   }
 
   function kept() {
@@ -388,14 +447,23 @@
   }
 
   function send(item) {
-    sending = true;
+    inFlight[item.key] = true;
+    var heldHere = item.page === location.pathname;
+    if (heldHere) answering += 1;
     var body = new URLSearchParams();
     item.fields.forEach(function (field) { body.append(field[0], field[1]); });
     var controller = window.AbortController ? new AbortController() : null;
-    var late = setTimeout(function () { if (controller) controller.abort(); }, ANSWER_WITHIN);
-    return fetch(item.url, {
+    var late = null;
+    var tooLate = new Promise(function (resolve, reject) {
+      late = setTimeout(function () {
+        if (controller) controller.abort();
+        reject(new Error("no answer"));
+      }, ANSWER_WITHIN);
+    });
+    var posted = fetch(item.url, {
       method: "POST", body: body, credentials: "same-origin", signal: controller ? controller.signal : undefined
-    })
+    });
+    return Promise.race([posted, tooLate])
       .then(function (response) {
         return response.text().then(function (html) { return { response: response, html: html }; });
       })
@@ -403,7 +471,14 @@
         clearTimeout(late);
         var response = answer.response;
         var doc = new DOMParser().parseFromString(answer.html, "text/html");
-        if (response.status >= 500) { item.state = "kept"; update(item); return; }
+        if (response.status >= 500) {
+          // The server can't take it now (its database away): kept, and sent again later.
+          item.state = "kept";
+          item.resend = true;
+          item.renewed = false;
+          update(item);
+          return "unanswered";
+        }
         if (response.status === 400 && doc.querySelector("[data-refusal=csrf]") && !item.renewed) {
           // Its security token went stale meanwhile: a fresh one from the page, and again.
           return renewToken(item).then(function () { return send(item); });
@@ -430,10 +505,20 @@
         item.state = "kept";
         item.resend = true;
         update(item);
+        return "unanswered";
       })
-      .then(function () {
-        sending = false;
-        scheduleResend();
+      .then(function (outcome) {
+        delete inFlight[item.key];
+        if (heldHere) {
+          answering -= 1;
+          // A ring held for the answer: the sheet as it stands now, against what is shown.
+          if (!answering && ringHeld) {
+            ringHeld = false;
+            if (liveSheet) liveSheet.fetch();
+          }
+        }
+        // Answered: anything else kept goes next, at once; else after a while.
+        scheduleResend(outcome === "unanswered" ? RESEND_EVERY : 0);
       });
   }
 
@@ -453,8 +538,10 @@
 
   // Everything kept and not yet answered goes again, one post at a time, oldest first.
   function resend() {
-    if (sending || (navigator.onLine === false)) { scheduleResend(); return; }
-    var waiting = kept().filter(function (item) { return item.state === "kept" || item.state === "sending"; });
+    if (navigator.onLine === false) { scheduleResend(RESEND_EVERY); return; }
+    var waiting = kept().filter(function (item) {
+      return (item.state === "kept" || item.state === "sending") && !inFlight[item.key];
+    });
     if (!waiting.length) return;
     var item = waiting[0];
     item.resend = true;
@@ -463,10 +550,10 @@
     send(item);
   }
 
-  function scheduleResend() {
+  function scheduleResend(after) {
     clearTimeout(resendTimer);
     var waiting = kept().some(function (item) { return item.state === "kept" || item.state === "sending"; });
-    if (waiting) resendTimer = setTimeout(resend, sending ? 1000 : RESEND_EVERY);
+    if (waiting) resendTimer = setTimeout(resend, after);
   }
 
   // What the outbox holds, said above the page: kept, on its way, or refused (with why and
@@ -530,7 +617,6 @@
     var main = document.querySelector("main");
     var fresh = doc.querySelector("main");
     if (!main || !fresh) { location.reload(); return; }
-    if (liveSheet) { liveSheet.stop(); liveSheet = null; }
     main.innerHTML = fresh.innerHTML;
     document.title = doc.title;
     if (url && url !== location.href) history.replaceState(null, "", url);
@@ -583,7 +669,14 @@
   function start(root) {
     enhance(root);
     var live = document.getElementById("live");
-    if (live && live.dataset.events) liveSheet = startLive();
+    if (liveSheet && !(live && live.dataset.events === liveSheet.events)) {
+      liveSheet.stop();
+      liveSheet = null;
+    }
+    if (live && live.dataset.events) {
+      if (liveSheet) liveSheet.adopt(live);
+      else liveSheet = startLive();
+    }
     var calc = root.querySelector("form.calculator");
     if (calc) startCalculator(calc);
     drawOutbox();

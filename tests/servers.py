@@ -54,10 +54,21 @@ def shared_database(tmp_path) -> Iterator[str]:
         admin.dispose()
 
 
+# The streams' heartbeat on test servers: short, so a test's streams are closed in a moment
+# (a stream's reader only notices it is done when something arrives).
+HEARTBEAT = "0.5"
+
+
 def server_env(database_url: str, **settings: str) -> dict[str, str]:
-    """The environment a production server runs with: its database and a fixed secret, and
-    any other settings (`LISTEN_FOR_VERSIONS="false"` becomes SCOREKEEPER_LISTEN_FOR_VERSIONS)."""
-    env = {**os.environ, "DATABASE_URL": database_url, "SCOREKEEPER_SECRET_KEY": "servers-test"}
+    """The environment a production server runs with: its database and a fixed secret, a
+    short heartbeat, and any other settings (`LISTEN_FOR_VERSIONS="false"` becomes
+    SCOREKEEPER_LISTEN_FOR_VERSIONS)."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "SCOREKEEPER_SECRET_KEY": "servers-test",
+        "SCOREKEEPER_STREAM_HEARTBEAT": HEARTBEAT,
+    }
     return env | {f"SCOREKEEPER_{name}": value for name, value in settings.items()}
 
 

@@ -207,6 +207,7 @@ def render_match(
             sheet.game.hand_noun,
         ),
         entry_form=entry_form or _entry_form(sheet, viewer, given_back),
+        given_back=given_back is not None,
         error=error,
         dealing_order=order,
         dealer=dealer_of(order, match.first_dealer, sheet.current_hand or len(sheet.hands) + 1),

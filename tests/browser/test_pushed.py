@@ -305,3 +305,34 @@ def test_the_outbox_speaks_the_phone_s_language_right_to_left_in_the_dark(
         ),
     )
     ali.screenshot(path=artifacts / "outbox-ar-dark-recorded.png", full_page=True)
+
+
+def test_a_value_given_back_by_a_refusal_stays_through_the_next_ring(
+    live_server, new_phone, phones
+):
+    keeper = phones()
+    code = keeper.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
+    ben = phones()
+    ben.join(code, side=1)
+    alice = new_phone()
+    seat(alice, code, "Alice")
+    alice.get_by_label(PLAIN_TOTAL).fill("40")
+    alice.get_by_role("button", name="Enter", exact=True).click()
+    told(alice, "Hand 1: Alice 40 recorded.")
+    # Her phone is held off the stream while she types hand 2's 12 into the old form, and
+    # Ben completes hand 1: her 12 arrives for hand 1.
+    alice.route("**/live", lambda route: route.abort())
+    field = alice.get_by_label(PLAIN_TOTAL)
+    field.fill("12")
+    with alice.expect_event("requestfailed", lambda r: r.url.endswith("/live")):
+        ben.enter(code, 1, 1, 5)
+    alice.unroute_all(behavior="wait")
+    alice.get_by_role("button", name="Enter", exact=True).click()
+    expect(alice.locator(".flash.error")).to_contain_text("Hand 1 was complete before your 12")
+    expect(field).to_have_value("12")
+    # Ben changes nothing of hers, but his entry rings her phone: her 12 stays in the form.
+    ben.enter(code, 2, 1, 3)
+    expect(cell(alice, 2, 1)).to_have_text("3", timeout=LIVE_MS)
+    expect(field).to_have_value("12")
+    alice.get_by_role("button", name="Enter", exact=True).click()
+    told(alice, "Hand 2: Alice 12 recorded.")
