@@ -1,4 +1,5 @@
-"""The floor: the sheet page's own statements and bytes, and nothing else of the app.
+"""The floors: the sheet page's own statements and bytes, and an entry post's own statements,
+and nothing else of the app.
 
 What a page like the loaded sheet page costs on this stack before Scorekeeper does anything of
 its own: Flask under the same gunicorn command line, the page's four statements through
@@ -7,6 +8,11 @@ real page, saved by the bench, with its rows drawn from the rows read), compress
 app's are. No session, CSRF, languages, forms, ORM, permissions or rules. The bench loads it
 beside the real page, so the cold page's share of bare can be read against the least a page
 like it can cost here.
+
+The post floor (POST /m/<code>/enter) is an entry post's writes alone, through Core: take the
+match's lock by bumping its version (announcing it, as the app's lock does), record the post's
+idempotency key, insert the entry (and its hand, the first time the hand is posted to), commit,
+and redirect to the sheet. No form, CSRF, session, seat, sheet read, check or flash message.
 """
 
 from __future__ import annotations
@@ -14,13 +20,16 @@ from __future__ import annotations
 import os
 
 import sqlalchemy as sa
-from flask import Flask
+from flask import Flask, redirect, request
 from flask_compress import Compress
+from sqlalchemy.dialects import postgresql, sqlite
+from werkzeug.wrappers import Response
 
 from scorekeeper import _driver_url
-from scorekeeper.models import Match, Side
+from scorekeeper.models import Entry, Hand, Match, Side, Submission, utcnow
 from scorekeeper.permissions import SEATS_AT
 from scorekeeper.sheet.state import HANDS_OF, TRAIL_OF
+from scorekeeper.versions import announcement
 
 # The real page as the app served it (the bench writes it): everything but its rows is kept.
 PAGE_FILE = "SCOREKEEPER_FLOOR_PAGE"
@@ -87,5 +96,64 @@ def create_floor() -> Flask:
             totals[at] += points
             rows.setdefault(number, [(0, 0)] * len(sides))[at] = (points, totals[at])
         return page.render(before=before, after=after, code=code, rows=sorted(rows.items()))
+
+    writes = sa.create_engine(_driver_url(os.environ["DATABASE_URL"]))
+    dialect = writes.dialect.name
+    insert = sqlite.insert if dialect == "sqlite" else postgresql.insert
+    lock = (
+        sa.update(Match.__table__)
+        .where(_match.code == sa.bindparam("match_code"))
+        .values(version=_match.version + 1)
+        .returning(Match.__table__, *announcement(dialect))
+    )
+    key = (
+        insert(Submission.__table__)
+        .values(
+            key=sa.bindparam("key"), match_id=sa.bindparam("match_id"), made_at=sa.bindparam("now")
+        )
+        .on_conflict_do_nothing(index_elements=["key"])
+        .returning(Submission.__table__.c.key)
+    )
+    hand = (
+        insert(Hand.__table__)
+        .values(
+            match_id=sa.bindparam("match_id"),
+            number=sa.bindparam("number"),
+            started_at=sa.bindparam("now"),
+        )
+        .on_conflict_do_nothing(index_elements=["match_id", "number"])
+    )
+    _hand = Hand.__table__.c
+    entry = sa.insert(Entry.__table__).values(
+        hand_id=sa.select(_hand.id)
+        .where(_hand.match_id == sa.bindparam("match_id"), _hand.number == sa.bindparam("number"))
+        .scalar_subquery(),
+        side_id=sa.select(_side.id)
+        .where(_side.match_id == sa.bindparam("match_id"), _side.position == sa.bindparam("side"))
+        .scalar_subquery(),
+        points=sa.bindparam("points"),
+        counts=None,
+        even_split=False,
+        last_trick=False,
+        black_hand=False,
+        entered_by="bench-floor",
+        entered_at=sa.bindparam("now"),
+        revision=1,
+    )
+
+    @app.post("/m/<code>/enter")
+    def enter(code: str) -> Response:
+        """An entry post's writes and nothing else: lock, key, entry (and hand), commit."""
+        form, now = request.form, utcnow()
+        with writes.begin() as connection:
+            match_id = connection.execute(lock, {"match_code": code}).one()[0]
+            mine = {"match_id": match_id, "now": now}
+            if connection.execute(key, {**mine, "key": form["key"]}).first():
+                number = {**mine, "number": int(form["hand"])}
+                connection.execute(hand, number)
+                connection.execute(
+                    entry, {**number, "side": int(form["side"]), "points": int(form["points"])}
+                )
+        return redirect(f"/m/{code}")
 
     return app

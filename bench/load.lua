@@ -1,10 +1,10 @@
 -- wrk script for bench/run.py. Without arguments: the one request on the command line (headers
 -- from -H), over and over. With a data file after "--": each connection cycles through a list
 -- of requests, one letter each (bench/mix.py lays it out; the entry-post run is "e" alone):
---   u  a live poll while nothing changed: this phone's ETag, taken from a real answer, sent
---      back verbatim in If-None-Match; answered 304
---   c  a live poll after a write: sent without an ETag, so the server works out and sends the
---      live fragment as it does for a stale one; 200
+--   u  a safety fetch of the live part while nothing changed: this phone's ETag, taken from a
+--      real answer, sent back verbatim in If-None-Match; answered 304
+--   c  the fetch a ring leads to: this phone's ETag of the version before, so the server works
+--      out and sends the live part drawn for the phone; 200
 --   e  an entry post, a new valid entry each time; 302 to the sheet page
 --   s  the sheet page that post led to, loaded as the phone follows the redirect: its Location,
 --      with the cookie the post set (the flash message); 200
@@ -71,9 +71,10 @@ local hands = 0
 local start = 0
 local tag = ""
 local posted = 0
--- Live polls: this thread's match as each of its phones asks, with and without the ETag.
-local unchanged_polls = {}
-local changed_polls = {}
+-- Live-part fetches: this thread's match as each of its phones asks, with its current ETag and
+-- with the one it held before the last write.
+local unchanged_fetches = {}
+local rung_fetches = {}
 -- The sheet page the last post led to.
 local follow = nil
 
@@ -90,7 +91,7 @@ local function copy_headers(extra)
 end
 
 local function read(path, threads_count)
-  local pollers, polls, codes = {}, {}, {}
+  local readers, tags, codes = {}, {}, {}
   local index = 0
   for line in io.lines(path) do
     local kind, rest = line:match("^(%S+) (.*)$")
@@ -110,20 +111,20 @@ local function read(path, threads_count)
       index = index + 1
     elseif kind == "cycle" then
       cycle = rest
-    elseif kind == "poller" then
+    elseif kind == "reader" then
       local n, cookie = rest:match("^(%d+) (%S+)$")
-      pollers[tonumber(n)] = cookie
-    elseif kind == "poll" then
-      -- The ETag is the rest of the line, as the server sent it.
-      local code, n, etag = rest:match("^(%S+) (%d+) (.+)$")
-      if polls[code] == nil then
-        polls[code] = {}
+      readers[tonumber(n)] = cookie
+    elseif kind == "etag" then
+      -- The ETag as the server sent it, and the same phone's of the version before.
+      local code, n, current, stale = rest:match("^(%S+) (%d+) (%S+) (%S+)$")
+      if tags[code] == nil then
+        tags[code] = {}
         codes[#codes + 1] = code
       end
-      polls[code][tonumber(n)] = etag
+      tags[code][tonumber(n)] = { current = current, stale = stale }
     end
   end
-  return pollers, polls, codes
+  return readers, tags, codes
 end
 
 local function post_target(n)
@@ -144,18 +145,18 @@ function init(args)
   end
   local path, threads_count = args[1], tonumber(args[2])
   tag = args[3]
-  local pollers, polls, codes = read(path, threads_count)
+  local readers, tags, codes = read(path, threads_count)
   -- A data file without a cycle: posts alone.
   cycle = cycle or "e"
   if cycle:find("[uc]") then
-    -- Threads share the polled matches round the list, each asking about one of them.
+    -- Threads share the fetched matches round the list, each asking about one of them.
     local code = codes[id % #codes + 1]
-    for n, cookie in pairs(pollers) do
+    for n, cookie in pairs(readers) do
       local live = "/m/" .. code .. "/live"
-      local headers = { Cookie = cookie, ["X-Live"] = "1" }
-      changed_polls[n + 1] = wrk.format("GET", live, copy_headers(headers))
-      headers["If-None-Match"] = polls[code][n]
-      unchanged_polls[n + 1] = wrk.format("GET", live, copy_headers(headers))
+      local headers = { Cookie = cookie, ["If-None-Match"] = tags[code][n].stale }
+      rung_fetches[n + 1] = wrk.format("GET", live, copy_headers(headers))
+      headers["If-None-Match"] = tags[code][n].current
+      unchanged_fetches[n + 1] = wrk.format("GET", live, copy_headers(headers))
     end
   end
   if cycle:find("e") then
@@ -223,12 +224,12 @@ function request()
   elseif kind == "s" then
     return wrk.format("GET", follow.path, copy_headers({ Cookie = follow.cookie }))
   end
-  -- The table's phones take turns to poll.
-  local phone = answered % #unchanged_polls + 1
+  -- The table's phones take turns to fetch.
+  local phone = answered % #unchanged_fetches + 1
   if kind == "c" then
-    return changed_polls[phone]
+    return rung_fetches[phone]
   end
-  return unchanged_polls[phone]
+  return unchanged_fetches[phone]
 end
 
 local function summary_of(counts)

@@ -9,6 +9,7 @@ import shutil
 import statistics
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -186,6 +187,47 @@ def _children_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def own_seconds() -> float:
+    """CPU time of this process so far (the bench's own client, bench/tables.py)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cpu_meter(
+    workers: list[int], database: str | None, client: Callable[[], float]
+) -> Callable[[], Cpu]:
+    """Start measuring the cores each party uses; the function returned ends it. `client` is
+    the load generator's CPU time so far (wrk's as a finished child, or this process's own)."""
+    backends = database_backends(database) if database else []
+    watched = [*workers, *backends]
+    before = [_process_seconds(pid) for pid in watched]
+    client_before, machine_before = client(), _machine_seconds()
+    started = time.monotonic()
+
+    def finish() -> Cpu:
+        wall = time.monotonic() - started
+        # A process gone meanwhile (a pooled connection's backend closed) counts for nothing
+        # rather than less than nothing; a backend started meanwhile counts whole.
+        used = [
+            max(0.0, _process_seconds(pid) - b) / wall
+            for pid, b in zip(watched, before, strict=True)
+        ]
+        born = set(database_backends(database) if database else []) - set(backends)
+        used += [_process_seconds(pid) / wall for pid in born]
+        client_cores = (client() - client_before) / wall
+        machine = (_machine_seconds() - machine_before) / wall
+        worker_cores = tuple(used[: len(workers)])
+        database_cores = sum(used[len(workers) :])
+        return Cpu(
+            client=client_cores,
+            workers=worker_cores,
+            database=database_cores,
+            other=max(0.0, machine - client_cores - sum(worker_cores) - database_cores),
+        )
+
+    return finish
+
+
 def run_wrk(
     url: str,
     *,
@@ -212,16 +254,9 @@ def run_wrk(
     argv.append(url)
     if script_args:
         argv += ["--", *script_args]
-    backends = database_backends(database) if database else []
-    watched = [*workers, *backends]
-    before = [_process_seconds(pid) for pid in watched]
-    client_before, machine_before = _children_seconds(), _machine_seconds()
-    started = time.monotonic()
+    finish = cpu_meter(workers, database, client=_children_seconds)
     done = subprocess.run(argv, capture_output=True, text=True)
-    wall = time.monotonic() - started
-    client = (_children_seconds() - client_before) / wall
-    machine = (_machine_seconds() - machine_before) / wall
-    used = [(_process_seconds(pid) - b) / wall for pid, b in zip(watched, before, strict=True)]
+    cpu = finish()
     report = next((line for line in done.stdout.splitlines() if line.startswith("BENCH ")), None)
     if done.returncode != 0 or report is None:
         raise BenchError(f"wrk failed on {url}:\n{done.stdout}{done.stderr}")
@@ -229,8 +264,6 @@ def run_wrk(
     timed = found["timed"]
     # A scripted run's own timing where there is one (load.lua says why), else wrk's.
     p50_us, p99_us = timed["all"][:2] if timed else (found["p50_us"], found["p99_us"])
-    worker_cores = tuple(used[: len(workers)])
-    database_cores = sum(used[len(workers) :])
     return Load(
         requests=found["requests"],
         seconds=found["duration_us"] / 1e6,
@@ -241,10 +274,5 @@ def run_wrk(
         unexpected_last=found["unexpected_last"],
         answered={kind: n for kind, n in found["answered"].items() if n},
         timed={kind: (p50 / 1000, p99 / 1000, n) for kind, (p50, p99, n) in timed.items()},
-        cpu=Cpu(
-            client=client,
-            workers=worker_cores,
-            database=database_cores,
-            other=max(0.0, machine - client - sum(worker_cores) - database_cores),
-        ),
+        cpu=cpu,
     )

@@ -1,22 +1,29 @@
 """`make bench`: Scorekeeper under gunicorn as production runs it, loaded as tables load it.
 
 Creates and migrates a database of its own (PostgreSQL, or SQLite with --sqlite), fills it
-through the models, counts SQL per request in-process, then serves the app and a bare Flask
-app under the same gunicorn command line and loads them with wrk: the app with a mix of
-requests in a table's proportions (bench/mix.py), the bare app with its one constant route, in
-interleaved rounds so a change in the machine's load hits every measurement alike, and every
-share is a ratio within one run. Then the mix at a few concurrencies (how many tables this box
-serves), and single requests as diagnostics. Prints markdown tables; exits 1 if a target is
-missed. Everything it starts or creates is removed, even on failure.
+through the models, counts SQL per request in-process, then serves the app, a bare Flask app
+and the floors (bench/floor.py) under the same gunicorn command line and loads them with wrk:
+the app with a mix of requests in a pushed table's proportions (bench/mix.py), the sheet page
+and entry posts beside their floors, the bare app with its one constant route, in interleaved
+rounds so a change in the machine's load hits every measurement alike, and every share is a
+ratio within one run. Then tables played as app.js plays them, streams and all
+(bench/tables.py), at a few sizes: how many this box serves, the CPU a table costs, how soon an
+entry reaches the other phones; idle streams held against one worker, weighed; single requests
+as diagnostics. Prints markdown tables; exits 1 if a target is missed. Everything it starts or
+creates is removed, even on failure.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import dataclasses
 import http.client
 import itertools
+import math
 import os
 import platform
+import runpy
 import secrets
 import shlex
 import shutil
@@ -33,36 +40,43 @@ from typing import Any, NoReturn
 import sqlalchemy as sa
 from flask import Flask
 
-from bench import database, fill, mix
+from bench import database, fill, mix, tables
 from bench.database import BenchError
 from bench.floor import PAGE_FILE as FLOOR_PAGE_FILE
-from bench.load import Load, Series, run_wrk
+from bench.load import Cpu, Load, Series, cpu_meter, own_seconds, run_wrk
 from bench.phones import SignedPhone, signed_phone
 from bench.queries import QueryCounter
 from bench.server import APP_SPEC, Gunicorn
-from scorekeeper import create_app
+from scorekeeper import create_app, serve
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry, Hand, Match
 
 BARE_SPEC = "bench.bare:app"
 FLOOR_SPEC = "bench.floor:create_floor()"
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
-# Each wrk thread of the entry-post run posts to matches of its own, a few per run, going round
+# Each wrk thread of an entry-post run posts to matches of its own, a few per run, going round
 # again (hand 31 on) if it gets through them all: the supply never runs out whatever the
-# server's speed. The mix posts a hundredth as often: one match a thread is plenty.
+# server's speed. The mix posts a ninth as often: one match a thread is plenty.
 ENTRY_MATCHES_PER_CONNECTION = 4
 # A run whose connections landed on one worker is measured again, this many times at most.
 MAX_TRIES = 3
-# The four phones of a polled table: each asks with its own cookie, so gets its own ETag.
-POLLERS = (fill.MAIN_PHONE, *fill.MATE_PHONES)
-# As app.js polls.
-LIVE = {"X-Live": "1"}
+# The four phones of a table whose live part the mix fetches: each asks with its own cookie,
+# so gets its own ETag.
+TABLE_PHONES = (fill.MAIN_PHONE, *fill.MATE_PHONES)
 
-# The issue's targets, as ratios measured in the same run: a share of the bare endpoint's rate,
-# or a ceiling on a time ratio. And the latency a table is served within, for counting tables.
-MIX_SHARE, SHEET_SHARE = 0.60, 0.10
+# The issue's targets, as ratios measured in the same run: a share of a floor's rate, a ceiling
+# on a time ratio; and the latency a table is served within, for counting tables.
+SHEET_OF_FLOOR, ENTRY_OF_FLOOR = 0.60, 0.50
 SHEET_GROWTH = 2.0
+DELIVERY_OF_FETCH = 3.0
 P99_CEILING_MS = 100.0
+IDLE_STREAM_KB = 64.0
+# The polling design's CPU per table-minute (workers + PostgreSQL), measured once with its own
+# bench on the commit before the push (`git worktree add /tmp/polling ba80e83`, `python -m
+# bench.run --levels 8` there, on a quiet machine: 4 phones polling every 2 s, gthread workers
+# and UnchangedPolls), kept here since that code is gone. The push must cost at most a third.
+POLLING_COMMIT, POLLING_CPU_MS = "ba80e83", 222.0
+CPU_OF_POLLING = 1 / 3
 # More than this many cores busy outside the bench, on average over a run, skews its numbers.
 BUSY_MACHINE = 0.25
 
@@ -74,25 +88,32 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers (2 cores: 2)")
     parser.add_argument(
-        "--threads", type=int, default=4, help="threads per worker (serve.py's default: 4)"
-    )
-    parser.add_argument(
         "--connections",
         type=int,
         default=8,
-        help="keep-alive connections for the mix against bare (8)",
+        help="keep-alive connections for the loaded wrk runs (8)",
     )
-    # A single round's share of bare swings by a tenth either way here: the median of 5 holds.
+    # A single round's share swings by a tenth either way here: the median of 5 holds.
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (5)")
     parser.add_argument("--seconds", type=int, default=3, help="seconds per loaded run (3)")
     parser.add_argument(
-        "--levels",
+        "--tables",
         type=lambda text: sorted({int(n) for n in text.split(",")}),
-        default=[8, 16, 32, 64],
-        help="connections the mix is run at to count tables (8,16,32,64)",
+        default=[50, 100, 150, 200, 300],
+        help="tables played, to count those served (50,100,150,200,300)",
     )
     parser.add_argument(
-        "--level-rounds", type=int, default=3, help="interleaved rounds of the levels (3)"
+        "--speed",
+        type=float,
+        default=10.0,
+        help="how many times fast the tables' clock runs (10: a hand in 18 s)",
+    )
+    parser.add_argument("--table-rounds", type=int, default=2, help="rounds of the table sizes (2)")
+    parser.add_argument(
+        "--table-seconds", type=float, default=8.0, help="seconds measured per table size (8)"
+    )
+    parser.add_argument(
+        "--idle-streams", type=int, default=2000, help="idle streams held by one worker (2000)"
     )
     parser.add_argument(
         "--timing-seconds", type=int, default=2, help="seconds per one-connection run (2)"
@@ -125,17 +146,109 @@ class Kind:
 
 
 @dataclass(frozen=True)
+class Played:
+    """The tables played at one size, over its rounds."""
+
+    tables: int
+    windows: tuple[tuple[tables.Window, Cpu], ...]
+
+    def timed(self, kind: str | None = None) -> list[float]:
+        """Seconds each request of a kind (every kind: None) took, over every round."""
+        return [
+            took
+            for window, _ in self.windows
+            for name, took, _ in window.timed
+            if kind is None or name == kind
+        ]
+
+    def p99_ms(self) -> float:
+        """The median round's 99th percentile of every request, in ms."""
+        return statistics.median(
+            1000 * percentile([took for _, took, _ in w.timed], 99) for w, _ in self.windows
+        )
+
+    @property
+    def deliveries(self) -> list[float]:
+        """Every post's delivery time over the rounds."""
+        return [took for window, _ in self.windows for took in window.deliveries]
+
+    @property
+    def errors(self) -> int:
+        """Errors and undelivered posts over the rounds."""
+        return sum(w.errors + w.undelivered for w, _ in self.windows)
+
+    @property
+    def rate(self) -> float:
+        """Requests begun per second, streams opened among them."""
+        return sum(len(w.timed) for w, _ in self.windows) / sum(w.seconds for w, _ in self.windows)
+
+    @property
+    def cpu(self) -> Cpu:
+        """CPU use averaged over the rounds."""
+        cpus = [cpu for _, cpu in self.windows]
+        return Cpu(
+            client=statistics.fmean(c.client for c in cpus),
+            workers=tuple(map(statistics.fmean, zip(*(c.workers for c in cpus), strict=True))),
+            database=statistics.fmean(c.database for c in cpus),
+            other=statistics.fmean(c.other for c in cpus),
+        )
+
+    def table_minute(self) -> tuple[float, float, float]:
+        """CPU milliseconds per table per minute of play: all, the workers', the database's.
+        The server's cores busy while `tables` tables play, over 60,000 ms of their minute."""
+        cpu = self.cpu
+        scale = 60_000 / self.tables
+        workers = sum(cpu.workers)
+        return (workers + cpu.database) * scale, workers * scale, cpu.database * scale
+
+    @property
+    def within(self) -> bool:
+        """Served: p99 under the ceiling, every request answered as expected, every post
+        delivered."""
+        return self.p99_ms() < P99_CEILING_MS and not self.errors
+
+
+@dataclass(frozen=True)
+class Weighed:
+    """Idle streams held by one worker, and the worker's memory and sockets before and after."""
+
+    idle: tables.Idle
+    rss_kb: tuple[int, int]
+    sockets: tuple[int, int]
+    # A live-part fetch while they were all held (the median of 5), in ms.
+    fetch_ms: float
+    worker_connections: int
+
+    @property
+    def per_stream_kb(self) -> float:
+        """The worker's memory per stream held."""
+        return (self.rss_kb[1] - self.rss_kb[0]) / max(self.idle.held, 1)
+
+
+@dataclass(frozen=True)
 class Measured:
     """Everything measured under load."""
 
-    # The mix, the loaded diagnostics and bare, in the same rounds.
+    # The mix, the loaded diagnostics, the floors and bare, in the same rounds.
     loads: dict[str, Series]
-    # The mix by connections.
-    levels: dict[int, Series]
+    # Tables played, by size.
+    played: dict[int, Played]
+    # Weighed after the rest, on a server of one worker.
+    weighed: Weighed | None
     # One connection at a time, for time ratios.
     timings: dict[str, Series]
     # Every wrk run, warm-ups and runs measured again included.
     every: list[Load]
+    # Entry posts the tables had answered, within the windows or not.
+    table_posts: int
+
+
+def percentile(values: list[float], p: float) -> float:
+    """The p-th percentile (nearest rank); nan for none."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -147,6 +260,9 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(128 + signum)
 
     signal.signal(signal.SIGTERM, stop)
+    # Thousands of streams are thousands of open files, here and in the workers, as in
+    # `make serve`.
+    serve.allow_open_streams()
     started = time.monotonic()
     workdir = Path(tempfile.mkdtemp(prefix="scorekeeper-bench-"))
     app: Flask | None = None
@@ -161,25 +277,34 @@ def main(argv: list[str] | None = None) -> int:
         # The in-process app is made as gunicorn's workers make theirs: from the environment.
         os.environ.update(env)
         app = create_app()
-        # Enough fresh matches for every run that posts, retries included.
+        # Enough fresh matches for every run that posts, retries included: the app's entry
+        # posts and the post floor's, the mix's, and a table's each per round of the tables.
         tries = 1 + args.rounds * MAX_TRIES
-        entry_matches = tries * args.connections * ENTRY_MATCHES_PER_CONNECTION
-        mix_matches = tries * args.connections + sum(
-            (1 + args.level_rounds * MAX_TRIES) * level for level in args.levels
-        )
+        entry_matches = 2 * tries * args.connections * ENTRY_MATCHES_PER_CONNECTION
+        played_at_most = max(round(n / args.speed) for n in args.tables)
+        mix_matches = tries * args.connections + args.table_rounds * played_at_most
         fixture = step("filling", lambda: fill.fill(app, entry_matches, mix_matches))
-        tokens = (fill.FEW_PHONE, *POLLERS, *fill.ENTRY_PHONES)
+        tokens = (fill.FEW_PHONE, *TABLE_PHONES, *fill.ENTRY_PHONES)
         phones = {token: signed_phone(app, token) for token in tokens}
         queries = step("counting SQL", lambda: count_queries(app, fixture, phones))
         # This process serves no more requests: its version listener, started by the first,
         # would only go on hearing every post under load, on the machine being measured.
         app.extensions["match_versions"].close()
+        # The tables' clock runs `speed` times fast: so does the streams' heartbeat.
+        heartbeat = {"SCOREKEEPER_STREAM_HEARTBEAT": str(mix.HEARTBEAT_SECONDS / args.speed)}
         with (
-            Gunicorn(APP_SPEC, args.workers, args.threads, env, workdir / "app.log") as server,
-            Gunicorn(BARE_SPEC, args.workers, args.threads, env, workdir / "bare.log") as bare,
+            Gunicorn(APP_SPEC, args.workers, {**env, **heartbeat}, workdir / "app.log") as server,
+            Gunicorn(BARE_SPEC, args.workers, env, workdir / "bare.log") as bare,
         ):
             measured = measure(args, server, bare, fixture, phones, workdir)
             server_argv = server.argv
+        # The idle streams are weighed on a server of one worker, with the real heartbeat.
+        with Gunicorn(APP_SPEC, 1, env, workdir / "one.log") as one:
+            weighed = step(
+                f"idle streams: {args.idle_streams:,} held by one worker",
+                lambda: weigh_idle(one, fixture, phones, args.idle_streams),
+            )
+        measured = dataclasses.replace(measured, weighed=weighed)
         with app.app_context():
             stored = db.session.scalar(
                 sa.select(sa.func.count(Entry.id))
@@ -217,22 +342,22 @@ def step(what: str, work: Callable[[], Any]) -> Any:
 # The requests counted, in the order one table's phones make them (count_queries).
 QUERY_ROWS = {
     "sheet": "sheet page, shown to one phone",
-    "unchanged": "live poll, unchanged (304), another phone with the ETag it was given",
+    "unchanged": "safety fetch, unchanged (304), another phone with the ETag it was given",
     "entry": "entry post by the first phone, a new entry for the open hand",
     "after": "sheet page that post redirects to (its message shown)",
-    "changed": "the other phone's next poll (200, the live fragment), its ETag now stale",
+    "changed": "the other phone's fetch after the ring (200, the live part), its ETag stale",
 }
 
 
 def settle(counter: QueryCounter, phone: SignedPhone, code: str) -> None:
     """Bring the process to a worker's steady state before counting: a worker has long since
-    made its first request, which on PostgreSQL starts it listening for versions. Polls one
-    match every 50 ms for two seconds (a new listener trusts what it hears once its first echo
-    is back), then until five in a row cost the same (5 s at most)."""
+    made its first request, which on PostgreSQL starts it listening for versions. Fetches one
+    match's live part every 50 ms for two seconds (a new listener trusts what it hears once
+    its first echo is back), then until five in a row cost the same (5 s at most)."""
     client = counter.phone(phone)
     live = f"/m/{code}/live"
-    _, given = counter.count(client, "GET", live, 200, headers=LIVE)
-    asked = {**LIVE, "If-None-Match": given.headers["ETag"]}
+    _, given = counter.count(client, "GET", live, 200)
+    asked = {"If-None-Match": given.headers["ETag"]}
     began = time.monotonic()
     last: list[int] = []
     while True:
@@ -249,8 +374,9 @@ def count_queries(
     """SQL statements per request of each kind the mix makes, at a small and a large size.
 
     Counted as they come, in a settled process, in the order a table makes them: one phone is
-    shown the sheet, another polls it with the ETag it was given, the first posts an entry and
-    follows the redirect, and the second's next poll finds the match changed.
+    shown the sheet, another's safety fetch sends the ETag it was given, the first posts an
+    entry and follows the redirect, and the second's fetch after the ring finds the match
+    changed.
     """
     counter = QueryCounter(app)
     settle(counter, phones[fill.MAIN_PHONE], fixture.sheets[0])
@@ -259,19 +385,19 @@ def count_queries(
     sizes = ((fixture.count_small, fill.SMALL_SHEET), (fixture.count_large, fill.LARGE_SHEET))
     for code, hands in sizes:
         poster = counter.phone(writer)
-        poller = counter.phone(phones[fill.ENTRY_PHONES[1]])
+        reader = counter.phone(phones[fill.ENTRY_PHONES[1]])
         counts["sheet"].append(counter.count(poster, "GET", f"/m/{code}", 200)[0])
         live = f"/m/{code}/live"
-        _, given = counter.count(poller, "GET", live, 200, headers=LIVE)
+        _, given = counter.count(reader, "GET", live, 200)
         # Sent back verbatim, whatever its form.
-        asked = {**LIVE, "If-None-Match": given.headers["ETag"]}
-        counts["unchanged"].append(counter.count(poller, "GET", live, 304, headers=asked)[0])
+        asked = {"If-None-Match": given.headers["ETag"]}
+        counts["unchanged"].append(counter.count(reader, "GET", live, 304, headers=asked)[0])
         form = {"csrf_token": writer.csrf, "key": secrets.token_hex(8), "hand": hands + 1}
-        form |= {"side": 0, "points": 12}
+        form |= {"side": 0, "revision": 0, "points": 12}
         entry, posted = counter.count(poster, "POST", f"/m/{code}/enter", 302, data=form)
         counts["entry"].append(entry)
         counts["after"].append(counter.count(poster, "GET", posted.location, 200)[0])
-        counts["changed"].append(counter.count(poller, "GET", live, 200, headers=asked)[0])
+        counts["changed"].append(counter.count(reader, "GET", live, 200, headers=asked)[0])
     return {name: (small, large) for name, (small, large) in counts.items()}
 
 
@@ -313,20 +439,25 @@ def always(request: Request) -> Callable[[int], Request]:
     return lambda attempt: request
 
 
-def poll_tags(
+def live_tags(
     server: Gunicorn, codes: list[str], phones: dict[str, SignedPhone]
-) -> list[tuple[str, int, str]]:
-    """Each polling phone's ETag for each match, as the server gave it: (code, phone, ETag).
+) -> list[tuple[str, int, str, str]]:
+    """Each table phone's ETag for each match as the server gave it, and the same phone's for
+    the version before: (code, phone, current, stale).
 
-    Each is checked to be answered 304 when sent back, so the mix's unchanged polls are."""
+    Each is checked: the current one answered 304 when sent back, as the mix's safety fetches
+    are, the stale one 200, as the fetches after a ring are."""
     tags = []
     with Browser(server.url) as browser:
         for code in codes:
-            for n, token in enumerate(POLLERS):
-                live = Request(f"/m/{code}/live", {**as_phone(phones[token]), **LIVE})
+            for n, token in enumerate(TABLE_PHONES):
+                live = Request(f"/m/{code}/live", as_phone(phones[token]))
                 etag = browser.expect(live, 200)["ETag"]
+                version = tables.version_of(etag)
+                stale = etag.replace(f'"{version}-', f'"{version - 1}-', 1)
                 browser.expect(Request(live.path, {**live.headers, "If-None-Match": etag}), 304)
-                tags.append((code, n, etag))
+                browser.expect(Request(live.path, {**live.headers, "If-None-Match": stale}), 200)
+                tags.append((code, n, etag, stale))
     return tags
 
 
@@ -338,18 +469,20 @@ def measure(
     phones: dict[str, SignedPhone],
     workdir: Path,
 ) -> Measured:
-    """The mix and the loaded diagnostics against bare, the mix at each level, and the
-    one-connection runs."""
+    """The mix, the pages and posts beside their floors, against bare; the tables played; the
+    one-connection runs. (The idle streams are weighed after, on a server of their own.)"""
     main = as_phone(phones[fill.MAIN_PHONE])
     entry_phones = [phones[token] for token in fill.ENTRY_PHONES]
     posters = [f"phone {side} {p.cookie} {p.csrf}" for side, p in enumerate(entry_phones)]
-    # The last sheet is the loaded sheet page's; the mix polls the others, a match a thread.
-    polled = fixture.sheets[: min(len(fixture.sheets) - 1, max(args.connections, *args.levels))]
-    tags = step("taking ETags", lambda: poll_tags(server, polled, phones))
-    pollers = [f"poller {n} {phones[token].cookie}" for n, token in enumerate(POLLERS)]
-    polls = [f"poll {code} {n} {etag}" for code, n, etag in tags]
+    # The last sheet is the loaded sheet page's; the mix fetches the others, a match a thread.
+    fetched = fixture.sheets[: min(len(fixture.sheets) - 1, args.connections)]
+    tags = step("taking ETags", lambda: live_tags(server, fetched, phones))
+    readers = [f"reader {n} {phones[token].cookie}" for n, token in enumerate(TABLE_PHONES)]
+    etags = [f"etag {code} {n} {etag} {stale}" for code, n, etag, stale in tags]
     cycle = mix.cycle()
     mix_codes = iter(fixture.mix)
+    # The tables' matches: each round of them its own, after the mix's.
+    table_codes = fixture.mix[(1 + args.rounds * MAX_TRIES) * args.connections :]
 
     serial = itertools.count()
 
@@ -371,20 +504,27 @@ def measure(
                 raise BenchError("the fill made too few matches for the mix to post to")
             lines = [*posters, f"hands {fill.SHEET_HANDS}", f"start {fill.SHEET_HANDS}"]
             lines += [f"match {c}" for c in codes]
-            lines += [f"cycle {cycle}", *pollers, *polls]
+            lines += [f"cycle {cycle}", *readers, *etags]
             return scripted("mix", connections, lines)
 
         return request
 
     per_run = args.connections * ENTRY_MATCHES_PER_CONNECTION
+    # The app's posts and the post floor's go to matches of their own.
+    floor_entry = len(fixture.entry) // 2
 
-    def entry(attempt: int) -> Request:
+    def posts(name: str, first: int) -> Callable[[int], Request]:
         """Posts alone for one run, to matches no other run touches, each from hand 1."""
-        codes = fixture.entry[attempt * per_run : (attempt + 1) * per_run]
-        lines = [*posters, f"hands {fill.SHEET_HANDS}", "start 0"]
-        lines += [f"match {c}" for c in codes]
-        lines.append(f"cycle {mix.ENTRY}")
-        return scripted("entry", args.connections, lines)
+
+        def request(attempt: int) -> Request:
+            at = first + attempt * per_run
+            codes = fixture.entry[at : at + per_run]
+            lines = [*posters, f"hands {fill.SHEET_HANDS}", "start 0"]
+            lines += [f"match {c}" for c in codes]
+            lines.append(f"cycle {mix.ENTRY}")
+            return scripted(name, args.connections, lines)
+
+        return request
 
     sheet = Request(f"/m/{fixture.sheets[-1]}", main)
     with Browser(server.url) as browser:
@@ -394,7 +534,7 @@ def measure(
         browser.expect(Request("/", {}), 200)
     floor_env = {**server.env, FLOOR_PAGE_FILE: str(page)}
     floor_log = workdir / "floor.log"
-    with Gunicorn(FLOOR_SPEC, args.workers, args.threads, floor_env, floor_log) as floor:
+    with Gunicorn(FLOOR_SPEC, args.workers, floor_env, floor_log) as floor:
         with Browser(floor.url) as browser:
             # The floor writes the page the app wrote: else it measured another page.
             drawn, saved = browser.answer(Request(sheet.path, {}), 200)[1], page.read_bytes()
@@ -414,21 +554,14 @@ def measure(
             Kind("mix", server, connections, mixed(connections)),
             Kind("sheet", server, connections, always(sheet)),
             Kind("floor", floor, connections, always(Request(sheet.path, {}))),
-            Kind("entry", server, connections, entry),
+            Kind("entry", server, connections, posts("entry", 0)),
+            Kind("post floor", floor, connections, posts("floor", floor_entry)),
         ]
         print(f"loaded: {connections} connections, {args.rounds} rounds of {args.seconds} s")
         every: list[Load] = []
         loads = rounds(args, loaded, args.rounds, args.seconds, every)
 
-    print(f"levels: the mix at {', '.join(map(str, args.levels))} connections")
-    at_levels = rounds(
-        args,
-        [Kind(f"mix {level}", server, level, mixed(level)) for level in args.levels],
-        args.level_rounds,
-        args.seconds,
-        every,
-    )
-    levels = {level: at_levels[f"mix {level}"] for level in args.levels}
+    played, table_posts = play_tables(args, server, table_codes, entry_phones)
 
     timed = {
         "sheet 10": Request(f"/m/{fixture.small}", main),
@@ -447,13 +580,122 @@ def measure(
         args.timing_seconds,
         every,
     )
-    return Measured(loads, levels, timings, every)
+    return Measured(loads, played, None, timings, every, table_posts)
+
+
+def play_tables(
+    args: argparse.Namespace, server: Gunicorn, codes: list[str], phones: list[SignedPhone]
+) -> tuple[dict[int, Played], int]:
+    """Tables played at each size, smallest first, in rounds (each round on matches of its
+    own); by size, and how many posts the tables had answered."""
+    sizes = [round(n / args.speed) for n in args.tables]
+    print(
+        f"tables: {', '.join(f'{n:,}' for n in args.tables)} ({', '.join(map(str, sizes))} "
+        f"played {args.speed:g}× fast), {args.table_rounds} rounds of {args.table_seconds:g} s"
+    )
+    workers = server.workers()
+    name = None if args.sqlite else database.BENCH_DATABASE
+    windows: dict[int, list[tuple[tables.Window, Cpu]]] = {n: [] for n in args.tables}
+    answered = 0
+    each = max(sizes)
+    for run in range(args.table_rounds):
+        mine = codes[run * each : (run + 1) * each]
+        found = asyncio.run(
+            tables.play_levels(
+                server.url,
+                mine,
+                phones,
+                sizes,
+                args.speed,
+                settle=2.0,
+                seconds=args.table_seconds,
+                tag=f"tables{run}",
+                measure=lambda: cpu_meter(workers, name, client=own_seconds),
+            )
+        )
+        answered += found.posted
+        for n, (window, cpu) in zip(args.tables, found.windows, strict=True):
+            windows[n].append((window, cpu))
+            p99 = 1000 * percentile([took for _, took, _ in window.timed], 99)
+            trouble = f"  last error: {window.last_error}" if window.errors else ""
+            print(
+                f"  {run + 1} {n:>6,} tables  {len(window.timed) / window.seconds:7.1f} req/s  "
+                f"p99 {p99:7.2f} ms  delivery p95 "
+                f"{1000 * percentile(window.deliveries, 95):7.2f} ms  errors "
+                f"{window.errors + window.undelivered}  cores {cpu}{trouble}",
+                flush=True,
+            )
+    return {n: Played(n, tuple(w)) for n, w in windows.items()}, answered
+
+
+def weigh_idle(
+    server: Gunicorn, fixture: fill.Fixture, phones: dict[str, SignedPhone], count: int
+) -> Weighed:
+    """Hold `count` idle streams against a server of one worker: four a match, as a table's
+    phones, none of them rung; the worker's memory and sockets before and while they are."""
+    (worker,) = server.workers()
+    sides = [phones[token] for token in fill.ENTRY_PHONES]
+    # Every match these four phones hold (more streams a match once they are all taken).
+    codes = [*fixture.mix, *fixture.entry]
+
+    def targets(n: int) -> list[tuple[str, SignedPhone]]:
+        return [(codes[i // 4 % len(codes)], sides[i % 4]) for i in range(n)]
+
+    def measured() -> tuple[int, int]:
+        return rss_kb(worker), sockets_of(worker)
+
+    # A few streams opened and closed first: the worker's first requests fill its caches.
+    asyncio.run(tables.idle_streams(server.url, targets(200), measured))
+    time.sleep(0.5)
+    before = measured()
+    live = Request(f"/m/{codes[0]}/live", as_phone(sides[0]))
+
+    def weigh() -> tuple[tuple[int, int], float]:
+        held = measured()
+        took = []
+        with Browser(server.url) as browser:
+            for _ in range(5):
+                began = time.monotonic()
+                browser.expect(live, 200)
+                took.append(1000 * (time.monotonic() - began))
+        return held, statistics.median(took)
+
+    idle, (after, fetch_ms) = asyncio.run(tables.idle_streams(server.url, targets(count), weigh))
+    if idle.errors:
+        raise BenchError(f"{idle.errors} idle streams failed; the last: {idle.last_error}")
+    config = runpy.run_path(serve.CONFIG)
+    return Weighed(
+        idle,
+        rss_kb=(before[0], after[0]),
+        sockets=(before[1], after[1]),
+        fetch_ms=fetch_ms,
+        worker_connections=int(config["worker_connections"]),
+    )
+
+
+def rss_kb(pid: int) -> int:
+    """A process's resident memory in KB, from /proc."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise BenchError(f"no VmRSS for process {pid}")
+
+
+def sockets_of(pid: int) -> int:
+    """How many sockets a process holds open."""
+    count = 0
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            count += os.readlink(fd).startswith("socket:")
+        except OSError:
+            pass
+    return count
 
 
 def uneven(cores: tuple[float, ...], connections: int) -> bool:
     """Whether a loaded run's connections all but missed a worker.
 
-    gthread workers race to accept connections, and keep-alive keeps each where it landed:
+    gunicorn's workers race to accept connections, and keep-alive keeps each where it landed:
     now and then one worker gets nearly all of them and the run measures half the server.
     """
     return connections > 1 and len(cores) > 1 and min(cores) < 0.5 * max(cores)
@@ -519,31 +761,19 @@ def errors(series: Series) -> str:
     return f"{series.errors:,}{unexpected}"
 
 
-def table_minute(series: Series) -> tuple[float, float, float]:
-    """CPU milliseconds per table per minute of play: all, the workers', the database's.
-
-    The server's cores busy over the requests it answered a second is its CPU per request;
-    a table makes 60 × TABLE_RATE requests a minute.
-    """
-    scale = 1000 * 60 * mix.TABLE_RATE / series.rate
-    workers = statistics.fmean(sum(r.cpu.workers) for r in series.runs)
-    database_cores = series.cpu.database
-    return (workers + database_cores) * scale, workers * scale, database_cores * scale
-
-
 @dataclass
 class Targets:
     """The targets met and missed, with by how much."""
 
     missed: list[str]
 
-    def share(self, label: str, ratio: float, least: float) -> bool:
-        """A share of bare that must reach `least`."""
+    def share(self, label: str, ratio: float, least: float, of: str) -> bool:
+        """A share of another rate (`of`) that must reach `least`."""
         if ratio >= least:
             return True
         self.missed.append(
-            f"{label}: {ratio:.1%} of bare, {100 * (least - ratio):.1f} points under {least:.0%} "
-            f"(it needs {least / ratio - 1:.0%} more throughput)"
+            f"{label}: {ratio:.1%} of {of}, {100 * (least - ratio):.1f} points under "
+            f"{least:.0%} (it needs {least / ratio - 1:.0%} more throughput)"
         )
         return False
 
@@ -552,8 +782,8 @@ class Targets:
         if ratio <= ceiling:
             return True
         self.missed.append(
-            f"{label}: {ratio:.2f}×, {ratio - ceiling:.2f}× over {ceiling:g}× (the large one "
-            f"needs to take {1 - ceiling / ratio:.0%} less time)"
+            f"{label}: {ratio:.2f}×, {ratio - ceiling:.2f}× over {ceiling:g}× (it needs to "
+            f"take {1 - ceiling / ratio:.0%} less)"
         )
         return False
 
@@ -563,6 +793,12 @@ class Targets:
             return True
         self.missed.append(f"{label}: {errors(series)} errors, so it measured something else")
         return False
+
+
+def paired(result: Series, base: Series) -> list[float]:
+    """Each round's rate over the base's in the same round, sorted: a change in the machine's
+    load between rounds then cancels out; the median is the figure, the ends its range."""
+    return sorted(r.rate / b.rate for r, b in zip(result.runs, base.runs, strict=True))
 
 
 def report(
@@ -575,73 +811,88 @@ def report(
 ) -> bool:
     """Print the markdown tables; True if any target was missed."""
     targets = Targets([])
-    loads, levels, timings = measured.loads, measured.levels, measured.timings
+    loads, timings = measured.loads, measured.timings
     bare, mixed = loads["bare"], loads["mix"]
     kind = "SQLite" if args.sqlite else "PostgreSQL"
     hand = mix.HAND
     cycle = mix.cycle()
     print(
-        f"\n### Scorekeeper under gunicorn: {args.workers} workers × {args.threads} threads, "
-        f"{kind}, {os.cpu_count()} cores, Python {platform.python_version()}\n"
+        f"\n### Scorekeeper under gunicorn: {args.workers} gevent workers, {kind}, "
+        f"{os.cpu_count()} cores, Python {platform.python_version()}\n"
     )
     print(f"Server: `{shlex.join(server_argv)}`  ")
     print(f"Database: `{sa.make_url(database_url).render_as_string()}`  ")
     print(
-        f"A table: {mix.PHONES} phones polling every {mix.POLL_SECONDS} s; a hand every "
-        f"{mix.HAND_SECONDS} s, in which each of {mix.SIDES} sides posts once; per hand "
-        f"{hand.unchanged} unchanged polls, {hand.changed} changed, {hand.entries} entry posts "
-        f"and the {hand.sheets} sheet pages they redirect to: {mix.TABLE_RATE:.2f} req/s.  "
+        f"A table: {mix.PHONES} phones, each holding its match's stream open and fetching its "
+        f"live part once every {mix.SAFETY_SECONDS} s; a hand every {mix.HAND_SECONDS} s, in "
+        f"which each of {mix.SIDES} sides posts once, each post ringing every phone, which "
+        f"fetches its live part; per hand {hand.safety} unchanged fetches (304: the safety "
+        f"fetches, and each poster's after its answer), {hand.rung} fetches after a ring "
+        f"(200), {hand.entries} entry posts and the {hand.sheets} sheet pages they lead to "
+        f"(the stream stays open); "
+        f"{mix.TABLE_RATE:.2f} req/s besides the streams, and {hand.heartbeats} heartbeats a "
+        f"hand on them.  "
     )
     print(
-        f"The mix: each connection cycles through {len(cycle)} requests in those proportions "
-        f"({', '.join(f'{cycle.count(k)} × {mix.NAMES[k]}' for k in mix.NAMES)}). Its polls go to "
-        f"a sheet of {fill.SHEET_HANDS} hands × {fill.SIDES} sides from its table's "
-        f"{mix.PHONES} phones in turn, unchanged with the ETag the server gave that phone, "
-        f"changed with none; its posts go to a match of its own that has "
-        f"{fill.SHEET_HANDS} hands, each followed by the page it redirects to.  "
+        f"The mix (wrk, which cannot hold a stream): each connection cycles through "
+        f"{len(cycle)} requests in those proportions "
+        f"({', '.join(f'{cycle.count(k)} × {mix.NAMES[k]}' for k in mix.NAMES)}). Its fetches go "
+        f"to a sheet of {fill.SHEET_HANDS} hands × {fill.SIDES} sides from its table's "
+        f"{mix.PHONES} phones in turn, each with the ETag the server gave it (the safety "
+        f"fetch) or with that phone's ETag of the version before (after a ring); its posts go "
+        f"to a match of its own that has {fill.SHEET_HANDS} hands, each followed by the page it "
+        f"redirects to.  "
     )
     print(
         f"Load: wrk, {args.connections} keep-alive connections (one wrk thread each), "
         f"{args.rounds} interleaved rounds of {args.seconds} s after {args.warmup} s warm-up; "
-        f"req/s over all rounds; p50/p99 and share of bare (range over rounds) the median "
-        f"round's, each round against bare in the same round. p50/p99 of the mix and the "
-        f"entry posts: each request timed by load.lua; of the others: wrk's. CPU in cores: "
-        f"wrk / each worker / "
+        f"req/s over all rounds; p50/p99 and shares (range over rounds) the median round's, "
+        f"each round against the bare endpoint or the floor in the same round. p50/p99 of the "
+        f"mix and the posts: each request timed by load.lua; of the others: wrk's. CPU in "
+        f"cores: the load generator / each worker / "
         f"{'PostgreSQL' if not args.sqlite else 'nothing (SQLite runs in the workers)'}"
         f" / rest of the machine.\n"
     )
-    print("| measure | req/s | p50 ms | p99 ms | of bare (rounds) | target | | errors | CPU |")
-    print("|---|--:|--:|--:|--:|--|--|--:|--|")
+    print(
+        "| measure | req/s | p50 ms | p99 ms | of bare (rounds) | of its floor (rounds) "
+        "| target | | errors | CPU |"
+    )
+    print("|---|--:|--:|--:|--:|--:|--|--|--:|--|")
     rows = [
-        ("bare Flask endpoint (baseline)", "bare", None),
-        ("**the table mix**", "mix", MIX_SHARE),
-        ("sheet page, 30 hands × 4 sides, the same one again and again", "sheet", SHEET_SHARE),
-        ("the floor: that page's statements and bytes, nothing else (diagnostic)", "floor", None),
-        ("entry post, a new entry each (diagnostic)", "entry", None),
+        ("bare Flask endpoint (baseline)", "bare", None, None),
+        ("**the table mix**", "mix", None, None),
+        ("**sheet page, 30 hands × 4 sides, worked out cold**", "sheet", "floor", SHEET_OF_FLOOR),
+        ("the floor: that page's statements and bytes, nothing else", "floor", None, None),
+        ("**entry post, a new entry each**", "entry", "post floor", ENTRY_OF_FLOOR),
+        ("the post floor: its lock, key, insert, commit, nothing else", "post floor", None, None),
     ]
-    for label, name, least in rows:
+    for label, name, floor, least in rows:
         result = loads[name]
-        # Each round against the bare rate of the same round: a change in the machine's load
-        # between rounds then cancels out; the median round is the figure, the others its range.
-        shares = sorted(r.rate / b.rate for r, b in zip(result.runs, bare.runs, strict=True))
-        ratio = statistics.median(shares)
-        ok = targets.clean(label, result)
-        if least is not None:
-            ok = targets.share(label.strip("*"), ratio, least) and ok
-        target = f"≥ {least:.0%}" if least is not None else "—"
+        of_bare = paired(result, bare)
+        ok = targets.clean(label.strip("*"), result)
+        share = "—"
+        if floor is not None and least is not None:
+            shares = paired(result, loads[floor])
+            ratio = statistics.median(shares)
+            ok = targets.share(label.strip("*"), ratio, least, f"the {floor}") and ok
+            share = f"{ratio:.1%} ({shares[0]:.1%}–{shares[-1]:.1%})"
+        target = f"≥ {least:.0%} of its floor" if least is not None else "—"
         mark = verdict(ok) if least is not None or not ok else ""
-        spread = f" ({shares[0]:.1%}–{shares[-1]:.1%})" if result is not bare else ""
+        spread = f" ({of_bare[0]:.1%}–{of_bare[-1]:.1%})" if result is not bare else ""
         print(
             f"| {label} | {result.rate:,.1f} | {result.p50_ms:.2f} | {result.p99_ms:.2f} "
-            f"| {ratio:.1%}{spread} | {target} | {mark} | {errors(result)} | {result.cpu} |"
+            f"| {statistics.median(of_bare):.1%}{spread} | {share} | {target} | {mark} "
+            f"| {errors(result)} | {result.cpu} |"
         )
 
     print(
-        "\nThe sheet page row is the same page over and over: worked out cold each time by an "
-        "app that keeps no pages, served from memory by one that does. The floor (bench/floor.py) "
-        "is the least a page like it can cost here: the same four statements through "
-        "SQLAlchemy Core and the same bytes from one Jinja template under the same gunicorn, "
-        "without the app's session, CSRF, languages, forms, ORM, permissions or rules."
+        "\nThe sheet page row is the same page over and over, worked out cold each time (the "
+        "app keeps no pages). The floor (bench/floor.py) is the least a page like it can cost "
+        "here: the same four statements through SQLAlchemy Core and the same bytes from one "
+        "Jinja template under the same gunicorn, without the app's session, CSRF, languages, "
+        "forms, ORM, permissions or rules. The post floor is an entry post's writes alone "
+        "through Core: the lock (the version bumped and announced), the post's key, the entry "
+        "(and its hand if new), commit, a redirect; no form, session, seat, sheet or check."
     )
     answered = mixed.answered
     total = sum(answered.values())
@@ -657,52 +908,142 @@ def report(
             f"| {p50:.2f} | {p99:.2f} |"
         )
 
-    cpu, workers_cpu, database_cpu = table_minute(mixed)
+    played = measured.played
     print(
-        f"\n**CPU per table-minute: {cpu:.0f} CPU-ms** (workers {workers_cpu:.0f}, "
-        f"{'PostgreSQL' if not args.sqlite else 'database, in the workers,'} "
-        f"{database_cpu:.1f}), from the mix at {args.connections} connections: the server's "
-        f"CPU per request times a table's {60 * mix.TABLE_RATE:.0f} requests a minute; a core "
-        f"for every {60_000 / cpu:,.0f} tables or so. wrk and the rest of the machine"
-        f"{'' if args.sqlite else ' (PostgreSQL background processes among it)'} are not "
-        f"counted.\n"
+        f"\nTables played (bench/tables.py): every phone holds its stream, fetches on each "
+        f"ring and once a minute, posts its side's entry in turn and loads the page it leads "
+        f"to (its stream stays open; a ring meanwhile waits for it), on a clock "
+        f"{args.speed:g}× fast (a hand in "
+        f"{mix.HAND_SECONDS / args.speed:g} s, the heartbeat every "
+        f"{mix.HEARTBEAT_SECONDS / args.speed:g} s), so each table played stands for "
+        f"{args.speed:g}; one connection per request, as phones whose requests are seconds "
+        f"apart. {args.table_rounds} rounds, each growing from the fewest tables to the "
+        f"most, {args.table_seconds:g} s measured at each size. Open loop: the tables ask on "
+        f"their own clocks whatever the server's speed. Delivery: a post answered → every "
+        f"other phone of its table has the live part of that version (0 if they had it "
+        f"first). p99 of every request, streams' opening among them (to their first event); "
+        f"the median round's. CPU: the bench's client / each worker / database / rest.\n"
     )
-
     print(
-        f"| the mix at | req/s | p50 ms | p99 ms | p99 < {P99_CEILING_MS:g} ms | tables "
-        f"| CPU-ms per table-minute | errors |"
+        f"| tables | streams | req/s | p50 ms | p99 ms | p99 < {P99_CEILING_MS:g} ms "
+        f"| live-part fetch p95 ms | delivery p50 / p95 ms | CPU-ms per table-minute "
+        f"| errors | CPU |"
     )
-    print("|--:|--:|--:|--:|--|--:|--:|--:|")
-    best: tuple[int, Series] | None = None
-    for level, result in levels.items():
-        within = result.p99_ms < P99_CEILING_MS and not result.errors and not result.unexpected
-        if within and (best is None or result.rate > best[1].rate):
-            best = (level, result)
+    print("|--:|--:|--:|--:|--:|--|--:|--:|--:|--:|--|")
+    best: Played | None = None
+    for n, result in played.items():
+        if result.within:
+            best = result
+        deliveries = result.deliveries
         print(
-            f"| {level} connections | {result.rate:,.1f} | {result.p50_ms:.2f} "
-            f"| {result.p99_ms:.2f} | {'yes' if within else 'no'} "
-            f"| {result.rate / mix.TABLE_RATE:,.0f} | {table_minute(result)[0]:.0f} "
-            f"| {errors(result)} |"
+            f"| {n:,} | {round(n / args.speed) * mix.PHONES:,} | {result.rate:,.1f} "
+            f"| {1000 * percentile(result.timed(), 50):.2f} | {result.p99_ms():.2f} "
+            f"| {'yes' if result.within else 'no'} "
+            f"| {1000 * percentile(result.timed(mix.RUNG), 95):.2f} "
+            f"| {1000 * percentile(deliveries, 50):.2f} / {1000 * percentile(deliveries, 95):.2f} "
+            f"| {result.table_minute()[0]:.0f} | {result.errors:,} | {result.cpu} |"
         )
-    closed = (
-        "A closed-loop approximation: each connection asks again the moment it is answered, "
-        "where real tables ask on their own clocks whatever the server's speed, so the queues "
-        "near the limit are only roughly theirs. A figure of this machine, not a target."
-    )
     if best is None:
+        # Nothing served within the ceiling: the smallest size is the one described.
+        figure = next(iter(played.values()))
         print(
             f"\n**Tables this box serves at p99 < {P99_CEILING_MS:g} ms: none measured**: no "
-            f"level stayed under it (try lower --levels). {closed}"
+            f"size stayed under it (try fewer --tables). The figures below are at "
+            f"{figure.tables:,} tables."
+        )
+        targets.missed.append(
+            f"tables served at p99 < {P99_CEILING_MS:g} ms: none of {', '.join(map(str, played))}"
         )
     else:
-        level, result = best
+        figure = best
         print(
             f"\n**Tables this box serves at p99 < {P99_CEILING_MS:g} ms: about "
-            f"{result.rate / mix.TABLE_RATE:,.0f}**: the mix's {result.rate:,.0f} req/s at "
-            f"{level} connections, the fastest level within it, over {mix.TABLE_RATE:.2f} req/s "
-            f"a table ({args.level_rounds} interleaved rounds of {args.seconds} s a level, p99 "
-            f"the median round's). {closed}"
+            f"{best.tables:,}**: the largest size played within it, every post delivered and "
+            f"every request answered as meant ({args.table_rounds} rounds, p99 the median "
+            f"round's). A figure of this machine, not a target."
         )
+    by_kind = {letter: figure.timed(letter) for letter in tables.KINDS}
+    print(f"\n| at {figure.tables:,} tables, by kind | requests | p50 ms | p95 ms | p99 ms |")
+    print("|---|--:|--:|--:|--:|")
+    for letter, name in tables.KINDS.items():
+        took = by_kind[letter]
+        if not took:
+            continue  # streams open before a window, and stay open through it
+        print(
+            f"| {name} | {len(took):,} | {1000 * percentile(took, 50):.2f} "
+            f"| {1000 * percentile(took, 95):.2f} | {1000 * percentile(took, 99):.2f} |"
+        )
+    beats = sum(w.heartbeats for w, _ in figure.windows)
+    rings = sum(w.rings for w, _ in figure.windows)
+    seconds = sum(w.seconds for w, _ in figure.windows)
+    print(
+        f"\nOn the streams meanwhile: {rings / seconds:,.1f} rings and {beats / seconds:,.1f} "
+        f"heartbeats a second (the model: {figure.tables * hand.rings / mix.HAND_SECONDS:,.1f} "
+        f"and {figure.tables * hand.heartbeats / mix.HAND_SECONDS:,.1f})."
+    )
+
+    cpu, workers_cpu, database_cpu = figure.table_minute()
+    ceiling = CPU_OF_POLLING * POLLING_CPU_MS
+    ok = cpu <= ceiling
+    if not ok:
+        targets.missed.append(
+            f"CPU per table-minute: {cpu:.0f} CPU-ms, {cpu / POLLING_CPU_MS:.0%} of the polling "
+            f"design's {POLLING_CPU_MS:g}, over the ⅓ ({ceiling:.0f}) by {cpu - ceiling:.0f}"
+        )
+    # The same as the polling bench counted it: the wrk mix's server CPU per request (keep-alive
+    # connections, closed loop) times a table's requests a minute; its streams left out.
+    by_requests = 1000 * mixed.server_cores / mixed.rate * 60 * mix.TABLE_RATE
+    fetch_p95 = percentile(figure.timed(mix.RUNG), 95)
+    delivery_p95 = percentile(figure.deliveries, 95)
+    delivery_ratio = delivery_p95 / fetch_p95
+    delivered = targets.ceiling(
+        "delivery p95 over one live-part fetch's p95", delivery_ratio, DELIVERY_OF_FETCH
+    )
+    weighed = measured.weighed
+    assert weighed is not None
+    light = weighed.per_stream_kb <= IDLE_STREAM_KB
+    if not light:
+        targets.missed.append(
+            f"memory per idle stream: {weighed.per_stream_kb:.1f} KB, "
+            f"{weighed.per_stream_kb - IDLE_STREAM_KB:.1f} KB over {IDLE_STREAM_KB:g}"
+        )
+    print("\n| figure of this machine | | target | |")
+    print("|---|--:|--|--|")
+    print(
+        f"| CPU per table-minute (workers + "
+        f"{'PostgreSQL' if not args.sqlite else 'nothing'}), at {figure.tables:,} tables "
+        f"| {cpu:.0f} CPU-ms ({workers_cpu:.0f} + {database_cpu:.1f}): a core for about "
+        f"{60_000 / cpu:,.0f} tables | ≤ ⅓ of the polling design's | {verdict(ok)} |"
+    )
+    print(
+        f"| the polling design's, measured once on {POLLING_COMMIT} with its own bench "
+        f"| {POLLING_CPU_MS:g} CPU-ms: this is {cpu / POLLING_CPU_MS:.0%} of it | "
+        f"≤ {ceiling:.0f} CPU-ms | |"
+    )
+    print(
+        f"| the same counted as the polling bench counted it: the wrk mix's server CPU per "
+        f"request × a table's {60 * mix.TABLE_RATE:.0f} requests a minute, streams left out "
+        f"(diagnostic) | {by_requests:.0f} CPU-ms | | |"
+    )
+    print(
+        f"| delivery, post answered → every other phone has it, at {figure.tables:,} tables "
+        f"| p50 {1000 * percentile(figure.deliveries, 50):.2f} ms, p95 "
+        f"{1000 * delivery_p95:.2f} ms ({len(figure.deliveries):,} posts) "
+        f"| p95 ≤ {DELIVERY_OF_FETCH:g}× a live-part fetch's p95 "
+        f"({1000 * fetch_p95:.2f} ms): {delivery_ratio:.2f}× | {verdict(delivered)} |"
+    )
+    idle = weighed.idle
+    print(
+        f"| idle streams one worker holds | {idle.held:,} open at once (opened in "
+        f"{idle.opened_seconds:.1f} s; its sockets {weighed.sockets[0]:,} → "
+        f"{weighed.sockets[1]:,}; a live-part fetch meanwhile {weighed.fetch_ms:.1f} ms, "
+        f"median of 5; worker_connections {weighed.worker_connections:,}) | — | |"
+    )
+    print(
+        f"| memory per idle stream | {weighed.per_stream_kb:.1f} KB (the worker's RSS "
+        f"{weighed.rss_kb[0] / 1024:.1f} → {weighed.rss_kb[1] / 1024:.1f} MB) "
+        f"| ≤ {IDLE_STREAM_KB:g} KB | {verdict(light)} |"
+    )
 
     print(
         f"\n| single requests: p50 time, 1 connection, {args.rounds} rounds of "
@@ -712,7 +1053,7 @@ def report(
 
     def timing(label: str, small: str, large: str, ceiling: float | None) -> None:
         a, b = timings[small], timings[large]
-        # Paired by round, as the shares of bare are.
+        # Paired by round, as the shares are.
         ratio = statistics.median(y.p50_ms / x.p50_ms for x, y in zip(a.runs, b.runs, strict=True))
         ok = targets.clean(f"{label} (small)", a) and targets.clean(f"{label} (large)", b)
         if ceiling is not None:
@@ -744,10 +1085,10 @@ def report(
 
     # Every post answered must have stored an entry of its own (none taken for a repeat); a
     # post still in flight as a run ends may land too.
-    posts = sum(r.answered.get(mix.ENTRY, 0) for r in measured.every)
+    posts = sum(r.answered.get(mix.ENTRY, 0) for r in measured.every) + measured.table_posts
     print(
-        f"\nEntry posts answered over every run (warm-ups and levels too): {posts:,}; entries "
-        f"they stored: {stored:,}."
+        f"\nEntry posts answered over every run (warm-ups, post floor and tables too): "
+        f"{posts:,}; entries they stored: {stored:,}."
     )
     if stored < posts:
         targets.missed.append(
@@ -755,8 +1096,11 @@ def report(
             f"posts were taken for repeats and the bench measured something else"
         )
 
-    everything = [*loads.values(), *levels.values(), *timings.values()]
-    busiest = max(r.cpu.other for s in everything for r in s.runs)
+    everything = [*loads.values(), *timings.values()]
+    busiest = max(
+        [r.cpu.other for s in everything for r in s.runs]
+        + [cpu.other for p in played.values() for _, cpu in p.windows]
+    )
     if busiest > BUSY_MACHINE:
         print(
             f"\nWarning: other processes used up to {busiest:.2f} cores during a run; "

@@ -20,12 +20,12 @@ from scorekeeper import serve
 APP_SPEC = "scorekeeper:create_app()"
 
 
-def production_argv(app_spec: str, port: int, workers: int, threads: int) -> list[str]:
+def production_argv(app_spec: str, port: int, workers: int) -> list[str]:
     """The exact gunicorn command `make serve` runs (scorekeeper/serve.py), for any WSGI app.
 
     Taken from serve.py itself rather than copied, so a flag added there is benchmarked too.
     """
-    settings = {"WORKERS": str(workers), "THREADS": str(threads), "ACCESS_LOG": ""}
+    settings = {"WORKERS": str(workers), "ACCESS_LOG": ""}
     with mock.patch.dict(os.environ, settings):
         argv = serve.gunicorn_command("127.0.0.1", port)
     if argv[-1] != APP_SPEC:
@@ -50,12 +50,10 @@ def _die_with_parent() -> None:
 class Gunicorn:
     """One gunicorn master and its workers, serving until the `with` block ends."""
 
-    def __init__(
-        self, app_spec: str, workers: int, threads: int, env: dict[str, str], log: Path
-    ) -> None:
+    def __init__(self, app_spec: str, workers: int, env: dict[str, str], log: Path) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.argv = production_argv(app_spec, self.port, workers, threads)
+        self.argv = production_argv(app_spec, self.port, workers)
         self.env = env
         self.log = log
         self.process: subprocess.Popen[bytes] | None = None
