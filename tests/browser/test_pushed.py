@@ -336,3 +336,19 @@ def test_a_value_given_back_by_a_refusal_stays_through_the_next_ring(
     expect(field).to_have_value("12")
     alice.get_by_role("button", name="Enter", exact=True).click()
     told(alice, "Hand 2: Alice 12 recorded.")
+
+
+def test_without_event_source_the_page_fetches_on_a_slow_timer(live_server, new_phone, phones):
+    # A browser with no EventSource (or a proxy that kills every stream): the timer brings it.
+    live_server.app.config["SAFETY_FETCH_SECONDS"] = 4
+    keeper, ben = phones(), phones()
+    code = keeper.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
+    ben.join(code, side=1)
+    alice = new_phone()
+    alice.add_init_script("delete window.EventSource;")
+    seat(alice, code, "Alice")
+    ben.enter(code, 1, 1, 5)
+    # Without a stream the page fetches four times as often as its safety fetch: every 1 s.
+    expect(cell(alice, 1, 1)).to_have_text("5", timeout=LIVE_MS)
+    not_reloaded(alice)
+    assert alice.evaluate("typeof window.EventSource") == "undefined"
