@@ -39,7 +39,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         # A phone keeps its seats for a year: matches span evenings, history spans longer.
         PERMANENT_SESSION_LIFETIME=365 * 24 * 3600,
-        # Only a change writes the cookie: a live poll racing a post must not send back an old
+        # Only a change writes the cookie: a live fetch racing a post must not send back an old
         # session (it brought a shown message back), and a 304 stays a few hundred bytes.
         SESSION_REFRESH_EACH_REQUEST=False,
         WTF_CSRF_TIME_LIMIT=None,

@@ -47,7 +47,7 @@ bp = Blueprint("languages", __name__)
 
 def choose_language(picked: object, accept_language: str | None) -> str:
     """The language a phone reads: the one its player picked, else the best its browser asks
-    for, else English. Pure, so the unchanged poll (live.py) works it out as a page does."""
+    for, else English. Pure, so a page's ETag (live.py) works it out as the page does."""
     if isinstance(picked, str) and picked in LANGUAGES:
         return picked
     if accept_language:
@@ -57,8 +57,8 @@ def choose_language(picked: object, accept_language: str | None) -> str:
 
 @lru_cache(maxsize=256)
 def _browser_language(accept_language: str) -> str:
-    # A phone sends the same header on every poll, and parsing it cost more than the rest of
-    # an unchanged poll's work: each header is worked out once (a pure function of it).
+    # A phone sends the same header on every fetch, and parsing it cost more than the rest of
+    # an unchanged fetch's own work: each header is worked out once (a pure function of it).
     best = parse_accept_header(accept_language, LanguageAccept).best_match(LANGUAGES)
     return best or DEFAULT_LANGUAGE
 

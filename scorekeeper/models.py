@@ -53,7 +53,8 @@ class Match(db.Model):
     result: so.Mapped[str] = so.mapped_column(sa.String(200), default="")
     created_at: so.Mapped[datetime] = so.mapped_column(default=utcnow, index=True)
     ended_at: so.Mapped[datetime | None]
-    # Goes up with every change to the match: live polls compare it, writers lock on it.
+    # Goes up with every change to the match: streams ring on it, ETags name it, writers lock
+    # on it.
     version: so.Mapped[int] = so.mapped_column(default=1)
     # The host closed the table: no new phone may take a side (watching stays open).
     closed: so.Mapped[bool] = so.mapped_column(default=False, server_default=sa.false())

@@ -11,7 +11,7 @@ café's Wi-Fi with a guesser on it) waits with the guesser.
 Counted by the `limits` library (what Flask-Limiter is built on) in the storage
 RATELIMIT_STORAGE_URI names: memory:// for one process, redis://host:6379 to share one count
 between processes and servers. Flask-Limiter itself would hook into every request, the live
-poll's included.
+part's fetches and the streams included.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """`make run` and `make serve`: gunicorn serving the app, and the address the phones on the same
 Wi-Fi should open, printed once the server answers there (and nothing per request unless asked:
-four phones polling every 2 s would scroll the address away)."""
+a table's fetches would scroll the address away)."""
 
 from __future__ import annotations
 

@@ -247,7 +247,7 @@ class MatchVersions:
                 self._hear(connection)
             except Exception:
                 if not self._stop.is_set():
-                    log.warning("not hearing match versions: polls read them", exc_info=True)
+                    log.warning("not hearing match versions: they are read", exc_info=True)
             finally:
                 self._echo_heard = None
                 self._lapse()

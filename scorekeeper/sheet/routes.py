@@ -259,7 +259,7 @@ def events(code: str) -> Response:
 @bp.get("/<code>/tv")
 def tv(code: str) -> Response:
     """The match for a TV or laptop across the room: big totals, the last hand, the chart,
-    who deals, and the join QR code while a side is free. Polled like the sheet."""
+    who deals, and the join QR code while a side is free. Live like the sheet."""
     return render_match(match_or_404(code), "sheet/tv.html")
 
 
