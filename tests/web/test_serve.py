@@ -16,9 +16,13 @@ from tests.servers import ROOT, HttpPhone, free_port, migrate, server_env, share
 __all__ = ["shared_database"]
 
 
-def serve(database_url: str, port: int) -> subprocess.Popen[str]:
-    """`python -m scorekeeper.serve`, as `make run` starts it, on this port."""
-    env = server_env(database_url) | {"PORT": str(port), "HOST": "127.0.0.1", "WORKERS": "1"}
+def serve(database_url: str, port: int, workers: str | None = "1") -> subprocess.Popen[str]:
+    """`python -m scorekeeper.serve`, as `make run` starts it, on this port (with its own
+    default number of workers where `workers` is None)."""
+    env = server_env(database_url) | {"PORT": str(port), "HOST": "127.0.0.1"}
+    env.pop("WORKERS", None)
+    if workers is not None:
+        env["WORKERS"] = workers
     return subprocess.Popen(
         [sys.executable, "-m", "scorekeeper.serve"],
         cwd=ROOT,
@@ -86,16 +90,7 @@ def test_make_run_holds_a_table_of_eight_phones_and_a_tv(shared_database):
     and every entry rings all nine while they stay open."""
     migrate(shared_database)
     port = free_port()
-    env = server_env(shared_database) | {"PORT": str(port), "HOST": "127.0.0.1"}
-    env.pop("WORKERS", None)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper.serve"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    server = serve(shared_database, port, workers=None)
     try:
         read_until(server, "Scorekeeper is up")
         base = f"http://127.0.0.1:{port}"
