@@ -59,8 +59,11 @@ messages: $(VENV)/.app
 language: messages
 	$(PYBABEL) init -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) -l $(LANGUAGE)
 
+## Lint and type-check, as CI does: ruff on the code, tests and bench; mypy on the app.
 lint: $(VENV)/.test
-	$(BIN)/ruff check scorekeeper tests
+	$(BIN)/ruff check scorekeeper tests bench
+	$(BIN)/ruff format --check scorekeeper tests bench
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -209,7 +209,7 @@ def _store(plans: list[Plan]) -> None:
     for p in plans:
         sides_of.append(side_ids[taken : taken + len(p.holders)])
         taken += len(p.holders)
-    # Each seat carries its match's place in history, as actions.history_order gives it.
+    # Each seat carries its match's place in history, as models.history_order gives it.
     db.session.execute(
         sa.insert(Seat),
         [

@@ -28,7 +28,7 @@ from werkzeug.wrappers import Response
 from scorekeeper import _driver_url
 from scorekeeper.models import Entry, Hand, Match, Side, Submission, utcnow
 from scorekeeper.permissions import SEATS_AT
-from scorekeeper.sheet.state import HANDS_OF, TRAIL_OF
+from scorekeeper.scoresheet.sheet import HANDS_OF, TRAIL_OF
 from scorekeeper.versions import announcement
 
 # The real page as the app served it (the bench writes it): everything but its rows is kept.
@@ -44,7 +44,7 @@ MATCH_WITH_SIDES = (
     .order_by(_side.position)
 )
 
-# One row of the sheet as sheet/rows.py writes it for the host: each cell links to its
+# One row of the sheet as _status.html draws it for the host: each cell links to its
 # correction and carries the running total.
 ROWS = (
     '{% for number, cells in rows %}<tr class="complete"><th scope="row">'

@@ -44,7 +44,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SESSION_REFRESH_EACH_REQUEST=False,
         WTF_CSRF_TIME_LIMIT=None,
         # WTForms' own messages come in the phone's language through the forms' Meta
-        # (sheet/forms.PhoneForm), from catalogs read once, not on every request.
+        # (forms.PhoneForm), from catalogs read once, not on every request.
         WTF_I18N_ENABLED=False,
         # The biggest form here (a new match with eight named sides) is about 3 KB and 40
         # fields: anything far beyond is not a phone at the table, and is refused unread (413).
@@ -125,7 +125,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if app.config["TRUSTED_PROXIES"]:
         # Outermost, so every layer inside sees the phone's address and the host it asked for.
         hops = int(app.config["TRUSTED_PROXIES"])
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
+        # Flask's documented way to wrap its WSGI app, which type checkers take for
+        # replacing a method.
+        proxied = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
+        app.wsgi_app = proxied  # type: ignore[method-assign]
     return app
 
 

@@ -1,19 +1,17 @@
-"""Every refusal and bad request answered with a page that says what happened."""
+"""Every bad request answered with a page that says what happened (a refusal at a match is
+shown on its page: sheet/routes.refused)."""
 
 from __future__ import annotations
 
 import math
 
 from flask import Flask, make_response, render_template
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
-
-from scorekeeper.extensions import db
-from scorekeeper.permissions import Refusal
-from scorekeeper.sheet.routes import render_match
 
 # How long a phone is asked to wait when the database can't be reached.
 DATABASE_RETRY_AFTER = 5
@@ -22,26 +20,8 @@ DATABASE_RETRY_AFTER = 5
 def register(app: Flask) -> None:
     """Attach the error pages to the app."""
 
-    @app.errorhandler(Refusal)
-    def refused(refusal: Refusal):  # type: ignore[no-untyped-def]
-        """Show the refusal on the match page the phone was on, so it can carry on from there."""
-        if refusal.match is not None:
-            try:
-                return render_match(
-                    refusal.match,
-                    error=refusal.message,
-                    status=refusal.status,
-                    given_back=refusal.given_back,
-                )
-            except OperationalError as error:
-                # The connection dropped while the page was read: nothing was saved either way,
-                # and "try again" brings the refusal back with its page.
-                db.session.rollback()
-                return database_unreachable(error)
-        return render_template("error.html", message=refusal.message), refusal.status
-
     @app.errorhandler(OperationalError)
-    def database_unreachable(error: OperationalError):  # type: ignore[no-untyped-def]
+    def database_unreachable(error: OperationalError) -> ResponseReturnValue:
         """The database is down or dropped the connection: nothing was saved (a write's
         transaction never committed), and the phone is told to try again shortly."""
         app.logger.warning("database unreachable: %s", error.orig)
@@ -57,7 +37,7 @@ def register(app: Flask) -> None:
         return response
 
     @app.errorhandler(CSRFError)
-    def csrf_failed(error: CSRFError):  # type: ignore[no-untyped-def]
+    def csrf_failed(error: CSRFError) -> ResponseReturnValue:
         """A post without a valid security token: an old page or a forged form."""
         message = _(
             "This page was out of date, so nothing was saved. "
@@ -67,7 +47,7 @@ def register(app: Flask) -> None:
         return render_template("error.html", message=message, refusal="csrf"), 400
 
     @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException):  # type: ignore[no-untyped-def]
+    def http_error(error: HTTPException) -> ResponseReturnValue:
         """Not found, too many tries, wrong method: a page in our own words."""
         code = error.code or 500
         if code == 400:

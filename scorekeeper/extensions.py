@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from flask import Flask, current_app, has_request_context, request
@@ -37,7 +37,7 @@ class Session(FlaskSession):
     """Flask-SQLAlchemy's session, with a GET's statements run outside a transaction: no BEGIN
     and ROLLBACK around them, two of a sheet page's six round trips. A GET only reads, and
     under READ COMMITTED each of its statements saw its own snapshot anyway; every write is a
-    POST, one transaction that takes its match's lock first (sheet/actions.py). Chosen when a
+    POST, one transaction that takes its match's lock first (scoresheet/writing.py). Chosen when a
     statement first needs a connection, so a request that reads nothing takes none."""
 
     def get_bind(self, *args: Any, **kwargs: Any) -> sa.Engine | sa.Connection:
@@ -46,7 +46,7 @@ class Session(FlaskSession):
         if has_request_context() and request.method in ("GET", "HEAD"):
             plain, reading = current_app.extensions.get(READING_ENGINE, (None, None))
             if engine is plain:
-                return reading  # type: ignore[no-any-return]
+                return reading
         return engine
 
 
@@ -59,6 +59,13 @@ def reads_outside_transactions(app: Flask, engine: sa.Engine) -> None:
 
 
 db = SQLAlchemy(model_class=Base, session_options={"class_": Session})
+
+# What the models are made from: db.Model, which type checkers cannot follow as a base class
+# (Flask-SQLAlchemy makes it as the app starts), is the declarative Base it extends.
+if TYPE_CHECKING:
+    Model = Base
+else:
+    Model = db.Model
 migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
 # Pages go out compressed: a phone on a weak connection at the table waits less.

@@ -7,12 +7,14 @@ thousands. psycopg (3.1.14 and later) waits through gevent's patched select once
 patched it before psycopg is first imported: hence no preload.
 """
 
+from typing import Any
+
 worker_class = "gevent"
 # Open streams and requests one worker serves at once: the tables' phones, each with a stream.
 worker_connections = 5000
 
 
-def post_worker_init(worker):  # type: ignore[no-untyped-def]
+def post_worker_init(worker: Any) -> None:
     """End this worker's streams the moment it is told to stop (a restart, a deploy), so its
     phones reconnect to a worker that runs instead of holding it for the graceful timeout.
     And say so loudly if psycopg waits without yielding to gevent (imported before gevent

@@ -25,12 +25,11 @@ from flask_babel import Babel, get_locale, get_timezone, get_translations
 from flask_babel import format_decimal as babel_decimal
 from jinja2 import pass_context
 from jinja2.runtime import Context
-from markupsafe import Markup
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 from werkzeug.wrappers import Response
 
-from scorekeeper.sheet.exports import iso_utc
+from scorekeeper.models import iso_utc
 
 # Each language by its own name, as a reader of it looks for it on the switch.
 LANGUAGES = {"en": "English", "ar": "العربية", "ru": "Русский", "es": "Español"}
@@ -108,10 +107,10 @@ def direction(code: str | None = None) -> str:
     return "rtl" if order == "right-to-left" else "ltr"
 
 
-def when(moment: datetime, with_year: bool = False) -> Markup:
+def when(moment: datetime, with_year: bool = False) -> str:
     """A stored time (UTC) in the phone's language and zone, as Babel writes a short day and
-    time there ("3 дек., 21:05", "Dec 3, 9:05 PM"); machine-readable beside. Until the phone
-    has told its zone, the time is UTC and says so."""
+    time there ("3 дек., 21:05", "Dec 3, 9:05 PM"): the _macros.html time() macro puts it in
+    its <time>. Until the phone has told its zone, the time is UTC and says so."""
     zone, locale = get_timezone(), get_locale() or Locale.parse(DEFAULT_LANGUAGE)
     day = format_skeleton("yMMMd" if with_year else "MMMd", moment, tzinfo=zone, locale=locale)
     hour = format_time(moment, "short", tzinfo=zone, locale=locale)
@@ -119,7 +118,7 @@ def when(moment: datetime, with_year: bool = False) -> Markup:
     shown = locale.datetime_formats["short"].format(hour, day)
     if str(zone) == "UTC":
         shown += " UTC"
-    return Markup('<time datetime="{}">{}</time>').format(iso_utc(moment), shown)
+    return shown
 
 
 def number(value: int) -> str:
@@ -152,6 +151,8 @@ def init_app(app: Flask) -> None:
     # Flask-Babel finds the catalog through several look-ups of the request's context for each
     # word, and a page has dozens: a page's templates look it up once, as they start.
     app.context_processor(lambda: {PAGE_CATALOG: get_translations()})
+    # install_gettext_callables is what the i18n extension (which Flask-Babel loads) adds to
+    # the environment as the app starts: type checkers know Environment without it.
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=pass_context(lambda page, text: _catalog(page).ugettext(text)),
         ngettext=pass_context(lambda page, one, many, n: _catalog(page).ungettext(one, many, n)),
@@ -163,7 +164,8 @@ def init_app(app: Flask) -> None:
     )
     app.register_blueprint(bp)
     app.add_template_filter(when, "when")
+    app.add_template_filter(iso_utc, "iso_utc")
     app.add_template_filter(number, "number")
-    app.add_template_global(LANGUAGES, "LANGUAGES")
+    app.jinja_env.globals["LANGUAGES"] = LANGUAGES
     app.add_template_global(language)
     app.add_template_global(direction)

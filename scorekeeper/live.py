@@ -24,6 +24,7 @@ import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from jinja2 import FileSystemLoader
 from werkzeug.http import parse_etags, quote_etag
 
 from scorekeeper.languages import choose_language, choose_zone
@@ -64,7 +65,9 @@ def release_of(app: Flask) -> str:
     A deploy that changes any of them changes every ETag, so no phone keeps an old page."""
     digest = hashlib.blake2s(digest_size=8)
     package = os.path.dirname(os.path.abspath(__file__))
-    for root in (package, app.jinja_loader.searchpath[0], app.static_folder):  # type: ignore[union-attr]
+    loader = app.jinja_loader
+    templates = loader.searchpath[0] if isinstance(loader, FileSystemLoader) else None
+    for root in (package, templates, app.static_folder):
         for folder, _, files in sorted(os.walk(root or "")):
             for name in sorted(files):
                 if name.endswith((".pyc", ".pyo")):
@@ -148,6 +151,6 @@ def init_app(app: Flask) -> None:
     """Key the page tags with the app's secret and its release, and keep the release: a
     stream names it, and a page of another release reloads."""
     release = app.extensions["release"] = release_of(app)
-    app.add_template_global(release, "release")
+    app.jinja_env.globals["release"] = release
     secret = str(app.config["SECRET_KEY"]).encode()
     app.extensions["page_tag_key"] = hashlib.blake2s(secret + release.encode()).digest()

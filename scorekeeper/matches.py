@@ -3,20 +3,17 @@ after an action (post/redirect/get)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import sqlalchemy as sa
 import sqlalchemy.orm as so
-from flask import Response, abort, flash, redirect, url_for
+from flask import abort, flash, redirect, url_for
 from flask_babel import gettext as _
+from werkzeug.wrappers import Response
 
 from scorekeeper import ratelimit
 from scorekeeper.extensions import db
 from scorekeeper.models import Match, Side
 from scorekeeper.permissions import Refusal, viewer_for
-
-if TYPE_CHECKING:
-    from scorekeeper.sheet.actions import Done
+from scorekeeper.scoresheet.writing import Done
 
 # Built once, as every request to a match runs it: the match with its sides, which nearly
 # every caller goes on to.

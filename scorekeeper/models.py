@@ -10,7 +10,7 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 from flask_babel import gettext as _
 
-from scorekeeper.extensions import db
+from scorekeeper.extensions import Model
 
 # Letters and digits nobody misreads at a table: no 0/O, 1/I/L.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -32,7 +32,13 @@ def utcnow() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-class Match(db.Model):
+def iso_utc(moment: datetime | None) -> str | None:
+    """A stored time (UTC) as ISO 8601 with its zone: what the exports hold and what a page
+    gives app.js to show in the phone's zone."""
+    return f"{moment.isoformat(timespec='seconds')}Z" if moment is not None else None
+
+
+class Match(Model):
     """One game at one table, from the first hand to End match (or abandon)."""
 
     OPEN = "open"
@@ -61,7 +67,7 @@ class Match(db.Model):
     # The code of the rematch started from this match once it ended: its phones are offered
     # their sides there. (A code, as every link to a match is; matches are never deleted.)
     rematch_code: so.Mapped[str | None] = so.mapped_column(sa.String(12))
-    # Who dealt the first hand, as a place in the dealing order (sheet/dealer.py); None until
+    # Who dealt the first hand, as a place in the dealing order (scoresheet/sheet.py); None until
     # the host says.
     first_dealer: so.Mapped[int | None]
 
@@ -92,8 +98,18 @@ class Match(db.Model):
         """Whether hands can still be entered."""
         return self.status == self.OPEN
 
+    @property
+    def is_ended(self) -> bool:
+        """Whether End match was pressed once a side had won."""
+        return self.status == self.ENDED
 
-class Side(db.Model):
+    @property
+    def is_abandoned(self) -> bool:
+        """Whether the host abandoned it unfinished."""
+        return self.status == self.ABANDONED
+
+
+class Side(Model):
     """One column of the sheet: a player, or a partnership that shares its score."""
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
@@ -107,7 +123,7 @@ class Side(db.Model):
     __table_args__ = (sa.UniqueConstraint("match_id", "position"),)
 
 
-class Seat(db.Model):
+class Seat(Model):
     """A phone's place at a match: holding a side, or watching (side is None)."""
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
@@ -170,7 +186,7 @@ def seat_at(match: Match, phone: str, side_id: int | None = None, player: str = 
     )
 
 
-class Hand(db.Model):
+class Hand(Model):
     """One row of the sheet: one hand dealt, played and counted (a round, in Brisca)."""
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
@@ -189,7 +205,7 @@ class Hand(db.Model):
     )
 
 
-class Entry(db.Model):
+class Entry(Model):
     """One cell: a side's total for one hand, and the calculator's counts if it used it."""
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
@@ -212,7 +228,7 @@ class Entry(db.Model):
     __table_args__ = (sa.UniqueConstraint("hand_id", "side_id"),)
 
 
-class Correction(db.Model):
+class Correction(Model):
     """The host changing or filling a cell: who, when, old value, new value, why."""
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
@@ -233,7 +249,7 @@ class Correction(db.Model):
     side: so.Mapped[Side] = so.relationship()
 
 
-class Submission(db.Model):
+class Submission(Model):
     """A form post already carried out, by its idempotency key: a resent post records once."""
 
     key: so.Mapped[str] = so.mapped_column(sa.String(64), primary_key=True)
@@ -241,6 +257,6 @@ class Submission(db.Model):
         sa.ForeignKey("match.id", ondelete="CASCADE")
     )
     made_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
-    # A hash of where it was posted and what (sheet/forms.what_was_posted): the same key with
+    # A hash of where it was posted and what (forms.post_of): the same key with
     # other values is another post, refused rather than taken for this one.
     posted: so.Mapped[str | None] = so.mapped_column(sa.String(64))

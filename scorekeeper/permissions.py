@@ -128,24 +128,40 @@ class Viewer:
         """Whether this phone holds a side."""
         return self.side is not None
 
-    def may(self, action: Action, side: Side | None = None, among: Collection[int] = ()) -> bool:
+    def may(
+        self,
+        action: Action,
+        side: Side | None = None,
+        among: Collection[int] = (),
+        to: Seat | SeatAt | None = None,
+    ) -> bool:
         """Whether this phone may take this action now (for showing its button)."""
-        return refusal(self, action, side, among) is None
+        return refusal(self, action, side, among, to) is None
 
     def require(
-        self, action: Action, side: Side | None = None, among: Collection[int] = ()
+        self,
+        action: Action,
+        side: Side | None = None,
+        among: Collection[int] = (),
+        to: Seat | SeatAt | None = None,
     ) -> Viewer:
         """This viewer, if it may take this action now; else the Refusal that says why."""
-        refused = refusal(self, action, side, among)
+        refused = refusal(self, action, side, among, to)
         if refused is not None:
             raise refused
         return self
 
 
 def viewer_for(match: Match, seats: Iterable[Seat | SeatAt] | None = None) -> Viewer:
+    """Who is looking at this match from the phone of this request (viewer_at)."""
+    return viewer_at(match, current_phone(), seats)
+
+
+def viewer_at(
+    match: Match, phone: str | None, seats: Iterable[Seat | SeatAt] | None = None
+) -> Viewer:
     """Who is looking at this match from this phone: its seat among `seats` if given (the
     match's seats as already read), else read now."""
-    phone = current_phone()
     seat_id = side_id = None
     player = ""
     if phone is not None and seats is not None:
@@ -164,12 +180,17 @@ def viewer_for(match: Match, seats: Iterable[Seat | SeatAt] | None = None) -> Vi
 
 
 def refusal(
-    viewer: Viewer, action: Action, side: Side | None = None, among: Collection[int] = ()
+    viewer: Viewer,
+    action: Action,
+    side: Side | None = None,
+    among: Collection[int] = (),
+    to: Seat | SeatAt | None = None,
 ) -> Refusal | None:
     """Why this phone may not take this action on its match now, or None if it may.
 
     `side` is the column an entry goes into; `among` the ids of the sides tied on a Brisca
-    round, whose phones (and the host) may say who took the last trick.
+    round, whose phones (and the host) may say who took the last trick; `to` the seat at this
+    match the host role would go to.
     """
     match = viewer.match
     if action is Action.REOPEN:
@@ -179,7 +200,7 @@ def refusal(
             return Refusal(_("This match is open already."), 409, match)
         return None
     if action is Action.REMATCH:
-        if match.status != Match.ENDED:
+        if not match.is_ended:
             return Refusal(_("A rematch follows a match that has ended."), 409, match)
         if not (viewer.is_seated or viewer.is_host):
             return Refusal(
@@ -200,7 +221,7 @@ def refusal(
             )
         return None
     if action is not Action.WATCH and not match.is_open:
-        if match.status == Match.ENDED:
+        if match.is_ended:
             return Refusal(_("This match has ended: nothing on it can change."), 409, match)
         return Refusal(_("This match was abandoned: nothing on it can change."), 409, match)
     if action in HOST_ONLY and not viewer.is_host:
@@ -254,6 +275,11 @@ def refusal(
                 _("Only a side in the tie (or the host) can say who took the last trick."),
                 match=match,
             )
+    if action is Action.HAND_OVER and (to is None or to.phone == viewer.phone):
+        return Refusal(_("Pick another phone at this match."), 409, match)
+    if action is Action.HAND_OVER and to is not None and to.side_id is None:
+        # A watching phone may be a TV across the room: the host's tools go to a player.
+        return Refusal(_("The host role goes to a phone that holds a side."), 409, match)
     if action is Action.RENAME and viewer.seat_id is None:
         return Refusal(
             _("This phone isn't at this match: claim a side or watch first."), match=match

@@ -42,7 +42,11 @@ def _counted() -> tuple[FixedWindowRateLimiter, list[limits.RateLimitItem], tupl
     return counter, limits.parse_many(config["CODE_MISS_LIMIT"]), where
 
 
-def _wait(counter: FixedWindowRateLimiter, used_up: list[limits.RateLimitItem], where) -> int:  # type: ignore[no-untyped-def]
+def _wait(
+    counter: FixedWindowRateLimiter,
+    used_up: list[limits.RateLimitItem],
+    where: tuple[str, ...],
+) -> int:
     """Seconds until every used-up limit's window has passed."""
     resets = [counter.get_window_stats(limit, *where).reset_time for limit in used_up]
     return max(1, math.ceil(max(resets) - time.time()))

@@ -1,7 +1,7 @@
 """Each match's new versions, as a worker hears them, rung on every open stream of the match.
 
 Every phone at a table holds a stream open (live.py) that rings when its match changes. Every
-write to a match bumps the match's version (sheet/actions.py); on PostgreSQL the same statement
+write to a match bumps the match's version (scoresheet/writing.py); on PostgreSQL the same statement
 announces the new version with NOTIFY, which goes out when, and only if, the write commits.
 Each worker process listens on a connection of its own and rings the streams it holds for the
 match it heard of; a write it made itself it rings at once. A worker remembers which of its
@@ -242,6 +242,7 @@ class MatchVersions:
                 # The app's own connection settings (search_path and all), out of the pool.
                 pooled = self.engine.raw_connection()
                 connection = pooled.driver_connection
+                assert connection is not None  # a connection just taken from the pool
                 pooled.detach()
                 connection.autocommit = True
                 self._hear(connection)

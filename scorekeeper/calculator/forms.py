@@ -5,11 +5,11 @@ from __future__ import annotations
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, Field, IntegerField, RadioField, SelectChoice, StringField
-from wtforms.validators import InputRequired, Length, NumberRange, Optional
+from wtforms import BooleanField, Field, IntegerField, RadioField, SelectChoice
+from wtforms.validators import InputRequired, NumberRange, Optional
 
+from scorekeeper.forms import RELOAD, KeyedForm, reason_field, whole_number
 from scorekeeper.games import CalcField, Game, Table
-from scorekeeper.sheet.forms import KeyedForm, printable, whole_number
 
 
 class CountField(IntegerField):
@@ -17,6 +17,8 @@ class CountField(IntegerField):
 
     None is shown blank (with a grey "0" placeholder) rather than as a "0" the player must
     delete first: a thumb tapping the field and typing 30 would make it "300"."""
+
+    data: int | None
 
     def _value(self) -> str:
         """The count as the field shows it: blank for none, what was typed if it was refused."""
@@ -86,41 +88,31 @@ def calculator_form(game: Game, table: Table, *args: object, **kwargs: object) -
         # Hidden: a page that sends them wrong is out of date (_breakdown.html says so).
         hand = IntegerField(
             validators=[
-                InputRequired(message=_l("Reload the page.")),
-                NumberRange(min=1, max=10_000, message=_l("Reload the page.")),
+                InputRequired(message=RELOAD),
+                NumberRange(min=1, max=10_000, message=RELOAD),
             ]
         )
         revision = IntegerField(
-            validators=[Optional(), NumberRange(min=0, max=10**9, message=_l("Reload the page."))]
+            validators=[Optional(), NumberRange(min=0, max=10**9, message=RELOAD)]
         )
-        reason = StringField(
-            _l("Reason (optional)"),
-            validators=[
-                Optional(),
-                Length(max=200, message=_l("Keep the reason under 200 letters.")),
-                printable,
-            ],
-        )
+        reason = reason_field()
         black_hand = BooleanField(_l("Black hand: we held Ace, Three and King of trumps"))
 
     for calc in calc_fields:
         setattr(CalculatorForm, f"n_{calc.key}", _field_for(calc))
     form = CalculatorForm(*args, **kwargs)
-    form.calc_fields = calc_fields  # type: ignore[attr-defined]
+    form.calc_fields = calc_fields
     return form
 
 
 def counts_of(form: FlaskForm) -> dict[str, int]:
     """The counts typed into a calculator form, by scoring-row key."""
-    return {
-        calc.key: int(form[f"n_{calc.key}"].data or 0)
-        for calc in form.calc_fields  # type: ignore[attr-defined]
-    }
+    return {calc.key: int(form[f"n_{calc.key}"].data or 0) for calc in form.calc_fields}
 
 
 def fill(form: FlaskForm, counts: dict[str, int]) -> None:
     """Put stored counts back into the fields (reopening a calculator entry)."""
-    for calc in form.calc_fields:  # type: ignore[attr-defined]
+    for calc in form.calc_fields:
         field = form[f"n_{calc.key}"]
         value = counts.get(calc.key, 0)
         field.data = bool(value) if calc.kind == "flag" else value

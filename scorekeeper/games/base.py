@@ -183,10 +183,14 @@ class MatchState:
     reason: str = ""
     # Why play goes on though a side reached the target (sides level at the top), or "".
     play_on: str = ""
+    # The hand open for entries by the rules (its number, from 1), or None: a side has won,
+    # or a Brisca round tied at the top waits for who took the last trick.
+    open_hand: int | None = 1
 
 
 class Game(Protocol):
-    """What the registry knows of every game."""
+    """What the app knows of every game: the one interface the sheet, the forms and the pages
+    ask (games.game.GameBase carries what most games share)."""
 
     key: str
     name: str
@@ -200,22 +204,49 @@ class Game(Protocol):
     # Bounds of a plain entry for one hand.
     min_points: int
     max_points: int
+    # What a whole deck's card points come to, where an entry is card points (Brisca).
+    deck_points: int | None
     # What one row of the sheet is called at the table ("Hand", "Round"): templates ask it.
     hand_word: str
     # The same word inside a sentence ("hand", "round").
     hand_noun: str
+    # What the row under the sheet adds up ("Total"; Brisca: "Rounds").
     total_word: str
+    # Whether a tie at the top asks who took the last trick (Brisca).
     asks_last_trick: bool
-
-    # Read-only, so a game may narrow the type (Brisca's deck_points is always an int).
-    @property
-    def deck_points(self) -> int | None:
-        """The whole deck's card points (None where an entry is not card points)."""
-        ...
 
     @property
     def goes_negative(self) -> bool:
         """Whether a plain entry for one hand may be below zero."""
+        ...
+
+    @property
+    def min_sides(self) -> int:
+        """The fewest sides a table of this game seats."""
+        ...
+
+    @property
+    def max_sides(self) -> int:
+        """The most sides a table of this game seats."""
+        ...
+
+    @property
+    def sides_named_freely(self) -> bool:
+        """Whether a table seats as many sides as the host names (Other game), rather than
+        as its format says."""
+        ...
+
+    @property
+    def target_typed(self) -> bool:
+        """Whether the host types the target (any positive one) rather than picks one."""
+        ...
+
+    def format(self, key: str) -> TableFormat:
+        """The table format with this key (KeyError for one this game doesn't offer)."""
+        ...
+
+    def accepts_target(self, target: int) -> bool:
+        """Whether a table may play to this target."""
         ...
 
     def target_label(self, target: int) -> str:
@@ -232,6 +263,11 @@ class Game(Protocol):
 
     def chart_target(self, table: Table) -> int | None:
         """The target as a line on a chart of the totals (None: it isn't a total)."""
+        ...
+
+    def majority_worth(self, table: Table, held_over: int) -> int | None:
+        """What the majority is worth going into a hand with `held_over` points held over
+        (None: no majority is at stake)."""
         ...
 
     def calculator_fields(self, table: Table) -> tuple[CalcField, ...]:

@@ -14,6 +14,7 @@ from .base import (
     Calculation,
     CountError,
     EntryFacts,
+    Game,
     HandFacts,
     HandResult,
     MatchState,
@@ -49,27 +50,17 @@ def every_side(hand: HandFacts, sides: int) -> list[EntryFacts | None]:
     return cells + [None] * (sides - len(cells))
 
 
-class GameBase:
-    """What every game object carries besides the Game protocol's attributes."""
+class GameBase(Game):
+    """What most games share, as the Game protocol asks it, with the one loop that works a
+    sheet out (state) and the hooks where the games differ."""
 
-    key: str
-    name: str
-    formats: tuple[TableFormat, ...]
-    targets: tuple[int, ...]
-    default_target: int
-    target_unit: str
     table_rules: tuple[TableRule, ...] = ()
-    min_points: int
-    max_points: int
-    # What a whole deck's card points come to, where an entry is card points (Brisca).
     deck_points: int | None = None
     # What one row of the sheet is called at the table.
     # NOTE: A row of the score sheet, one deal of the cards, as a title: "Hand 3".
     hand_word = _l("Hand")
     # NOTE: A row of the score sheet, one deal of the cards, inside a sentence: "Correct hand 3".
     hand_noun = _l("hand")
-    # What the row under the sheet adds up; whether a tie at the top asks who took the last
-    # trick (the correction form offers the tick).
     # NOTE: The row under the score sheet that adds up each side's points.
     total_word = _l("Total")
     asks_last_trick = False
@@ -80,6 +71,26 @@ class GameBase:
     def goes_negative(self) -> bool:
         """Whether a plain entry for one hand may be below zero."""
         return self.min_points < 0
+
+    @property
+    def min_sides(self) -> int:
+        """The fewest sides any of the game's formats seats."""
+        return min(table_format.sides for table_format in self.formats)
+
+    @property
+    def max_sides(self) -> int:
+        """The most sides any of the game's formats seats."""
+        return max(table_format.sides for table_format in self.formats)
+
+    @property
+    def sides_named_freely(self) -> bool:
+        """A table seats as many sides as its format says."""
+        return False
+
+    @property
+    def target_typed(self) -> bool:
+        """The host picks one of the game's targets (typed where the game lists none)."""
+        return not self.targets
 
     def unit_for(self, table: Table) -> str:
         """What this table's target counts, as a key ("points", "rounds"; Other: "hands")."""
@@ -269,7 +280,13 @@ class GameBase:
                     problems=tuple(problems),
                 )
             )
+        waiting = any(result.needs_last_trick for result in results)
+        open_hand: int | None = None
+        if winner is None and not waiting:
+            # The last hand while a side has yet to enter it, else the next one.
+            open_hand = len(results) if results and not results[-1].complete else len(results) + 1
         return MatchState(
+            open_hand=open_hand,
             hands=tuple(results),
             running=tuple(running),
             totals=tuple(totals),

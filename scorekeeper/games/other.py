@@ -29,8 +29,6 @@ class Other(PointsGame):
     # The host adds sides freely, so the format's two sides are only where the form starts;
     # min_sides and max_sides are the real bounds.
     formats = (TableFormat("free", _l("2 to 8 sides, named freely"), sides=2),)
-    min_sides = 2
-    max_sides = 8
     # Empty: any positive target (accepts_target says which).
     targets = ()
     default_target = 100
@@ -52,6 +50,21 @@ class Other(PointsGame):
             default=HIGHEST,
         ),
     )
+
+    @property
+    def min_sides(self) -> int:
+        """Two sides at the least."""
+        return 2
+
+    @property
+    def max_sides(self) -> int:
+        """Eight sides at the most (product.md: "2 to 8 sides, named freely")."""
+        return 8
+
+    @property
+    def sides_named_freely(self) -> bool:
+        """As many sides as the host names."""
+        return True
 
     def calculate(self, table: Table, counts: Mapping[str, int], held_over: int = 0) -> Calculation:
         """No calculator: nothing to count, so nothing scores (entries are plain totals)."""

@@ -8,12 +8,13 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from scorekeeper.extensions import db
+from scorekeeper.forms import ActionForm, post_of
 from scorekeeper.matches import match_or_404
 from scorekeeper.models import Match, Seat
 from scorekeeper.phones import current_phone
-from scorekeeper.sheet import actions
-from scorekeeper.sheet.forms import ActionForm
-from scorekeeper.sheet.state import Sheet, load_sheets
+from scorekeeper.scoresheet.seats import forget
+from scorekeeper.scoresheet.sheet import Sheet, load_sheets
+from scorekeeper.scoresheet.writing import Post
 
 bp = Blueprint("history", __name__)
 
@@ -28,7 +29,7 @@ def page_asked() -> int:
     return max(request.args.get("page", 1, type=int), 1)
 
 
-def page_of(phone: str, page: int) -> sa.Select[tuple[int]]:
+def page_of(phone: str, page: int) -> sa.Select[int]:
     """The ids of the matches on one page of a phone's history, and one more.
 
     In ix_seat_history's order: the database reads a page's worth of the index however long
@@ -63,12 +64,13 @@ def players_of(ids: list[int]) -> dict[int, dict[int, list[str]]]:
         .order_by(Seat.id)
     )
     for match_id, side_id, player in rows:
-        named.setdefault(match_id, {}).setdefault(side_id, []).append(player)
+        if side_id is not None:
+            named.setdefault(match_id, {}).setdefault(side_id, []).append(player)
     return named
 
 
 @bp.get("/history")
-def index():  # type: ignore[no-untyped-def]
+def index() -> str:
     """The matches this phone created, joined or watched, a page at a time."""
     phone = current_phone()
     page = page_asked()
@@ -90,6 +92,7 @@ def remove(code: str) -> Response:
     """Take a match off this phone's history (the seat stays, unlisted; the match stays)."""
     match = match_or_404(code)
     form = ActionForm()
-    done = actions.forget(match, form.key.data if form.validate() else None)
+    # A form without its key (an old page) is carried out all the same.
+    done = forget(match, post_of(form) if form.validate() else Post(current_phone()))
     flash(done.message, "repeated" if done.repeated else "done")
     return redirect(url_for("history.index", page=request.form.get("page", 1, type=int)))

@@ -1,16 +1,42 @@
-"""The running totals climbing toward the target, drawn on the server as inline SVG."""
+"""The running totals climbing toward the target: where each line and label goes on the
+inline SVG the chart_svg macro (_macros.html) draws."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from flask_babel import gettext as _
-from markupsafe import Markup, escape
 
 from scorekeeper.languages import direction
 
 WIDTH, HEIGHT = 320, 150
 PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 30, 8, 10, 18
+
+
+class Line(NamedTuple):
+    """A side's line: its colour (side-0…side-7), its points (hand, total), its tooltip."""
+
+    colour: int
+    points: str
+    title: str
+
+
+class Chart(NamedTuple):
+    """Where everything on the chart goes, in the SVG's units (the running_chart macro of
+    _macros.html draws it): the axis at zero from left to right, the target's line and label
+    (y, label x, label y, target), the last hand's label (text, y), and the lines."""
+
+    label: str
+    box: str
+    left: float
+    right: float
+    zero: str
+    zero_label: tuple[float, str]
+    goal: tuple[str, float, str, int] | None
+    last: tuple[str, int] | None
+    transform: str
+    lines: tuple[Line, ...]
 
 
 def running_chart(
@@ -19,7 +45,7 @@ def running_chart(
     names: Sequence[str],
     goal: str,
     noun: str,
-) -> Markup:
+) -> Chart:
     """One line per side from 0 through each complete hand's total, and the target dashed
     (none when the target isn't a total: a fixed number of hands).
 
@@ -50,43 +76,37 @@ def running_chart(
         label = _("Running totals toward %(goal)s", goal=goal)
     else:
         label = _("Running totals")
-    parts = [
-        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'aria-label="{escape(label)}">',
-        f'<line class="axis" x1="{x(PAD_LEFT)}" y1="{y(0):.1f}" x2="{x(WIDTH - PAD_RIGHT)}" '
-        f'y2="{y(0):.1f}"/>',
-        f'<text class="label" x="{x(PAD_LEFT - 4)}" y="{y(0) + 4:.1f}" text-anchor="end">0</text>',
-    ]
-    if target is not None:
-        parts += [
-            f'<line class="goal" x1="{x(PAD_LEFT)}" y1="{y(target):.1f}" '
-            f'x2="{x(WIDTH - PAD_RIGHT)}" y2="{y(target):.1f}"/>',
-            # Inside the plot, under its line: a target of any length is read whole (in the
-            # margin, 100000 was cut to "0000").
-            f'<text class="label" x="{x(PAD_LEFT + 3)}" y="{y(target) + 11:.1f}">{target}</text>',
-        ]
+    last = None
     if len(points) > 1:
         # NOTE: the chart's last hand, under the end of its lines ("hand 12"); %(noun)s is
         # the game's word for a hand inside a sentence ("hand", Brisca's "round").
-        last = escape(_("%(noun)s %(number)s", noun=noun, number=len(points) - 1))
-        parts.append(
-            f'<text class="label" x="{x(WIDTH - PAD_RIGHT)}" y="{HEIGHT - 4}" '
-            f'text-anchor="end">{last}</text>'
-        )
+        last = _("%(noun)s %(number)s", noun=noun, number=len(points) - 1)
     # The lines are drawn in the data's own units (hand number, total), mapped onto the plot
     # by one transform: hundreds of hands are then plain integers, not hundreds of coordinates
     # worked out and formatted one by one. The stroke keeps its width however it is scaled.
     across = (-1 if mirrored else 1) * plot_w / steps
-    transform = f"translate({x(PAD_LEFT)} {y(0):.2f}) scale({across:.4f} {-plot_h / span:.4f})"
-    parts.append(f'<g transform="{transform}">')
-    for side in range(sides):
-        coords = " ".join([f"{i},{row[side]}" for i, row in enumerate(points)])
-        # NOTE: a line of the chart, as its tooltip names it: a side's name and its total.
-        title = _("%(side)s: %(total)s", side=names[side], total=points[-1][side])
-        parts.append(
-            f'<polyline class="side-{side % 8}" points="{coords}" '
-            f'vector-effect="non-scaling-stroke"><title>{escape(title)}</title></polyline>'
-        )
-    parts.append("</g>")
-    parts.append("</svg>")
-    return Markup("".join(parts))
+    return Chart(
+        label=label,
+        box=f"0 0 {WIDTH} {HEIGHT}",
+        left=x(PAD_LEFT),
+        right=x(WIDTH - PAD_RIGHT),
+        zero=f"{y(0):.1f}",
+        zero_label=(x(PAD_LEFT - 4), f"{y(0) + 4:.1f}"),
+        # Inside the plot, under its line: a target of any length is read whole (in the
+        # margin, 100000 was cut to "0000").
+        goal=(f"{y(target):.1f}", x(PAD_LEFT + 3), f"{y(target) + 11:.1f}", target)
+        if target is not None
+        else None,
+        last=(last, HEIGHT - 4) if last is not None else None,
+        transform=f"translate({x(PAD_LEFT)} {y(0):.2f}) scale({across:.4f} {-plot_h / span:.4f})",
+        lines=tuple(
+            Line(
+                side % 8,
+                " ".join([f"{i},{row[side]}" for i, row in enumerate(points)]),
+                # NOTE: a line of the chart, as its tooltip names it: a side's name and its
+                # total.
+                _("%(side)s: %(total)s", side=names[side], total=points[-1][side]),
+            )
+            for side in range(sides)
+        ),
+    )

@@ -6,14 +6,14 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import pgettext
 
+from scorekeeper.models import iso_utc
 from scorekeeper.permissions import SeatAt
-from scorekeeper.sheet.state import Sheet
+from scorekeeper.scoresheet.sheet import Sheet
 
 # What a spreadsheet takes for a formula (or a field separator) at the start of a cell.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -25,12 +25,6 @@ def spreadsheet_safe(text: str) -> str:
     """A player's words as a spreadsheet shows them, never run: a name like "=HYPERLINK(…)" or
     "-Bob" gets a leading apostrophe. Numbers are written as numbers, negative ones too."""
     return "'" + text if text.startswith(FORMULA_STARTS) else text
-
-
-def iso_utc(moment: datetime | None) -> str | None:
-    """A stored time (UTC) as ISO 8601 with its zone: what the exports hold and what a page
-    gives app.js to show in the phone's zone."""
-    return f"{moment.isoformat(timespec='seconds')}Z" if moment is not None else None
 
 
 def _who(seats: Sequence[SeatAt], phone: str, host: str = "the host") -> str:
@@ -74,7 +68,12 @@ def sheet_csv(sheet: Sheet, seats: Sequence[SeatAt]) -> str:
     for row in sheet.rows:
         points = ["" if cell.points is None else cell.points for cell in row.cells]
         writer.writerow([row.number, *points, *(row.running or [""] * len(names))])
-    broken_down = [(row.number, cell) for row in sheet.rows for cell in row.cells if cell.breakdown]
+    broken_down = [
+        (row.number, cell, cell.breakdown)
+        for row in sheet.rows
+        for cell in row.cells
+        if cell.breakdown is not None
+    ]
     if broken_down:
         writer.writerow([])
         writer.writerow(
@@ -86,8 +85,8 @@ def sheet_csv(sheet: Sheet, seats: Sequence[SeatAt]) -> str:
                 pgettext("spreadsheet column", "points"),
             ]
         )
-        for number, cell in broken_down:
-            for scored in cell.breakdown.lines:  # type: ignore[union-attr]
+        for number, cell, breakdown in broken_down:
+            for scored in breakdown.lines:
                 writer.writerow(
                     [
                         number,
@@ -158,7 +157,7 @@ def match_json(sheet: Sheet, seats: Sequence[SeatAt]) -> dict[str, Any]:
         "status": match.status,
         # As End match stored it, in English (Sheet.result is it in the phone's language).
         "result": match.result,
-        "winner": sheet.winner.position if match.status == "ended" and sheet.winner else None,
+        "winner": sheet.winner.position if match.is_ended and sheet.winner else None,
         "created_at": iso_utc(match.created_at),
         "ended_at": iso_utc(match.ended_at),
         "sides": [

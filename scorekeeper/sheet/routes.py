@@ -17,11 +17,15 @@ from flask import (
     session,
     url_for,
 )
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_pgettext
 from markupsafe import Markup
+from sqlalchemy.exc import OperationalError
 from werkzeug.http import quote_etag
 
+from scorekeeper.extensions import db
+from scorekeeper.forms import ActionForm, new_key, post_of
 from scorekeeper.games import EntryFacts, get_game
 from scorekeeper.languages import ZONE_COOKIE
 from scorekeeper.live import (
@@ -35,16 +39,15 @@ from scorekeeper.live import (
     version_events,
 )
 from scorekeeper.matches import answer, match_or_404, side_at
-from scorekeeper.models import Correction, Match
+from scorekeeper.models import Correction, Match, Seat
 from scorekeeper.permissions import Action, Refusal, Viewer, seats_at, viewer_for
 from scorekeeper.phones import current_phone, ensure_phone, player_name, remember_name
-from scorekeeper.sheet import actions
+from scorekeeper.scoresheet import corrections, entries, life, seats
+from scorekeeper.scoresheet.corrections import Fix, check_started, listed
+from scorekeeper.scoresheet.sheet import Sheet, dealer_of, dealing_order, load_sheet
 from scorekeeper.sheet.chart import running_chart
-from scorekeeper.sheet.dealer import dealer_of, dealing_order
 from scorekeeper.sheet.exports import match_json, sheet_csv
-from scorekeeper.sheet.forms import ActionForm, CorrectionForm, EntryForm, hand_form, new_key
-from scorekeeper.sheet.rows import sheet_rows
-from scorekeeper.sheet.state import Sheet, load_sheet
+from scorekeeper.sheet.forms import CorrectionForm, EntryForm, hand_facts, hand_form
 from scorekeeper.versions import versions
 
 bp = Blueprint("sheet", __name__, url_prefix="/m")
@@ -52,7 +55,6 @@ bp.add_app_template_global(running_chart)
 # Templates ask the viewer what it may do (viewer.may(Action.END)), and give each form its key.
 bp.add_app_template_global(Action, "Action")
 bp.add_app_template_global(new_key)
-bp.add_app_template_global(sheet_rows)
 # The name this phone gave last, offered on the claim and watch form.
 bp.add_app_template_global(player_name)
 
@@ -122,7 +124,7 @@ def count_changes(correction: Correction) -> str:
     for tick in ("even_split", "last_trick", "black_hand"):
         if bool(old.get(tick)) != bool(new.get(tick)):
             changes.append(_tick_change(tick, bool(new.get(tick))))
-    return actions.listed(changes)
+    return listed(changes)
 
 
 def _entry_form(
@@ -130,12 +132,13 @@ def _entry_form(
 ) -> EntryForm | None:
     """This phone's entry form for the open hand, filled with what its side entered so far,
     or with what its player typed for a hand that completed first (`given_back`)."""
-    if sheet.current_hand is None or not viewer.may(Action.ENTER, viewer.side):
+    side = viewer.side
+    if sheet.current_hand is None or side is None or not viewer.may(Action.ENTER, side):
         return None
     form = EntryForm(sheet.game, formdata=None)
     form.hand.data = sheet.current_hand
-    form.side.data = viewer.side.position  # type: ignore[union-attr]
-    cell = sheet.cell(sheet.current_hand, viewer.side)  # type: ignore[arg-type]
+    form.side.data = side.position
+    cell = sheet.cell(sheet.current_hand, side)
     form.revision.data = cell.entry.revision if cell is not None and cell.entry else 0
     shown = given_back or (cell.entry if cell is not None else None)
     if shown is not None:
@@ -187,18 +190,18 @@ def render_match(
     once = bool(session.get("_flashes"))
     if status == 200 and not once and unchanged(request.headers.get("If-None-Match"), etag):
         return _not_modified(etag)
-    seats = seats_at(match)
-    viewer = viewer_for(match, seats)
+    at_table = seats_at(match)
+    viewer = viewer_for(match, at_table)
     sheet = load_sheet(match)
-    order = dealing_order(sheet.sides, actions.players_per_side(match), seats)
+    order = dealing_order(sheet.sides, seats.players_per_side(match), at_table)
     page = render_template(
         template,
         sheet=sheet,
         match=match,
         viewer=viewer,
-        seats=seats,
-        phones_holding=actions.phones_on(seats),
-        sides_with_room=actions.sides_with_room(match, seats),
+        seats=at_table,
+        phones_holding=seats.phones_on(at_table),
+        sides_with_room=seats.sides_with_room(match, at_table),
         chart=running_chart(
             sheet.state.running,
             sheet.game.chart_target(sheet.table),
@@ -222,6 +225,25 @@ def render_match(
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = CACHE_CONTROL
     return response
+
+
+@bp.app_errorhandler(Refusal)
+def refused(refusal: Refusal) -> ResponseReturnValue:
+    """Show a refusal on the match page the phone was on, so it can carry on from there."""
+    if refusal.match is None:
+        return render_template("error.html", message=refusal.message), refusal.status
+    try:
+        return render_match(
+            refusal.match,
+            error=refusal.message,
+            status=refusal.status,
+            given_back=refusal.given_back,
+        )
+    except OperationalError as error:
+        # The connection dropped while the page was read: nothing was saved either way, and
+        # "try again" brings the refusal back with its page (errors.database_unreachable).
+        db.session.rollback()
+        return current_app.handle_user_exception(error)
 
 
 @bp.get("/<code>")
@@ -290,7 +312,7 @@ def _download(text: str, kind: str, filename: str) -> Response:
 
 
 @bp.get("/<code>/qr")
-def qr(code: str):  # type: ignore[no-untyped-def]
+def qr(code: str) -> str:
     """The join QR code full screen, for the table to scan."""
     match = match_or_404(code)
     return render_template(
@@ -299,56 +321,34 @@ def qr(code: str):  # type: ignore[no-untyped-def]
 
 
 @bp.post("/<code>/enter")
-def enter(code: str):  # type: ignore[no-untyped-def]
+def enter(code: str) -> ResponseReturnValue:
     """A side's total for the open hand."""
     match = match_or_404(code)
-    game = get_game(match.game)
-    form = EntryForm(game)
+    form = EntryForm(get_game(match.game))
     if not form.validate_on_submit():
         return render_match(
             match, entry_form=form, error=_("Nothing was saved: see below."), status=400
         )
     side = side_at(match, form.side.data)
-    facts = EntryFacts(
-        points=form.points.data,
-        even_split=bool(form.even_split.data),
-        black_hand=bool(form.black_hand.data),
+    done = entries.enter_hand(
+        match, side, form.hand.data, form.facts(), post_of(form), form.revision.data
     )
-    return answer(
-        match.code,
-        actions.enter_hand(match, side, form.hand.data, facts, form.key.data, form.revision.data),
-    )
+    return answer(match.code, done)
 
 
 @bp.route(
     "/<code>/hand/<int(min=1, max=10000):number>/side/<int(max=7):position>/correct",
     methods=["GET", "POST"],
 )
-def correct(code: str, number: int, position: int):  # type: ignore[no-untyped-def]
+def correct(code: str, number: int, position: int) -> ResponseReturnValue:
     """The host's correction of one cell (or filling a cell a side cannot)."""
     match = match_or_404(code)
     side = side_at(match, position)
     form = CorrectionForm(get_game(match.game))
-    # A correction posted goes straight to its action, which checks it under the lock.
     if form.validate_on_submit():
-        facts = EntryFacts(
-            points=form.points.data,
-            even_split=bool(form.even_split.data),
-            black_hand=bool(form.black_hand.data),
-            last_trick=bool(form.last_trick.data),
-        )
-        return answer(
-            match.code,
-            actions.correct_cell(
-                match,
-                side,
-                number,
-                facts,
-                form.revision.data,
-                form.reason.data or "",
-                form.key.data,
-            ),
-        )
+        fix = Fix(side, form.facts(), form.revision.data)
+        done = corrections.correct_cell(match, number, fix, form.reason.data or "", post_of(form))
+        return answer(match.code, done)
     viewer_for(match).require(Action.CORRECT)
     sheet = load_sheet(match)
     cell = sheet.cell(number, side)
@@ -359,9 +359,8 @@ def correct(code: str, number: int, position: int):  # type: ignore[no-untyped-d
         form.revision.data = entry.revision if entry else 0
         if entry is not None:
             form.points.data = entry.points
-            form.even_split.data = entry.even_split
-            form.black_hand.data = entry.black_hand
-            form.last_trick.data = entry.last_trick
+            for tick in sheet.ticks:
+                form[tick].data = getattr(entry, tick)
     return render_template(
         "sheet/correct.html",
         sheet=sheet,
@@ -373,41 +372,22 @@ def correct(code: str, number: int, position: int):  # type: ignore[no-untyped-d
     ), (400 if form.is_submitted() else 200)
 
 
-def _ticks(sheet: Sheet) -> tuple[str, ...]:
-    """The ticks a cell of this match carries besides its points (as the correction form)."""
-    ticks: list[str] = []
-    if sheet.state.next_majority is not None:
-        ticks.append("even_split")
-    if sheet.game.asks_last_trick:
-        ticks.append("last_trick")
-        if sheet.table.rule_on("black_hand"):
-            ticks.append("black_hand")
-    return tuple(ticks)
-
-
 @bp.route("/<code>/hand/<int(min=1, max=10000):number>/correct", methods=["GET", "POST"])
-def correct_hand(code: str, number: int):  # type: ignore[no-untyped-def]
+def correct_hand(code: str, number: int) -> ResponseReturnValue:
     """The host corrects every side's cell of one hand in one form."""
     match = match_or_404(code)
-    viewer_for(match).require(Action.CORRECT)
     sheet = load_sheet(match)
-    actions.check_started(sheet, number, len(sheet.hands))
-    ticks = _ticks(sheet)
+    ticks = sheet.ticks
     form = hand_form(sheet.game, len(sheet.sides), ticks)
     if form.validate_on_submit():
         fixes = [
-            actions.Fix(
-                side,
-                EntryFacts(
-                    points=form[f"points_{side.position}"].data,
-                    **{tick: bool(form[f"{tick}_{side.position}"].data) for tick in ticks},
-                ),
-                form[f"revision_{side.position}"].data,
-            )
-            for side in sheet.sides
+            Fix(side, hand_facts(form, at, ticks), form[f"revision_{at}"].data)
+            for at, side in enumerate(sheet.sides)
         ]
-        done = actions.correct_hand(match, number, fixes, form.reason.data or "", form.key.data)
+        done = corrections.correct_hand(match, number, fixes, form.reason.data or "", post_of(form))
         return answer(match.code, done)
+    viewer_for(match).require(Action.CORRECT)
+    check_started(sheet, number, len(sheet.hands))
     if not form.is_submitted():
         for side in sheet.sides:
             cell = sheet.cell(number, side)
@@ -423,7 +403,7 @@ def correct_hand(code: str, number: int):  # type: ignore[no-untyped-def]
 
 
 @bp.get("/<code>/hand/<int(min=1, max=10000):number>/side/<int(max=7):position>")
-def cell(code: str, number: int, position: int):  # type: ignore[no-untyped-def]
+def cell(code: str, number: int, position: int) -> str:
     """One cell opened: what was entered, its breakdown, and its corrections."""
     match = match_or_404(code)
     side = side_at(match, position)
@@ -455,47 +435,44 @@ def _action_form(match: Match) -> ActionForm:
 
 
 @bp.post("/<code>/claim")
-def claim(code: str):  # type: ignore[no-untyped-def]
+def claim(code: str) -> ResponseReturnValue:
     """This phone claims a side."""
     match = match_or_404(code)
     form = _action_form(match)
     side = side_at(match, form.target.data)
-    ensure_phone()
     player = form.player.data or ""
-    done = actions.claim_side(match, side, form.key.data, player)
+    done = seats.claim_side(match, side, post_of(form, ensure_phone()), player)
     remember_name(player)
     return answer(match.code, done)
 
 
 @bp.post("/<code>/watch")
-def watch(code: str):  # type: ignore[no-untyped-def]
+def watch(code: str) -> ResponseReturnValue:
     """This phone watches read-only."""
     match = match_or_404(code)
     form = _action_form(match)
-    ensure_phone()
     player = form.player.data or ""
-    done = actions.watch(match, form.key.data, player)
+    done = seats.watch(match, post_of(form, ensure_phone()), player)
     remember_name(player)
     return answer(match.code, done)
 
 
 @bp.route("/<code>/name", methods=["GET", "POST"])
-def rename(code: str):  # type: ignore[no-untyped-def]
+def rename(code: str) -> ResponseReturnValue:
     """The person with this phone gives or changes their name at this match."""
     match = match_or_404(code)
-    viewer = viewer_for(match)
-    viewer.require(Action.RENAME)
     if request.method == "POST":
         form = _action_form(match)
         player = form.player.data or ""
-        done = actions.rename_player(match, player, form.key.data)
+        done = seats.rename_player(match, player, post_of(form))
         remember_name(player)
         return answer(match.code, done)
+    viewer = viewer_for(match).require(Action.RENAME)
     return render_template("sheet/name.html", match=match, viewer=viewer)
 
 
 @bp.post("/<code>/last-trick")
-def last_trick(code: str):  # type: ignore[no-untyped-def]
+def last_trick(code: str) -> ResponseReturnValue:
     """Brisca: who took the last trick of a round tied at the top."""
     match = match_or_404(code)
     form = _action_form(match)
@@ -503,44 +480,40 @@ def last_trick(code: str):  # type: ignore[no-untyped-def]
     # The round the button was drawn for: under the lock, the action refuses it unless that
     # very round still waits (a page from before another round tied is out of date).
     round_number = form.hand.data or 0
-    return answer(match.code, actions.say_last_trick(match, round_number, taker, form.key.data))
+    return answer(match.code, entries.say_last_trick(match, round_number, taker, post_of(form)))
 
 
 @bp.post("/<code>/end")
-def end(code: str):  # type: ignore[no-untyped-def]
+def end(code: str) -> ResponseReturnValue:
     """End match: offered once the game's rule says a side has won."""
     match = match_or_404(code)
-    form = _action_form(match)
-    return answer(match.code, actions.end_match(match, form.key.data))
+    return answer(match.code, life.end_match(match, post_of(_action_form(match))))
 
 
 @bp.post("/<code>/reopen")
-def reopen(code: str):  # type: ignore[no-untyped-def]
+def reopen(code: str) -> ResponseReturnValue:
     """The host reopens a match ended or abandoned by mistake."""
     match = match_or_404(code)
-    form = _action_form(match)
-    return answer(match.code, actions.reopen_match(match, form.key.data))
+    return answer(match.code, life.reopen_match(match, post_of(_action_form(match))))
 
 
 @bp.post("/<code>/dealer")
-def dealer(code: str):  # type: ignore[no-untyped-def]
+def dealer(code: str) -> ResponseReturnValue:
     """The host says who dealt the first hand."""
     match = match_or_404(code)
     form = _action_form(match)
-    order = dealing_order(match.sides, actions.players_per_side(match), seats_at(match))
-    return answer(match.code, actions.pick_dealer(match, form.target.data, order, form.key.data))
+    return answer(match.code, seats.pick_dealer(match, form.target.data, post_of(form)))
 
 
 @bp.post("/<code>/rematch")
-def rematch(code: str):  # type: ignore[no-untyped-def]
+def rematch(code: str) -> ResponseReturnValue:
     """Start the next match of an ended one, with the same settings and names."""
     match = match_or_404(code)
-    form = _action_form(match)
-    return answer(match.code, actions.rematch(match, form.key.data))
+    return answer(match.code, life.rematch(match, post_of(_action_form(match))))
 
 
 @bp.route("/<code>/abandon", methods=["GET", "POST"])
-def abandon(code: str):  # type: ignore[no-untyped-def]
+def abandon(code: str) -> ResponseReturnValue:
     """The host abandons the match, with a second tap on its confirm page."""
     match = match_or_404(code)
     form = _confirmed_form(match)
@@ -556,27 +529,25 @@ def abandon(code: str):  # type: ignore[no-untyped-def]
             # NOTE: a button.
             _("Yes, abandon it"),
         )
-    return answer(match.code, actions.abandon_match(match, form.key.data))
+    return answer(match.code, life.abandon_match(match, post_of(form)))
 
 
 @bp.post("/<code>/close")
-def close_table(code: str):  # type: ignore[no-untyped-def]
+def close_table(code: str) -> ResponseReturnValue:
     """The host closes the table to new phones."""
     match = match_or_404(code)
-    form = _action_form(match)
-    return answer(match.code, actions.close_table(match, form.key.data))
+    return answer(match.code, seats.close_table(match, post_of(_action_form(match))))
 
 
 @bp.post("/<code>/open")
-def open_table(code: str):  # type: ignore[no-untyped-def]
+def open_table(code: str) -> ResponseReturnValue:
     """The host opens the table to new phones again."""
     match = match_or_404(code)
-    form = _action_form(match)
-    return answer(match.code, actions.open_table(match, form.key.data))
+    return answer(match.code, seats.open_table(match, post_of(_action_form(match))))
 
 
 @bp.route("/<code>/release", methods=["GET", "POST"])
-def release(code: str):  # type: ignore[no-untyped-def]
+def release(code: str) -> ResponseReturnValue:
     """The host frees a side whose phone is gone, with a second tap on its confirm page."""
     match = match_or_404(code)
     form = _confirmed_form(match)
@@ -596,21 +567,19 @@ def release(code: str):  # type: ignore[no-untyped-def]
             _("Yes, release %(side)s", side=side.name),
             target=side.position,
         )
-    return answer(
-        match.code, actions.release_side(match, side_at(match, form.target.data), form.key.data)
-    )
+    side = side_at(match, form.target.data)
+    return answer(match.code, seats.release_side(match, side, post_of(form)))
 
 
 @bp.route("/<code>/host", methods=["GET", "POST"])
-def hand_over(code: str):  # type: ignore[no-untyped-def]
+def hand_over(code: str) -> ResponseReturnValue:
     """The host hands the host role to another phone at the match, with a second tap on its
     confirm page."""
     match = match_or_404(code)
     form = _confirmed_form(match)
     if form is None:
-        viewer = viewer_for(match).require(Action.HAND_OVER)
-        seat = actions.other_seat(match, _target() or 0, viewer)
-        who = seat.label
+        seat = seats.seat_of(match, _target())
+        who = seat.label if seat is not None else ""
         return _confirm_page(
             match,
             Action.HAND_OVER,
@@ -622,9 +591,10 @@ def hand_over(code: str):  # type: ignore[no-untyped-def]
             ),
             # NOTE: a button; %(phone)s is a phone as the table knows it: "Omar (Us)".
             _("Yes, make %(phone)s the host", phone=who),
-            target=seat.id,
+            target=seat.id if seat is not None else None,
+            to=seat,
         )
-    return answer(match.code, actions.hand_over_host(match, form.target.data or 0, form.key.data))
+    return answer(match.code, seats.hand_over_host(match, form.target.data, post_of(form)))
 
 
 # Past any side position or seat id: a larger "target" is junk, refused before any lookup.
@@ -656,10 +626,12 @@ def _confirm_page(
     yes: str,
     *,
     target: int | None = None,
+    to: Seat | None = None,
 ) -> str:
     """The page that asks for the second tap: what will happen, the button that does it, and
-    the way back to the sheet. Only a phone that may take the action is asked."""
-    viewer_for(match).require(action)
+    the way back to the sheet. Only a phone that may take the action is asked (`to`: the seat
+    the host role would go to)."""
+    viewer_for(match).require(action, to=to)
     return render_template(
         "sheet/confirm.html",
         match=match,

@@ -16,8 +16,7 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
 
-from scorekeeper.games import Game
-from scorekeeper.sheet.forms import (
+from scorekeeper.forms import (
     ENTER_A_NUMBER,
     PhoneForm,
     PointsField,
@@ -25,6 +24,7 @@ from scorekeeper.sheet.forms import (
     player_field,
     printable,
 )
+from scorekeeper.games import Game
 
 MAX_SIDES = 8
 # What a choice field says of a value that is none of its choices (a forged or stale form).
@@ -61,7 +61,7 @@ class TargetField(PointsField):
 
 def side_slots(game: Game) -> int:
     """How many side-name fields the form offers: the most any of the game's formats seats."""
-    return getattr(game, "max_sides", None) or max(f.sides for f in game.formats)
+    return game.max_sides
 
 
 def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
@@ -97,10 +97,10 @@ def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
             invalid_choice_message=NOT_A_CHOICE,
         )
 
-    if game.targets:
+    if not game.target_typed:
         # A few targets are radio buttons to tap; Brisca's ten (1 to 10 rounds) are a list.
         choice_field = RadioField if len(game.targets) <= MOST_TARGET_BUTTONS else SelectField
-        NewMatchForm.target = choice_field(  # type: ignore[attr-defined]
+        NewMatchForm.target = choice_field(
             _l("Target"),
             choices=[SelectChoice(str(t), game.target_label(t)) for t in game.targets],
             default=str(game.default_target),
@@ -108,7 +108,7 @@ def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
             invalid_choice_message=NOT_A_CHOICE,
         )
     else:
-        NewMatchForm.target = TargetField(  # type: ignore[attr-defined]
+        NewMatchForm.target = TargetField(
             _l("Target (points)"),
             default=game.default_target,
             validators=[

@@ -8,18 +8,20 @@ import json
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
 from scorekeeper.extensions import db
+from scorekeeper.forms import post_of
 from scorekeeper.games import GAMES
 from scorekeeper.languages import LANGUAGES, direction, language
 from scorekeeper.matches import find_match
 from scorekeeper.models import CODE_LENGTH, Match, Seat, normalise_code
+from scorekeeper.permissions import Refusal
 from scorekeeper.phones import current_phone, ensure_phone, player_name, remember_name
-from scorekeeper.sheet.forms import what_was_posted
+from scorekeeper.scoresheet.setup import NewMatch, SetupError, create_match
 from scorekeeper.tables.forms import JoinForm, fields, new_match_form
-from scorekeeper.tables.setup import NewMatch, SetupError, create_match
 
 bp = Blueprint("tables", __name__)
 
@@ -49,7 +51,7 @@ def unfinished_matches() -> list[Match]:
     )
 
 
-def _home(join_form: JoinForm):  # type: ignore[no-untyped-def]
+def _home(join_form: JoinForm) -> str:
     """The home page with this join form (blank, or with what was typed and why it failed)."""
     return render_template(
         "tables/home.html",
@@ -61,13 +63,13 @@ def _home(join_form: JoinForm):  # type: ignore[no-untyped-def]
 
 
 @bp.get("/")
-def home():  # type: ignore[no-untyped-def]
+def home() -> str:
     """Start: resume an unfinished match, start a new one, or join one by its code."""
     return _home(JoinForm())
 
 
 @bp.post("/join")
-def join():  # type: ignore[no-untyped-def]
+def join() -> ResponseReturnValue:
     """Look a typed code up and open its match."""
     form = JoinForm()
     if form.validate_on_submit():
@@ -86,7 +88,7 @@ def join():  # type: ignore[no-untyped-def]
 
 
 @bp.get("/j/<code>")
-def join_link(code: str):  # type: ignore[no-untyped-def]
+def join_link(code: str) -> ResponseReturnValue:
     """The link in the QR code: open the match (any case, dashes or spaces in the code)."""
     typed = normalise_code(code)
     match = find_match(typed) if len(typed) == CODE_LENGTH else None
@@ -96,7 +98,7 @@ def join_link(code: str):  # type: ignore[no-untyped-def]
 
 
 @bp.route("/new/<game_key>", methods=["GET", "POST"])
-def new_match(game_key: str):  # type: ignore[no-untyped-def]
+def new_match(game_key: str) -> ResponseReturnValue:
     """Create a match: table, target, table rules and names; then on to its sheet."""
     game = GAMES.get(game_key)
     if game is None:
@@ -119,12 +121,15 @@ def new_match(game_key: str):  # type: ignore[no-untyped-def]
             host_player=form.player.data or "",
         )
         try:
-            code = create_match(game, choice, ensure_phone(), form.key.data, what_was_posted())
+            done = create_match(game, choice, post_of(form, ensure_phone()))
         except SetupError as error:
             form[error.field].errors.append(error.reason)
+        except Refusal as refusal:
+            # Its key came before with other values: said on the form, with nothing made.
+            form.table_format.errors.append(refusal.message)
         else:
             remember_name(form.player.data or "")
-            return redirect(url_for("sheet.match", code=code))
+            return redirect(url_for("sheet.match", code=done.go_to))
     elif not form.is_submitted():
         form.player.data = player_name()
     status = 400 if request.method == "POST" else 200

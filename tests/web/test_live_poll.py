@@ -178,13 +178,15 @@ def test_a_new_release_changes_every_etag(tmp_path):
     import shutil
     from types import SimpleNamespace
 
+    from jinja2 import FileSystemLoader
+
     from scorekeeper.live import release_of
 
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     shutil.copytree(os.path.join(root, "templates"), tmp_path / "templates")
     shutil.copytree(os.path.join(root, "static"), tmp_path / "static")
     app = SimpleNamespace(
-        jinja_loader=SimpleNamespace(searchpath=[str(tmp_path / "templates")]),
+        jinja_loader=FileSystemLoader(str(tmp_path / "templates")),
         static_folder=str(tmp_path / "static"),
     )
     first = release_of(app)

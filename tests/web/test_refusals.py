@@ -215,9 +215,9 @@ def test_a_side_never_overwrites_the_host_s_correction_unseen(app, table, host, 
 def test_watchers_are_bounded_and_summed_up_and_a_seated_phone_stays_seated(
     app, table, host, guest, phones, monkeypatch
 ):
-    from scorekeeper.sheet import actions
+    from scorekeeper.scoresheet import seats
 
-    monkeypatch.setattr(actions, "MAX_WATCHERS", 3)
+    monkeypatch.setattr(seats, "MAX_WATCHERS", 3)
     version = stored_match(app, table).version
     # Ben's phone holds his side: "watch" would quietly give it up. Refused, nothing bumped.
     refused = guest.post(f"/m/{table}/watch")

@@ -1,8 +1,10 @@
-"""The sheet as a page shows it: the stored hands read through the game's rules."""
+"""A match's sheet: its stored hands read in a fixed number of statements, worked out through
+the game's rules (rows, totals, who has won, the open hand), with its corrections' trail and
+who deals."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -23,12 +25,13 @@ from scorekeeper.games import (
 )
 from scorekeeper.games.base import Calculation
 from scorekeeper.models import Correction, Entry, Hand, Match, Side
+from scorekeeper.permissions import SeatAt
 
 
 class StoredEntry(NamedTuple):
     """A cell as stored, read as plain values: a sheet reads hundreds of them, and model
     objects for each cell would cost more than the rules do; a write changes one with a
-    statement of its own (sheet/actions.py)."""
+    statement of its own (scoresheet/entries.py)."""
 
     id: int
     side_id: int
@@ -137,7 +140,7 @@ class Sheet:
     @cached_property
     def rows(self) -> tuple[Row, ...]:
         """Every hand of the sheet, with the running totals after each complete one (the page
-        draws its rows from the hands directly: sheet/rows.py)."""
+        draws its rows from the hands directly)."""
         running = iter(self.state.running)
         return tuple(
             self.row(index, next(running) if result.complete else None)
@@ -202,9 +205,9 @@ class Sheet:
         side (a match ended before a rule was changed), the stored words are shown as they are.
         """
         match = self.match
-        if match.status == Match.ABANDONED:
+        if match.is_abandoned:
             return _("Abandoned.")
-        if match.status != Match.ENDED:
+        if not match.is_ended:
             return ""
         winner = self.winner
         if winner is None or winner.id != match.winner_side_id:
@@ -231,6 +234,27 @@ class Sheet:
             breakdown=result.breakdowns[at],
             corrections=self.corrected.get((self.hands[index].number, side_id), 0),
         )
+
+    @property
+    def ticks(self) -> tuple[str, ...]:
+        """The ticks a cell of this match carries besides its points, as the host's forms
+        offer them: "even_split" where a majority is at stake, "last_trick" where a tie at
+        the top asks it, "black_hand" where the table plays it. (A side's entry form offers
+        them but the last trick, which a tied round asks for on its own.)"""
+        ticks: list[str] = []
+        if self.state.next_majority is not None:
+            ticks.append("even_split")
+        if self.game.asks_last_trick:
+            ticks.append("last_trick")
+        if self.table.rule_on("black_hand"):
+            ticks.append("black_hand")
+        return tuple(ticks)
+
+    def held_going_into(self, number: int) -> int:
+        """Majority points held over into a hand (Basra's carry-over; 0 for other games)."""
+        if number <= len(self.state.hands):
+            return self.state.hands[number - 1].held_over
+        return self.state.held_over
 
     def missing(self) -> tuple[Side, ...]:
         """The sides yet to enter the current hand."""
@@ -398,14 +422,8 @@ def work_out(
         grid.append(cells)
     state = game.state(table, [[e.facts if e else None for e in cells] for cells in grid])
 
-    waiting = _waiting_for_last_trick(state)
-    current_hand: int | None
-    if not match.is_open or state.winner is not None or waiting is not None:
-        current_hand = None
-    elif hands and not state.hands[-1].complete:
-        current_hand = hands[-1].number
-    else:
-        current_hand = len(hands) + 1
+    # The hand the rules leave open takes entries while the match is open.
+    current_hand = state.open_hand if match.is_open else None
     return Sheet(
         match=match,
         game=game,
@@ -423,3 +441,35 @@ def work_out(
 def _waiting_for_last_trick(state: MatchState) -> int | None:
     """Brisca: the index of the round tied at the top that waits for the last trick, if any."""
     return next((i for i, result in enumerate(state.hands) if result.needs_last_trick), None)
+
+
+# Who deals: the host says who dealt first, and the deal passes round the table.
+#
+# brisca.txt: "For the next hands, the dealer is the next player in the direction of play." The
+# other rule texts are silent; product.md's table sits partners apart, so the deal goes round
+# the table in seating order: the first player of each side in turn, then the second of each.
+
+
+def dealing_order(sides: Sequence[Side], per_side: int, seats: Sequence[SeatAt]) -> list[str]:
+    """The players round the table in the direction of play, by name where their phone gave
+    one ("Omar (Us)"), else by side ("Us", or "Us, player 2" in a partnership)."""
+    order: list[str] = []
+    for place in range(per_side):
+        for side in sides:
+            holders = [seat for seat in seats if seat.side_id == side.id]
+            if place < len(holders) and holders[place].player:
+                order.append(holders[place].label)
+            elif per_side > 1:
+                # NOTE: a player of a partnership who gave no name: "Us, player 2". %(side)s is
+                # the side's name, %(number)s the player's place on it.
+                order.append(_("%(side)s, player %(number)s", side=side.name, number=place + 1))
+            else:
+                order.append(side.name)
+    return order
+
+
+def dealer_of(order: Sequence[str], first: int | None, hand_number: int) -> str | None:
+    """Who deals this hand (None until the host says who dealt the first)."""
+    if first is None or not order:
+        return None
+    return order[(first + hand_number - 1) % len(order)]

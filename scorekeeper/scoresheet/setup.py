@@ -7,11 +7,11 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from flask_babel import gettext as _
 from flask_babel import ngettext
-from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import db
 from scorekeeper.games import Game
-from scorekeeper.models import Match, Side, Submission, new_code, seat_at
+from scorekeeper.models import Match, Side, new_code, seat_at
+from scorekeeper.scoresheet.writing import Done, Post, write
 
 
 class SetupError(ValueError):
@@ -40,10 +40,9 @@ class NewMatch:
 
 def sides_for(game: Game, choice: NewMatch) -> list[tuple[str, str]]:
     """The sides this table seats, named: a fixed count, or (Other game) every name typed."""
-    if not game.targets:
+    if game.sides_named_freely:
         named = [(n.strip(), p.strip()) for n, p in choice.names if n.strip()]
-        low = getattr(game, "min_sides", 2)
-        high = getattr(game, "max_sides", 8)
+        low, high = game.min_sides, game.max_sides
         if not low <= len(named) <= high:
             raise SetupError(
                 "side_0",
@@ -56,34 +55,13 @@ def sides_for(game: Game, choice: NewMatch) -> list[tuple[str, str]]:
                 ),
             )
         return named
-    table_format = next(f for f in game.formats if f.key == choice.table_format)
+    table_format = game.format(choice.table_format)
     # A side left unnamed is called as the form's placeholder called it, in the host's language:
     # stored, it is the side's name from then on, the same on every phone.
     return [
         (name.strip() or _("Side %(number)s", number=i + 1), players.strip())
         for i, (name, players) in enumerate(choice.names[: table_format.sides])
     ]
-
-
-def created_by(key: str | None, posted: str) -> str | None:
-    """The code of the match this very create post made already (a resend), if any; a
-    SetupError if its key came before with other values."""
-    if not key:
-        return None
-    first = db.session.execute(
-        sa.select(Submission.match_id, Submission.posted).where(Submission.key == key)
-    ).first()
-    if first is None:
-        return None
-    if first.posted not in (None, posted) or first.match_id is None:
-        raise SetupError(
-            "table_format",
-            _(
-                "This form was sent before with other values, so nothing was made. "
-                "Reload the page and try again."
-            ),
-        )
-    return db.session.scalar(sa.select(Match.code).where(Match.id == first.match_id))
 
 
 def add_match(
@@ -123,7 +101,7 @@ def add_match(
 
 def free_code() -> str:
     """A join code no match has yet. (Two phones drawing the same one at the same moment is
-    left to the unique index: one of them makes its match again.)"""
+    left to the unique index: one of them is asked to try again, writing.write.)"""
     for _attempt in range(10):
         code = new_code()
         if db.session.scalar(sa.select(Match.id).where(Match.code == code)) is None:
@@ -131,26 +109,14 @@ def free_code() -> str:
     raise RuntimeError("no free match code after 10 draws")
 
 
-def create_match(
-    game: Game, choice: NewMatch, host_phone: str, key: str | None = None, posted: str = ""
-) -> str:
-    """Store a new match with its sides and seat the host's phone; its code. A create resent
-    (the same key, the same values) makes nothing and gives the code of the match the first
-    one made."""
-    for _attempt in range(3):
-        made = created_by(key, posted)
-        if made is not None:
-            return made
-        match = add_match(game, choice, host_phone)
-        if key:
-            db.session.add(Submission(key=key, match_id=match.id, posted=posted))
-        code = match.code
-        try:
-            db.session.commit()
-        except IntegrityError:
-            # The same post, resent while this one was being made, got its key in first (or
-            # another match took the code at the same moment): look again.
-            db.session.rollback()
-            continue
-        return code
-    raise RuntimeError("the match could not be stored after 3 tries")
+def create_match(game: Game, choice: NewMatch, post: Post) -> Done:
+    """Store a new match with its sides and seat the host's phone (the one that posted); on to
+    its sheet. A create resent (the same key, the same values) makes nothing and goes on to
+    the match the first one made."""
+
+    def work() -> Done:
+        match = add_match(game, choice, post.phone or "")
+        # Nothing to say: the new match's sheet, with its code and QR code, says it all.
+        return Done("", go_to=match.code)
+
+    return write(post, work)

@@ -1,0 +1,179 @@
+"""What every form here shares: numbers as phones type them, names and reasons, the
+idempotency key, the one-button action form, and the post as an action takes it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+
+from flask import request
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, HiddenField, IntegerField, StringField
+from wtforms.validators import (
+    Length,
+    NumberRange,
+    Optional,
+    Regexp,
+    ValidationError,
+)
+
+from scorekeeper.languages import language
+from scorekeeper.phones import current_phone
+from scorekeeper.scoresheet.writing import Post
+
+# Lazy: each becomes words in the language of the phone that reads them (compare with str()).
+WHOLE_NUMBER = _l("Type the total as a whole number, like 48.")
+ENTER_A_NUMBER = _l("Enter a number.")
+# What a field the page fills in itself (a hidden one, a button's) says when it came back
+# wrong: only a page from an older version, or tampering, sends one.
+RELOAD = _l("Reload the page.")
+
+# The digits the players' keyboards type: ASCII; Arabic-Indic, as Egyptian and Levantine
+# phones type them (the Basra tables); Extended Arabic-Indic, as Persian and Urdu keyboards do.
+# Nothing else reads as a digit (int() alone would take fullwidth or Devanagari digits and
+# "4_5"), and a space inside a number is a typo, not a separator.
+DIGITS = {
+    **{chr(ord("0") + d): d for d in range(10)},
+    **{chr(0x0660 + d): d for d in range(10)},
+    **{chr(0x06F0 + d): d for d in range(10)},
+}
+# A plain hyphen, or the typographic minus some keyboards give.
+MINUS = ("-", "\u2212")
+# More digits than any score: a longer "number" is a finger left on a key.
+MOST_DIGITS = 7
+
+
+def whole_number(typed: str) -> int:
+    """A whole number as a phone types it, in any of DIGITS with a leading minus, spaces
+    around it trimmed; ValueError with the words to show for anything else (ENTER_A_NUMBER
+    for nothing at all)."""
+    text = typed.strip()
+    if not text:
+        raise ValueError(ENTER_A_NUMBER)
+    sign = 1
+    if text.startswith(MINUS):
+        sign, text = -1, text[1:]
+    if not text or len(text) > MOST_DIGITS or any(ch not in DIGITS for ch in text):
+        raise ValueError(WHOLE_NUMBER)
+    value = 0
+    for ch in text:
+        value = value * 10 + DIGITS[ch]
+    return sign * value
+
+
+# Invisible but meant: the zero-width non-joiner and joiner of Persian names and of emoji
+# sequences (a family, a flag).
+JOINERS = {"\u200c", "\u200d"}
+
+
+def printable(form: object, field: StringField) -> None:
+    """Refuse control characters in a name or reason: they show as nothing and break storage."""
+    if field.data and any(not ch.isprintable() and ch not in JOINERS for ch in field.data):
+        raise ValidationError(_("Use letters, digits and punctuation only."))
+
+
+def new_key() -> str:
+    """An idempotency key for one rendering of a form: a resent post carries the same one."""
+    return uuid.uuid4().hex
+
+
+def post_of(form: KeyedForm, phone: str | None = None) -> Post:
+    """This request's post as an action takes it: the phone that sent it (this request's, or
+    `phone` just made for it), the form's key, and a hash of where it went and every value it
+    carried but its key and CSRF token. A resent post gives the same hash; the same key with
+    other values does not."""
+    values = sorted(
+        (name, value)
+        for name, value in request.form.items(multi=True)
+        if name not in ("key", "csrf_token")
+    )
+    seen = json.dumps([request.path, values], ensure_ascii=False)
+    digest = hashlib.blake2s(seen.encode(), digest_size=16).hexdigest()
+    return Post(phone or current_phone(), form.key.data or None, digest)
+
+
+class PointsField(IntegerField):
+    """A whole number as a phone types it (whole_number): blank, or anything but a number,
+    is refused in our own words."""
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        """Read the typed value."""
+        self.data = None
+        if valuelist and valuelist[0] is not None:
+            self.data = whole_number(str(valuelist[0]))
+
+
+class PhoneForm(FlaskForm):
+    """Every form here. WTForms' own few messages (a number field given letters) come in the
+    phone's language from WTForms' catalogs, each read once per language (WTForms' cache), not
+    on every request as Flask-WTF would (WTF_I18N_ENABLED is off in create_app)."""
+
+    class Meta:
+        @property
+        def locales(self) -> list[str]:
+            """The phone's language for WTForms' own messages; English if WTForms has no
+            catalog for it (a language added here before WTForms speaks it)."""
+            return [language(), "en"]
+
+
+class KeyedForm(PhoneForm):
+    """A form that carries its idempotency key, so a double tap records once.
+
+    Its CSRF token is checked by CSRFProtect before any view runs (extensions.csrf), so the
+    form itself neither checks it again nor signs a fresh one on every post; pages put the
+    token in with csrf_token() (the form_secrets macro).
+    """
+
+    class Meta:
+        csrf = False
+
+    # The posted key; a fresh one for a form about to be shown (or a post from an old page).
+    key = HiddenField(
+        default=new_key,
+        validators=[Optional(), Regexp(r"^[A-Za-z0-9_-]{1,64}$", message=RELOAD)],
+    )
+
+
+def player_field() -> StringField:
+    """The name of the person with this phone, as the claim, watch and create forms ask it."""
+    return StringField(
+        _l("Your name"),
+        filters=[lambda text: text.strip() if isinstance(text, str) else text],
+        validators=[
+            Optional(),
+            Length(max=40, message=_l("Keep your name under 40 letters.")),
+            printable,
+        ],
+        render_kw={
+            "autocomplete": "given-name",
+            "maxlength": 40,
+            "placeholder": _l("Your name"),
+        },
+    )
+
+
+class ActionForm(KeyedForm):
+    """A one-button action: end, reopen, abandon, release, claim, last trick, hand over."""
+
+    target = IntegerField(validators=[Optional(), NumberRange(min=0, max=10**9, message=RELOAD)])
+    # The hand (Brisca's round) a button is about, where it matters: who took its last trick.
+    hand = IntegerField(validators=[Optional(), NumberRange(min=1, max=10_000, message=RELOAD)])
+    # The second tap an action that can't be taken back asks for (its confirm page's button).
+    confirmed = BooleanField()
+    # Who is taking a side or watching (claim, watch).
+    player = player_field()
+
+
+def reason_field() -> StringField:
+    """The host's optional reason for a correction, kept in the trail."""
+    return StringField(
+        _l("Reason (optional)"),
+        validators=[
+            Optional(),
+            Length(max=200, message=_l("Keep the reason under 200 letters.")),
+            printable,
+        ],
+    )

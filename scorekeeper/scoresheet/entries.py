@@ -1,0 +1,294 @@
+"""A side's entries: its total for the open hand (typed, or from the calculator), and who took
+the last trick of a Brisca round tied at the top."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from flask_babel import gettext as _
+
+from scorekeeper.extensions import db
+from scorekeeper.games import EntryFacts
+from scorekeeper.models import Correction, Entry, Hand, Match, Side, utcnow
+from scorekeeper.permissions import Action, Refusal, Viewer
+from scorekeeper.scoresheet.sheet import Sheet, StoredEntry, cell_values, load_sheet
+from scorekeeper.scoresheet.writing import Done, Post, act
+
+
+def write_cell(
+    sheet: Sheet, number: int, side: Side, facts: EntryFacts, phone: str, *, restamp: bool
+) -> None:
+    """Store a side's cell: a new entry (starting the hand if need be), or the next revision
+    of the one there. `restamp` records this phone as the one who entered it (an entry does;
+    a correction keeps the side's)."""
+    values = cell_values(facts)
+    cell = sheet.cell(number, side)
+    if cell is not None and cell.entry is not None:
+        stamp = {"entered_by": phone, "entered_at": utcnow()} if restamp else {}
+        db.session.execute(
+            sa.update(Entry)
+            .where(Entry.id == cell.entry.id)
+            .values(revision=Entry.revision + 1, **values, **stamp)
+        )
+        return
+    entry = Entry(side_id=side.id, entered_by=phone, **values)
+    if number <= len(sheet.hands):
+        entry.hand_id = sheet.hands[number - 1].id
+    else:
+        entry.hand = Hand(match_id=sheet.match.id, number=number)
+    db.session.add(entry)
+
+
+def no_open_hand(sheet: Sheet) -> Refusal:
+    """Why no hand takes entries now, in words: a side has won, a Brisca round waits for its
+    last trick, or the match is over."""
+    match = sheet.match
+    if sheet.winner is not None:
+        # NOTE: %(side)s is the name of the side that has won.
+        message = _(
+            "%(side)s has won: end the match, or the host can correct a hand.",
+            side=sheet.winner.name,
+        )
+    elif sheet.last_trick_row is not None:
+        # NOTE: Brisca: a round tied at the top; %(number)s is the round's number.
+        message = _(
+            "Round %(number)s is tied: say who took the last trick first.",
+            number=sheet.last_trick_row.number,
+        )
+    else:
+        message = _("No hand is open for entries.")
+    return Refusal(message, 409, match)
+
+
+def _completed_first(sheet: Sheet, number: int, viewer: Viewer, facts: EntryFacts) -> Refusal:
+    """An entry for a hand that completed before it arrived: given back, in the form for the
+    open hand, to enter again; what it says fits this phone and how the entry was made."""
+    said = {
+        "hand": sheet.game.hand_word,
+        "number": number,
+        "points": facts.points,
+        "noun": sheet.game.hand_noun,
+        "current": sheet.current_hand,
+    }
+    # The phone's form was drawn before the other sides finished the hand: what was typed is
+    # likely the next hand's, or a change the host makes from the sheet.
+    # The calculator's words name its counts; %(posted)s is the hand they were counted for.
+    counted = {"hand": said["hand"], "noun": said["noun"], "posted": number}
+    if facts.counts is not None and viewer.is_host:
+        # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round"), %(noun)s
+        # the same inside a sentence; %(posted)s and %(number)s are hand numbers.
+        message = _(
+            "%(hand)s %(posted)s was complete before your counts arrived, so they were not "
+            "saved. They are below for %(noun)s %(number)s: enter them if they are that "
+            "%(noun)s's; to change %(noun)s %(posted)s, tap its cell on the sheet.",
+            number=sheet.current_hand,
+            **counted,
+        )
+    elif facts.counts is not None:
+        # NOTE: as the message before, to a phone that is not the host's.
+        message = _(
+            "%(hand)s %(posted)s was complete before your counts arrived, so they were not "
+            "saved: only the host can change %(noun)s %(posted)s now. They are below for "
+            "%(noun)s %(number)s: enter them if they are that %(noun)s's.",
+            number=sheet.current_hand,
+            **counted,
+        )
+    elif viewer.is_host:
+        # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round"), %(noun)s the
+        # same word inside a sentence; %(points)s what the host typed; %(number)s and
+        # %(current)s are hand numbers.
+        message = _(
+            "%(hand)s %(number)s was complete before your %(points)s arrived, so it was not "
+            "saved. It is in the form for %(noun)s %(current)s below: enter it if it is "
+            "that %(noun)s's; to change %(noun)s %(number)s, tap its cell on the sheet.",
+            **said,
+        )
+    else:
+        # NOTE: as the message before, to a phone that is not the host's.
+        message = _(
+            "%(hand)s %(number)s was complete before your %(points)s arrived, so it was not "
+            "saved: only the host can change %(noun)s %(number)s now. Your %(points)s is in "
+            "the form for %(noun)s %(current)s below: enter it if it is that %(noun)s's.",
+            **said,
+        )
+    return Refusal(message, 409, sheet.match, given_back=facts)
+
+
+def check_open_hand(sheet: Sheet, number: int, viewer: Viewer, facts: EntryFacts) -> None:
+    """Refuse an entry for any hand but the one open now, saying why in the words that fit
+    this phone; an entry for a hand that completed meanwhile is given back."""
+    if sheet.current_hand is None:
+        raise no_open_hand(sheet)
+    if number < sheet.current_hand:
+        raise _completed_first(sheet, number, viewer, facts)
+    if number > sheet.current_hand:
+        raise Refusal(
+            # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round"), at the
+            # start of the sentence; %(noun)s the same word inside it ("hand", "round").
+            _(
+                "%(hand)s %(current)s isn't complete yet: %(noun)s %(number)s can't start.",
+                hand=sheet.game.hand_word,
+                current=sheet.current_hand,
+                noun=sheet.game.hand_noun,
+                number=number,
+            ),
+            409,
+            sheet.match,
+        )
+
+
+def check_beside_the_others(
+    sheet: Sheet, number: int, side: Side, facts: EntryFacts, hand: list[EntryFacts | None]
+) -> None:
+    """Refuse an entry the other sides' entries in `hand` make impossible (Brisca's card
+    points past 120, the calculators' cards past the pack), naming their entries."""
+    conflict = sheet.game.entry_conflict(sheet.table, hand, side.position, facts)
+    if conflict is not None:
+        # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round"); %(why)s is
+        # a sentence saying what doesn't add up.
+        message = _(
+            "%(hand)s %(number)s: nothing was saved. %(why)s",
+            hand=sheet.game.hand_word,
+            number=number,
+            why=conflict,
+        )
+        raise Refusal(message, 409, sheet.match)
+
+
+def check_unchanged(
+    sheet: Sheet, number: int, side: Side, seen_revision: int, viewer: Viewer, *, correcting: bool
+) -> StoredEntry | None:
+    """The cell's entry, if it is as this phone's form saw it (its revision; 0: empty); else
+    the refusal that says who changed it meanwhile, to what, and what to do now (enter again,
+    or, `correcting`, look again)."""
+    cell = sheet.cell(number, side)
+    entry = cell.entry if cell else None
+    if seen_revision == (entry.revision if entry else 0):
+        return entry
+    # NOTE: %(side)s is a side's name, %(noun)s the game's word for a hand inside a sentence
+    # ("hand", Brisca's "round"), %(number)s its number, %(points)s what the cell reads now.
+    said = {"side": side.name, "noun": sheet.game.hand_noun, "number": number}
+    if entry is None:
+        who = _(
+            "Someone changed %(side)s's %(noun)s %(number)s meanwhile: it is empty again.", **said
+        )
+    else:
+        said["points"] = entry.points
+        stored = db.session.get_one(Entry, entry.id)
+        corrected_by = db.session.scalar(
+            sa.select(Correction.by_phone)
+            .where(
+                Correction.match_id == sheet.match.id,
+                Correction.hand_number == number,
+                Correction.side_id == side.id,
+                Correction.made_at >= stored.entered_at,
+            )
+            .order_by(Correction.id.desc())
+            .limit(1)
+        )
+        changed_by = corrected_by if corrected_by is not None else stored.entered_by
+        if changed_by == viewer.phone:
+            who = _(
+                "This phone, on another page, changed %(side)s's %(noun)s %(number)s meanwhile: "
+                "it now reads %(points)s.",
+                **said,
+            )
+        elif corrected_by is not None:
+            who = _(
+                "The host changed %(side)s's %(noun)s %(number)s meanwhile: it now reads "
+                "%(points)s.",
+                **said,
+            )
+        elif viewer.side is not None and viewer.side.id == side.id:
+            who = _(
+                "Your partner's phone changed %(side)s's %(noun)s %(number)s meanwhile: it now "
+                "reads %(points)s.",
+                **said,
+            )
+        else:
+            who = _(
+                "Someone changed %(side)s's %(noun)s %(number)s meanwhile: it now reads "
+                "%(points)s.",
+                **said,
+            )
+    if correcting:
+        then = _("Nothing was saved; look again and correct it if it is still wrong.")
+    else:
+        then = _(
+            "Nothing was saved: the form below shows it now; enter yours again if it should change."
+        )
+    raise Refusal(f"{who} {then}", 409, sheet.match)
+
+
+def enter_hand(
+    match: Match,
+    side: Side,
+    number: int,
+    facts: EntryFacts,
+    post: Post,
+    seen_revision: int | None = None,
+) -> Done:
+    """A side enters (or changes, until every side has entered) its total for the open hand.
+
+    `seen_revision` is the cell's revision the phone's form was drawn with (0: empty): if a
+    partner or the host changed the cell since, nothing is saved and the phone is told who
+    changed it to what. (None: a form from before forms said, taken as it comes.)
+    """
+
+    def work(viewer: Viewer) -> Done:
+        viewer.require(Action.ENTER, side)
+        sheet = load_sheet(match, corrections=False)
+        check_open_hand(sheet, number, viewer, facts)
+        cell = sheet.cell(number, side)
+        if seen_revision is not None:
+            check_unchanged(sheet, number, side, seen_revision, viewer, correcting=False)
+        hand: list[EntryFacts | None] = []
+        if number <= len(sheet.grid):
+            hand = [entry.facts if entry else None for entry in sheet.grid[number - 1]]
+        check_beside_the_others(sheet, number, side, facts, hand)
+        write_cell(sheet, number, side, facts, viewer.phone or "", restamp=True)
+        said = {
+            "hand": sheet.game.hand_word,
+            "number": number,
+            "side": side.name,
+            "points": facts.points,
+        }
+        if cell is None or cell.entry is None:
+            # NOTE: "Hand 2: Bob 10 recorded." %(hand)s is the game's word for a hand ("Hand",
+            # Brisca's "Round"), %(side)s a side's name, %(points)s the points it entered.
+            return Done(_("%(hand)s %(number)s: %(side)s %(points)s recorded.", **said))
+        return Done(_("%(hand)s %(number)s: %(side)s changed to %(points)s.", **said))
+
+    return act(match, post, work)
+
+
+def say_last_trick(match: Match, number: int, taker: Side, post: Post) -> Done:
+    """Settle a Brisca round tied at the top: the tied side that took the last trick wins it."""
+
+    def work(viewer: Viewer) -> Done:
+        sheet = load_sheet(match, corrections=False)
+        row = sheet.last_trick_row
+        tied = {side.id for side in sheet.last_trick_sides}
+        viewer.require(Action.LAST_TRICK, among=tied)
+        if row is None or row.number != number:
+            raise Refusal(
+                # NOTE: Brisca: %(number)s is a round's number.
+                _(
+                    "Round %(number)s isn't waiting for the last trick: look at the sheet again.",
+                    number=number,
+                ),
+                409,
+                match,
+            )
+        if taker.id not in tied:
+            raise Refusal(_("%(side)s isn't in the tie.", side=taker.name), 409, match)
+        db.session.execute(
+            sa.update(Entry)
+            .where(Entry.hand_id == row.hand_id)
+            .values(last_trick=Entry.side_id == taker.id, revision=Entry.revision + 1)
+        )
+        # NOTE: Brisca: "Round 2: Ana took the last trick." %(side)s is a side's name.
+        return Done(
+            _("Round %(number)s: %(side)s took the last trick.", number=number, side=taker.name)
+        )
+
+    return act(match, post, work)

@@ -1,0 +1,112 @@
+"""A match's life after its first hand: ended once a side has won, reopened, abandoned, and
+followed by a rematch."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from flask_babel import force_locale
+from flask_babel import gettext as _
+
+from scorekeeper.extensions import db
+from scorekeeper.games import get_game
+from scorekeeper.models import Match, Seat, Side, history_order, utcnow
+from scorekeeper.permissions import Action, Refusal, Viewer
+from scorekeeper.scoresheet.setup import NewMatch, add_match
+from scorekeeper.scoresheet.sheet import Sheet, load_sheet
+from scorekeeper.scoresheet.writing import Done, Post, act
+
+
+def _reorder_history(match: Match) -> None:
+    """The match's status changed: move it in the history of every phone seated at it."""
+    db.session.execute(
+        sa.update(Seat).where(Seat.match_id == match.id).values(**history_order(match))
+    )
+
+
+def end_match(match: Match, post: Post) -> Done:
+    """Any seated phone ends the match, once the game's rule says a side has won."""
+
+    def work(viewer: Viewer) -> Done:
+        viewer.require(Action.END)
+        sheet = load_sheet(match, corrections=False)
+        if sheet.winner is None:
+            raise Refusal(_("No side has won yet: play on."), 409, match)
+        match.status = Match.ENDED
+        match.winner_side_id = sheet.winner.id
+        match.result = _stored_result(sheet, sheet.winner)
+        match.ended_at = utcnow()
+        _reorder_history(match)
+        return Done(_("Match over: %(side)s won.", side=sheet.winner.name))
+
+    return act(match, post, work)
+
+
+def _stored_result(sheet: Sheet, winner: Side) -> str:
+    """Who won and why, as End match stores it: in English, whatever the language of the phone
+    that ended it, as it always was (the JSON export carries it as stored). Pages show
+    Sheet.result instead, in the language of the phone that reads it."""
+    # The rules' reason, worked out again in English (the sheet's may be in this phone's).
+    with force_locale("en"):
+        hands = [[entry.facts if entry else None for entry in cells] for cells in sheet.grid]
+        reason = str(sheet.game.state(sheet.table, hands).reason)
+    return f"{winner.name} won. {reason}".strip()
+
+
+def reopen_match(match: Match, post: Post) -> Done:
+    """The host reopens a match ended or abandoned by mistake."""
+
+    def work(viewer: Viewer) -> Done:
+        viewer.require(Action.REOPEN)
+        match.status = Match.OPEN
+        match.winner_side_id = None
+        match.result = ""
+        match.ended_at = None
+        # Played on, it is no longer the match the rematch followed: its end offers a new one.
+        match.rematch_code = None
+        _reorder_history(match)
+        return Done(_("Match reopened."))
+
+    return act(match, post, work)
+
+
+def abandon_match(match: Match, post: Post) -> Done:
+    """The host abandons an unfinished match; it stays in history as abandoned."""
+
+    def work(viewer: Viewer) -> Done:
+        viewer.require(Action.ABANDON)
+        match.status = Match.ABANDONED
+        # Stored in English (see end_match): a page shows Sheet.result.
+        match.result = "Abandoned."
+        match.ended_at = utcnow()
+        _reorder_history(match)
+        return Done(_("Match abandoned."))
+
+    return act(match, post, work)
+
+
+def rematch(match: Match, post: Post) -> Done:
+    """Start the next match of an ended one: the same game, table, target, rules and side
+    names, this phone its host on the side it held. Every phone of the ended match is then
+    offered its side there; a second tap (from any phone) goes to the same rematch."""
+
+    def work(viewer: Viewer) -> Done:
+        viewer.require(Action.REMATCH)
+        if match.rematch_code is not None:
+            return Done(_("The rematch is ready."), changed=False, go_to=match.rematch_code)
+        choice = NewMatch(
+            table_format=match.table_format,
+            target=match.target,
+            rules=dict(match.table_rules or {}),
+            names=[(side.name, side.players) for side in match.sides],
+            host_side=viewer.side.position if viewer.side else None,
+            host_player=viewer.player,
+        )
+        # The host of the last match hosts this one; the phone that asked takes its side.
+        started = add_match(get_game(match.game), choice, match.host_phone, viewer.phone or "")
+        match.rematch_code = started.code
+        return Done(
+            _("Rematch! Every phone of the last match is asked to take its side."),
+            go_to=started.code,
+        )
+
+    return act(match, post, work)

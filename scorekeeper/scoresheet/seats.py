@@ -1,0 +1,203 @@
+"""The people and phones at a table: taking a side or watching, names, the host's role and
+tools for the table (releasing a side, closing the table, saying who dealt first), and a
+phone's own list of matches."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import sqlalchemy as sa
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
+from scorekeeper.extensions import db
+from scorekeeper.games import get_game
+from scorekeeper.models import Match, Seat, Side, seat_at
+from scorekeeper.permissions import Action, Refusal, SeatAt, Viewer, seats_at
+from scorekeeper.scoresheet.sheet import dealing_order
+from scorekeeper.scoresheet.writing import Done, Post, act
+
+# Phones that may watch one match: a TV, friends, family; beyond it, a stranger's script.
+MAX_WATCHERS = 50
+
+
+def players_per_side(match: Match) -> int:
+    """How many phones may hold one side of this match (two in a partnership)."""
+    return get_game(match.game).format(match.table_format).players_per_side
+
+
+def phones_on(seats: Iterable[Seat | SeatAt]) -> dict[int, int]:
+    """How many phones hold each side, by side id (from the seats as read)."""
+    held: dict[int, int] = {}
+    for seat in seats:
+        if seat.side_id is not None:
+            held[seat.side_id] = held.get(seat.side_id, 0) + 1
+    return held
+
+
+def sides_with_room(match: Match, seats: Iterable[Seat | SeatAt]) -> tuple[Side, ...]:
+    """The sides another phone may still take: fewer phones hold them than the table seats
+    players on a side (the claim form offers these, and a claim is refused for any other)."""
+    held, room = phones_on(seats), players_per_side(match)
+    return tuple(side for side in match.sides if held.get(side.id, 0) < room)
+
+
+def claim_side(match: Match, side: Side, post: Post, player: str = "") -> Done:
+    """This phone claims a side that still has room (a partnership's phones may share one);
+    `player` is the name its player gave (a blank one keeps the name the seat has)."""
+
+    def work(viewer: Viewer) -> Done:
+        viewer.require(Action.CLAIM)
+        if side not in sides_with_room(match, seats_at(match)):
+            raise Refusal(
+                _(
+                    "%(side)s is already held. If that phone is gone, the host can release it.",
+                    side=side.name,
+                ),
+                409,
+                match,
+            )
+        if viewer.seat_id is not None:
+            seat = db.session.get_one(Seat, viewer.seat_id)
+            seat.side_id = side.id
+            seat.player = player or seat.player
+        else:
+            db.session.add(seat_at(match, viewer.phone or "", side.id, player))
+        return Done(_("This phone now holds %(side)s.", side=side.name))
+
+    return act(match, post, work)
+
+
+def watch(match: Match, post: Post, player: str = "") -> Done:
+    """This phone watches the match read-only; it lands in this phone's history."""
+
+    def work(viewer: Viewer) -> Done:
+        viewer.require(Action.WATCH)
+        if viewer.seat_id is not None:
+            return Done(_("This phone is watching this match already."), changed=False)
+        watching = db.session.scalar(
+            sa.select(sa.func.count())
+            .select_from(Seat)
+            .where(Seat.match_id == match.id, Seat.side_id.is_(None))
+        )
+        if watching is not None and watching >= MAX_WATCHERS:
+            raise Refusal(
+                ngettext(
+                    "%(num)d phone is watching this match already: no more can join them.",
+                    "%(num)d phones are watching this match already: no more can join them.",
+                    MAX_WATCHERS,
+                ),
+                409,
+                match,
+            )
+        # A write like any other: the page a watcher sees differs from a newcomer's.
+        db.session.add(seat_at(match, viewer.phone or "", player=player))
+        return Done(_("Watching this match."))
+
+    return act(match, post, work)
+
+
+def rename_player(match: Match, player: str, post: Post) -> Done:
+    """The person with this phone gives (or changes) their name at this match."""
+
+    def work(viewer: Viewer) -> Done:
+        viewer.require(Action.RENAME)
+        if player == viewer.player:
+            # NOTE: %(phone)s is a phone as the table knows it: "Omar (Us)", a side's name.
+            return Done(_("This phone is %(phone)s already.", phone=viewer.label), changed=False)
+        seat = db.session.get_one(Seat, viewer.seat_id)
+        seat.player = player
+        return Done(_("This phone is now %(phone)s.", phone=seat.label))
+
+    return act(match, post, work)
+
+
+def release_side(match: Match, side: Side, post: Post) -> Done:
+    """The host frees a side (a dead phone): its phones become watchers, the side is free."""
+
+    def work(viewer: Viewer) -> Done:
+        viewer.require(Action.RELEASE)
+        seats = db.session.scalars(
+            sa.select(Seat).where(Seat.match_id == match.id, Seat.side_id == side.id)
+        ).all()
+        if not seats:
+            raise Refusal(_("%(side)s is already free.", side=side.name), 409, match)
+        for seat in seats:
+            seat.side_id = None
+        return Done(_("%(side)s is free to be claimed again.", side=side.name))
+
+    return act(match, post, work)
+
+
+def seat_of(match: Match, seat_id: int | None) -> Seat | None:
+    """A seat at this match by its id (None for any other id)."""
+    seat = db.session.get(Seat, seat_id) if seat_id is not None else None
+    return seat if seat is not None and seat.match_id == match.id else None
+
+
+def hand_over_host(match: Match, seat_id: int | None, post: Post) -> Done:
+    """The host gives the host role to another phone at the match that holds a side."""
+
+    def work(viewer: Viewer) -> Done:
+        seat = seat_of(match, seat_id)
+        viewer.require(Action.HAND_OVER, to=seat)
+        assert seat is not None  # refused above otherwise
+        match.host_phone = seat.phone
+        # NOTE: %(phone)s is a phone as the table knows it: "Omar (Us)", a side's name.
+        return Done(_("The host role went to %(phone)s.", phone=seat.label))
+
+    return act(match, post, work)
+
+
+def close_table(match: Match, post: Post) -> Done:
+    """The host closes the table: no new phone may take a side; watching stays open."""
+
+    def work(viewer: Viewer) -> Done:
+        viewer.require(Action.CLOSE_TABLE)
+        match.closed = True
+        return Done(_("The table is closed: no new phone can take a side."))
+
+    return act(match, post, work)
+
+
+def open_table(match: Match, post: Post) -> Done:
+    """The host opens the table again to new phones."""
+
+    def work(viewer: Viewer) -> Done:
+        viewer.require(Action.OPEN_TABLE)
+        match.closed = False
+        return Done(_("The table is open: a new phone can take a free side."))
+
+    return act(match, post, work)
+
+
+def pick_dealer(match: Match, first: int | None, post: Post) -> Done:
+    """The host says who dealt the first hand (a place in the dealing order); the sheet then
+    passes the deal round the table."""
+
+    def work(viewer: Viewer) -> Done:
+        viewer.require(Action.DEALER)
+        order = dealing_order(match.sides, players_per_side(match), seats_at(match))
+        if first is None or not 0 <= first < len(order):
+            raise Refusal(_("Pick a player at this table."), 409, match)
+        match.first_dealer = first
+        # NOTE: %(player)s is a player's name, or a side's ("Us, player 2"); %(noun)s the
+        # game's word for a hand inside a sentence ("hand", Brisca's "round").
+        noun = get_game(match.game).hand_noun
+        return Done(_("%(player)s dealt the first %(noun)s.", player=order[first], noun=noun))
+
+    return act(match, post, work)
+
+
+def forget(match: Match, post: Post) -> Done:
+    """Take a finished (or only watched) match off this phone's history and Home; the match
+    and everything on it stay for the other phones."""
+
+    def work(viewer: Viewer) -> Done:
+        viewer.require(Action.FORGET)
+        # The seat stays (a reopened match finds its side still held): only the list forgets.
+        db.session.execute(sa.update(Seat).where(Seat.id == viewer.seat_id).values(listed=False))
+        # NOTE: %(code)s is the match's code (six letters).
+        return Done(_("Match %(code)s is off this phone's list.", code=match.code))
+
+    return act(match, post, work)

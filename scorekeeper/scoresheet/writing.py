@@ -1,0 +1,170 @@
+"""The one way anything at a table is written: one transaction each, read top to bottom.
+
+Every action runs the same steps (write): take the match's write lock by bumping its version
+(on PostgreSQL the row lock makes the phones of one table take turns: two partners entering
+together, End match pressed twice; on SQLite the database's write lock does the same), record
+the post's idempotency key (a resent post stops there), then read what the check needs, check
+(permissions.py and the game's rules), write, commit. Nothing the check relies on is read
+before the lock, so each check sees what the previous phone wrote. Creating a match runs the
+same steps with no match to lock yet.
+
+An action is given what was posted (Post): it never reads the request, so it runs and is
+tested the same with or without one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from flask_babel import gettext as _
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Match, Submission, utcnow
+from scorekeeper.permissions import Refusal, Viewer, viewer_at
+from scorekeeper.versions import announcement, versions
+
+# The columns of a match that actions change (the lock bumps the version; end, reopen,
+# abandon, hand over, closing the table, the rematch and the dealer change the rest): read
+# again under the lock, so an action checks them as the last writer left them.
+CHANGING = [
+    "version",
+    "status",
+    "host_phone",
+    "winner_side_id",
+    "result",
+    "ended_at",
+    "closed",
+    "rematch_code",
+    "first_dealer",
+]
+
+
+@dataclass(frozen=True)
+class Post:
+    """A phone's post, as an action takes it: the phone that sent it (None: a phone without a
+    cookie), the form's idempotency key (None: an old page without one), and a digest of
+    everything else it carried, where it went included (the same post resent gives the same)."""
+
+    phone: str | None
+    key: str | None = None
+    digest: str = ""
+
+
+@dataclass(frozen=True)
+class Done:
+    """What an action did, in words for the phone that asked."""
+
+    message: str
+    repeated: bool = False
+    # False when the action found nothing to change: its lock is let go without a new version,
+    # so no phone at the table fetches its page again for nothing.
+    changed: bool = True
+    # The match the phone goes on to, if not this one (a new match, a rematch).
+    go_to: str | None = None
+
+
+def _lock(match: Match) -> int:
+    """Take the match's write lock by bumping its version, and read its row as it now stands
+    (status, host) into `match`; the new version. The same statement announces the version
+    to every worker (versions.py), sent by PostgreSQL when the write commits."""
+    # What an action may have changed since the request read the match is read again, from
+    # the row the lock returns; its settings and sides stay as read (no action changes them).
+    db.session.expire(match, CHANGING)
+    bumped = (
+        sa.update(Match)
+        .where(Match.id == match.id)
+        .values(version=Match.version + 1)
+        .returning(Match, *announcement(db.engine.dialect.name))
+    )
+    db.session.execute(bumped).one()
+    return match.version
+
+
+def _carried_out_before(post: Post, match: Match | None) -> Submission | None:
+    """Record the post's key; None the first time, else the post that carried it first. A
+    key that came before with other values, or for another match, is refused (a page's key
+    reused by hand or by a bug: taking it for the first post would hide this one).
+
+    Under the lock, a resent post finds the first one's key committed; a resent create waits
+    at this insert for the first to commit (PostgreSQL's unique index; SQLite's write lock).
+    """
+    if not post.key:
+        return None
+    insert = sqlite.insert if db.engine.dialect.name == "sqlite" else postgresql.insert
+    recorded = (
+        insert(Submission)
+        .values(
+            key=post.key,
+            match_id=match.id if match else None,
+            made_at=utcnow(),
+            posted=post.digest,
+        )
+        .on_conflict_do_nothing(index_elements=[Submission.key])
+        .returning(Submission.key)
+    )
+    if db.session.execute(recorded).first() is not None:
+        return None
+    first = db.session.get_one(Submission, post.key)
+    same_match = first.match_id == (match.id if match else first.match_id)
+    if not same_match or first.posted not in (None, post.digest) or first.match_id is None:
+        raise Refusal(
+            _(
+                "This form was sent before with other values, so nothing was saved. "
+                "Reload the page and try again."
+            ),
+            409,
+            match,
+        )
+    return first
+
+
+def write(post: Post, work: Callable[[], Done], match: Match | None = None) -> Done:
+    """Lock the match (if there is one yet), skip a repeated post, do the work, commit; undo
+    everything on a refusal. A repeated create goes on to the match the first one made."""
+    code = match.code if match else None
+    version = None
+    try:
+        if match is not None:
+            version = _lock(match)
+        first = _carried_out_before(post, match)
+        if first is not None:
+            db.session.rollback()
+            made = None
+            if match is None:
+                made = db.session.scalar(sa.select(Match.code).where(Match.id == first.match_id))
+            return Done(_("Already recorded."), repeated=True, go_to=made)
+        done = work()
+        if not done.changed:
+            db.session.rollback()
+            return done
+        if match is None and post.key:
+            # The key now names the match it made, for a resend to go on to.
+            made_id = sa.select(Match.id).where(Match.code == done.go_to).scalar_subquery()
+            db.session.execute(
+                sa.update(Submission).where(Submission.key == post.key).values(match_id=made_id)
+            )
+        db.session.commit()
+    except IntegrityError as clash:
+        # Only reachable if two writers slipped past the lock (they cannot on SQLite or
+        # PostgreSQL), or two new matches drew one code at the same moment; the database's
+        # own constraints then keep the sheet whole.
+        db.session.rollback()
+        raise Refusal(
+            _("Someone else changed the sheet at the same moment. Try again."), 409, match
+        ) from clash
+    except BaseException:
+        db.session.rollback()
+        raise
+    if code is not None and version is not None:
+        versions().wrote(code, version)
+    return done
+
+
+def act(match: Match, post: Post, work: Callable[[Viewer], Done]) -> Done:
+    """An action at a match: `work` is given the posting phone as the match sees it under the
+    lock (its seat, its side, whether it is the host)."""
+    return write(post, lambda: work(viewer_at(match, post.phone)), match)

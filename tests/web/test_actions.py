@@ -1,0 +1,103 @@
+"""The score sheet's actions run without a request: a match made, played and ended by calling
+them with what each phone posted, as a command or a future import would. And the host role
+never goes to a watching phone, whether the page offers it or a post is forged."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+
+from scorekeeper.extensions import db
+from scorekeeper.games import EntryFacts, get_game
+from scorekeeper.models import Match, Seat
+from scorekeeper.permissions import Refusal
+from scorekeeper.scoresheet import entries, life, seats
+from scorekeeper.scoresheet.setup import NewMatch, create_match
+from scorekeeper.scoresheet.sheet import load_sheet
+from scorekeeper.scoresheet.writing import Post
+from tests.phones import snapshot, stored_match
+
+
+def _match(code: str) -> Match:
+    match = db.session.scalar(sa.select(Match).where(Match.code == code))
+    assert match is not None
+    return match
+
+
+def test_a_match_is_made_played_and_ended_without_a_request(app: Flask) -> None:
+    with app.app_context():
+        choice = NewMatch("2", 101, {}, [("Ana", ""), ("Ben", "")], host_side=0)
+        made = create_match(get_game("basra"), choice, Post("ana-phone", "make-1", "made"))
+        code = made.go_to
+        assert code is not None
+        # The same post again (its answer lost) goes on to the same match, making none.
+        again = create_match(get_game("basra"), choice, Post("ana-phone", "make-1", "made"))
+        assert again.repeated and again.go_to == code
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Match)) == 1
+
+        claimed = seats.claim_side(_match(code), _match(code).sides[1], Post("ben-phone"), "Ben")
+        assert claimed.message == "This phone now holds Ben."
+        ana, ben = (_match(code).sides[0], _match(code).sides[1])
+        entries.enter_hand(_match(code), ana, 1, EntryFacts(90), Post("ana-phone"))
+        entries.enter_hand(_match(code), ben, 1, EntryFacts(12), Post("ben-phone"))
+        # Ben's phone cannot enter for Ana, and nothing changes for trying.
+        with pytest.raises(Refusal, match="cannot enter for another side"):
+            entries.enter_hand(_match(code), ana, 2, EntryFacts(30), Post("ben-phone"))
+        entries.enter_hand(_match(code), ana, 2, EntryFacts(20), Post("ana-phone"))
+        entries.enter_hand(_match(code), ben, 2, EntryFacts(3), Post("ben-phone"))
+        sheet = load_sheet(_match(code))
+        assert sheet.state.totals == (110, 15)
+        assert sheet.winner is not None and sheet.winner.name == "Ana"
+        assert life.end_match(_match(code), Post("ben-phone")).message == "Match over: Ana won."
+        assert _match(code).status == Match.ENDED
+
+
+def test_the_host_role_never_goes_to_a_watching_phone(app: Flask, phones) -> None:
+    host, guest, watcher = phones(), phones(), phones()
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    guest.join(code, side=1)
+    watcher.join(code, side=None)
+    tools = host.get(f"/m/{code}").shown
+    offered = re.findall(rf'href="/m/{code}/host\?target=(\d+)">Make ([^<]+) host', tools)
+    # The page offers the host role to Ben's phone only: the watcher holds no side.
+    assert [who for _seat, who in offered] == ["Ben"]
+    with app.app_context():
+        watching = db.session.scalar(
+            sa.select(Seat.id).where(Seat.side_id.is_(None), Seat.player == "")
+        )
+    assert watching is not None
+    # A post made by hand for the watcher's seat is refused, and nothing changes.
+    before = snapshot(app)
+    asked = host.get(f"/m/{code}/host?target={watching}")
+    assert asked.status_code == 409
+    assert "The host role goes to a phone that holds a side." in asked.shown
+    forged = host.post(f"/m/{code}/host", {"target": watching, "confirmed": "y"})
+    assert forged.status_code == 409
+    assert "The host role goes to a phone that holds a side." in forged.shown
+    assert snapshot(app) == before
+    assert stored_match(app, code).host_phone != _phone_of(app, watching)
+
+
+def _phone_of(app: Flask, seat_id: int) -> str:
+    with app.app_context():
+        phone = db.session.scalar(sa.select(Seat.phone).where(Seat.id == seat_id))
+    assert phone is not None
+    return phone
+
+
+def test_a_forged_post_for_another_match_s_seat_is_refused(app: Flask, phones) -> None:
+    host, other_host = phones(), phones()
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    elsewhere = other_host.create("basra", table_format="2", side_0="Cy", side_1="Di")
+    with app.app_context():
+        their_seat = db.session.scalar(
+            sa.select(Seat.id).join(Match).where(Match.code == elsewhere)
+        )
+    before = snapshot(app)
+    forged = host.post(f"/m/{code}/host", {"target": their_seat, "confirmed": "y"})
+    assert forged.status_code == 409
+    assert "Pick another phone at this match." in forged.shown
+    assert snapshot(app) == before
