@@ -7,7 +7,6 @@ from .base import (
     Calculation,
     CountError,
     EntryFacts,
-    Game,
     HandFacts,
     HandResult,
     MatchState,
@@ -20,6 +19,7 @@ from .base import (
 from .basra import BASRA_GAME
 from .brasta import BRASTA_GAME
 from .brisca import BRISCA_GAME
+from .game import Game
 from .other import OTHER_GAME
 from .pastura import PASTURA_GAME
 

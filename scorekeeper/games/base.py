@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple, Protocol
+from typing import Literal, NamedTuple
 
 from flask_babel import gettext as _
 
@@ -186,108 +186,3 @@ class MatchState:
     # The hand open for entries by the rules (its number, from 1), or None: a side has won,
     # or a Brisca round tied at the top waits for who took the last trick.
     open_hand: int | None = 1
-
-
-class Game(Protocol):
-    """What the app knows of every game: the one interface the sheet, the forms and the pages
-    ask (games.game.GameBase carries what most games share)."""
-
-    key: str
-    name: str
-    formats: tuple[TableFormat, ...]
-    # Target choices; empty for a free target (Other game). target_unit is "points" or
-    # "rounds": a key (target_words says it to people).
-    targets: tuple[int, ...]
-    default_target: int
-    target_unit: str
-    table_rules: tuple[TableRule, ...]
-    # Bounds of a plain entry for one hand.
-    min_points: int
-    max_points: int
-    # What a whole deck's card points come to, where an entry is card points (Brisca).
-    deck_points: int | None
-    # What one row of the sheet is called at the table ("Hand", "Round"): templates ask it.
-    hand_word: str
-    # The same word inside a sentence ("hand", "round").
-    hand_noun: str
-    # What the row under the sheet adds up ("Total"; Brisca: "Rounds").
-    total_word: str
-    # Whether a tie at the top asks who took the last trick (Brisca).
-    asks_last_trick: bool
-
-    @property
-    def goes_negative(self) -> bool:
-        """Whether a plain entry for one hand may be below zero."""
-        ...
-
-    @property
-    def min_sides(self) -> int:
-        """The fewest sides a table of this game seats."""
-        ...
-
-    @property
-    def max_sides(self) -> int:
-        """The most sides a table of this game seats."""
-        ...
-
-    @property
-    def sides_named_freely(self) -> bool:
-        """Whether a table seats as many sides as the host names (Other game), rather than
-        as its format says."""
-        ...
-
-    @property
-    def target_typed(self) -> bool:
-        """Whether the host types the target (any positive one) rather than picks one."""
-        ...
-
-    def format(self, key: str) -> TableFormat:
-        """The table format with this key (KeyError for one this game doesn't offer)."""
-        ...
-
-    def accepts_target(self, target: int) -> bool:
-        """Whether a table may play to this target."""
-        ...
-
-    def target_label(self, target: int) -> str:
-        """How a target reads: "401 Standard", "101 points", "3 rounds"."""
-        ...
-
-    def unit_for(self, table: Table) -> str:
-        """What this table's target counts, as a key ("points", "rounds", "hands")."""
-        ...
-
-    def target_words(self, table: Table) -> str:
-        """This table's target with its unit, in the phone's language ("101 points")."""
-        ...
-
-    def chart_target(self, table: Table) -> int | None:
-        """The target as a line on a chart of the totals (None: it isn't a total)."""
-        ...
-
-    def majority_worth(self, table: Table, held_over: int) -> int | None:
-        """What the majority is worth going into a hand with `held_over` points held over
-        (None: no majority is at stake)."""
-        ...
-
-    def calculator_fields(self, table: Table) -> tuple[CalcField, ...]:
-        """The calculator's inputs for this table (empty: the game has no calculator)."""
-        ...
-
-    def calculate(self, table: Table, counts: Mapping[str, int], held_over: int = 0) -> Calculation:
-        """One side's counts to a breakdown and total; raises CountError for impossible counts."""
-        ...
-
-    def state(self, table: Table, hands: Sequence[HandFacts]) -> MatchState:
-        """The sheet worked out from every hand so far, in order (the last may be incomplete)."""
-        ...
-
-    def entry_conflict(
-        self, table: Table, hand: HandFacts, side: int, entry: EntryFacts
-    ) -> str | None:
-        """Why a side's entry can't stand beside the other sides' entries in the same hand."""
-        ...
-
-    def standing(self, table: Table, state: MatchState) -> Standing:
-        """Who leads by how much, how far each side is from the target, and what wins."""
-        ...

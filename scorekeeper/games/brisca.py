@@ -10,7 +10,7 @@ from flask_babel import lazy_ngettext, lazy_pgettext, ngettext
 
 from .base import CalcField, Calculation, EntryFacts, HandFacts, Table, TableFormat, TableRule
 from .calculator import calculation, count_field, line, read_counts
-from .game import GameBase, Outcome, every_side
+from .game import Game, Outcome, every_side
 from .hand_checks import Expected
 
 # brisca.txt: "The total value of the cards in a suit is 30 points. Correspondingly, the whole
@@ -35,7 +35,7 @@ CARD_VALUES: tuple[tuple[str, str, int, str], ...] = tuple(
 SUITS = 4
 
 
-class Brisca(GameBase):
+class Brisca(Game):
     """Brisca's formats, Black hand rule, card-point calculator and rounds won."""
 
     key = "brisca"

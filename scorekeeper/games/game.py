@@ -14,7 +14,6 @@ from .base import (
     Calculation,
     CountError,
     EntryFacts,
-    Game,
     HandFacts,
     HandResult,
     MatchState,
@@ -50,11 +49,24 @@ def every_side(hand: HandFacts, sides: int) -> list[EntryFacts | None]:
     return cells + [None] * (sides - len(cells))
 
 
-class GameBase(Game):
-    """What most games share, as the Game protocol asks it, with the one loop that works a
-    sheet out (state) and the hooks where the games differ."""
+class Game:
+    """A game, as the sheet, the forms and the pages ask it: what every game declares, what
+    most share, the one loop that works a sheet out (state), and the hooks where they differ.
+    Each game in the registry is a subclass: the one interface, declared once."""
 
+    key: str
+    name: str
+    formats: tuple[TableFormat, ...]
+    # Target choices; empty for a free target (Other game). target_unit is "points" or
+    # "rounds": a key (target_words says it to people).
+    targets: tuple[int, ...]
+    default_target: int
+    target_unit: str
     table_rules: tuple[TableRule, ...] = ()
+    # Bounds of a plain entry for one hand.
+    min_points: int
+    max_points: int
+    # What a whole deck's card points come to, where an entry is card points (Brisca).
     deck_points: int | None = None
     # What one row of the sheet is called at the table.
     # NOTE: A row of the score sheet, one deal of the cards, as a title: "Hand 3".
@@ -63,6 +75,7 @@ class GameBase(Game):
     hand_noun = _l("hand")
     # NOTE: The row under the score sheet that adds up each side's points.
     total_word = _l("Total")
+    # Whether a tie at the top asks who took the last trick (the correction form's tick).
     asks_last_trick = False
     # The counts a hand must add up to when every side used the calculator.
     expected: tuple[Expected, ...] = ()
@@ -299,7 +312,7 @@ class GameBase(Game):
         )
 
 
-class PointsGame(GameBase):
+class PointsGame(Game):
     """A game scored in points added hand by hand, won under first_over_target."""
 
     def early_victory(

@@ -4,8 +4,6 @@ phone's own list of matches."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import sqlalchemy as sa
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -13,33 +11,12 @@ from flask_babel import ngettext
 from scorekeeper.extensions import db
 from scorekeeper.games import get_game
 from scorekeeper.models import Match, Seat, Side, seat_at
-from scorekeeper.permissions import Action, Refusal, SeatAt, Viewer, seats_at
-from scorekeeper.scoresheet.sheet import dealing_order
+from scorekeeper.permissions import Action, Refusal, Viewer, seats_at
+from scorekeeper.scoresheet.sheet import dealing_order, players_per_side, sides_with_room
 from scorekeeper.scoresheet.writing import Done, Post, act
 
 # Phones that may watch one match: a TV, friends, family; beyond it, a stranger's script.
 MAX_WATCHERS = 50
-
-
-def players_per_side(match: Match) -> int:
-    """How many phones may hold one side of this match (two in a partnership)."""
-    return get_game(match.game).format(match.table_format).players_per_side
-
-
-def phones_on(seats: Iterable[Seat | SeatAt]) -> dict[int, int]:
-    """How many phones hold each side, by side id (from the seats as read)."""
-    held: dict[int, int] = {}
-    for seat in seats:
-        if seat.side_id is not None:
-            held[seat.side_id] = held.get(seat.side_id, 0) + 1
-    return held
-
-
-def sides_with_room(match: Match, seats: Iterable[Seat | SeatAt]) -> tuple[Side, ...]:
-    """The sides another phone may still take: fewer phones hold them than the table seats
-    players on a side (the claim form offers these, and a claim is refused for any other)."""
-    held, room = phones_on(seats), players_per_side(match)
-    return tuple(side for side in match.sides if held.get(side.id, 0) < room)
 
 
 def claim_side(match: Match, side: Side, post: Post, player: str = "") -> Done:

@@ -56,6 +56,8 @@ def sides_for(game: Game, choice: NewMatch) -> list[tuple[str, str]]:
             )
         return named
     table_format = game.format(choice.table_format)
+    if not game.accepts_target(choice.target):
+        raise SetupError("target", _("Choose the target."))
     # A side left unnamed is called as the form's placeholder called it, in the host's language:
     # stored, it is the side's name from then on, the same on every phone.
     return [

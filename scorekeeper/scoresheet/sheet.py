@@ -4,7 +4,7 @@ who deals."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -24,7 +24,7 @@ from scorekeeper.games import (
     get_game,
 )
 from scorekeeper.games.base import Calculation
-from scorekeeper.models import Correction, Entry, Hand, Match, Side
+from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side
 from scorekeeper.permissions import SeatAt
 
 
@@ -441,6 +441,30 @@ def work_out(
 def _waiting_for_last_trick(state: MatchState) -> int | None:
     """Brisca: the index of the round tied at the top that waits for the last trick, if any."""
     return next((i for i, result in enumerate(state.hands) if result.needs_last_trick), None)
+
+
+# Who is at the table: how many phones hold each side, and which sides still have room.
+
+
+def players_per_side(match: Match) -> int:
+    """How many phones may hold one side of this match (two in a partnership)."""
+    return get_game(match.game).format(match.table_format).players_per_side
+
+
+def phones_on(seats: Iterable[Seat | SeatAt]) -> dict[int, int]:
+    """How many phones hold each side, by side id (from the seats as read)."""
+    held: dict[int, int] = {}
+    for seat in seats:
+        if seat.side_id is not None:
+            held[seat.side_id] = held.get(seat.side_id, 0) + 1
+    return held
+
+
+def sides_with_room(match: Match, seats: Iterable[Seat | SeatAt]) -> tuple[Side, ...]:
+    """The sides another phone may still take: fewer phones hold them than the table seats
+    players on a side (the claim form offers these, and a claim is refused for any other)."""
+    held, room = phones_on(seats), players_per_side(match)
+    return tuple(side for side in match.sides if held.get(side.id, 0) < room)
 
 
 # Who deals: the host says who dealt first, and the deal passes round the table.

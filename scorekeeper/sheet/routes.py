@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import lru_cache
 
 import segno
@@ -44,7 +45,16 @@ from scorekeeper.permissions import Action, Refusal, Viewer, seats_at, viewer_fo
 from scorekeeper.phones import current_phone, ensure_phone, player_name, remember_name
 from scorekeeper.scoresheet import corrections, entries, life, seats
 from scorekeeper.scoresheet.corrections import Fix, check_started, listed
-from scorekeeper.scoresheet.sheet import Sheet, dealer_of, dealing_order, load_sheet
+from scorekeeper.scoresheet.sheet import (
+    Sheet,
+    dealer_of,
+    dealing_order,
+    load_sheet,
+    phones_on,
+    players_per_side,
+    sides_with_room,
+)
+from scorekeeper.scoresheet.writing import Done, Post
 from scorekeeper.sheet.chart import running_chart
 from scorekeeper.sheet.exports import match_json, sheet_csv
 from scorekeeper.sheet.forms import CorrectionForm, EntryForm, hand_facts, hand_form
@@ -193,15 +203,15 @@ def render_match(
     at_table = seats_at(match)
     viewer = viewer_for(match, at_table)
     sheet = load_sheet(match)
-    order = dealing_order(sheet.sides, seats.players_per_side(match), at_table)
+    order = dealing_order(sheet.sides, players_per_side(match), at_table)
     page = render_template(
         template,
         sheet=sheet,
         match=match,
         viewer=viewer,
         seats=at_table,
-        phones_holding=seats.phones_on(at_table),
-        sides_with_room=seats.sides_with_room(match, at_table),
+        phones_holding=phones_on(at_table),
+        sides_with_room=sides_with_room(match, at_table),
         chart=running_chart(
             sheet.state.running,
             sheet.game.chart_target(sheet.table),
@@ -483,18 +493,24 @@ def last_trick(code: str) -> ResponseReturnValue:
     return answer(match.code, entries.say_last_trick(match, round_number, taker, post_of(form)))
 
 
-@bp.post("/<code>/end")
-def end(code: str) -> ResponseReturnValue:
-    """End match: offered once the game's rule says a side has won."""
-    match = match_or_404(code)
-    return answer(match.code, life.end_match(match, post_of(_action_form(match))))
+# The one-button actions that need nothing but the tap, by the last part of their path: End
+# match (offered once the game's rule says a side has won), the host's Reopen match, Rematch
+# (the same settings and names again), and the host closing the table to new phones and
+# opening it again.
+TAPS: dict[str, Callable[[Match, Post], Done]] = {
+    "end": life.end_match,
+    "reopen": life.reopen_match,
+    "rematch": life.rematch,
+    "close": seats.close_table,
+    "open": seats.open_table,
+}
 
 
-@bp.post("/<code>/reopen")
-def reopen(code: str) -> ResponseReturnValue:
-    """The host reopens a match ended or abandoned by mistake."""
+@bp.post("/<code>/<any(end, reopen, rematch, close, open):tap>")
+def tapped(code: str, tap: str) -> ResponseReturnValue:
+    """A one-button action of the match page (TAPS)."""
     match = match_or_404(code)
-    return answer(match.code, life.reopen_match(match, post_of(_action_form(match))))
+    return answer(match.code, TAPS[tap](match, post_of(_action_form(match))))
 
 
 @bp.post("/<code>/dealer")
@@ -503,13 +519,6 @@ def dealer(code: str) -> ResponseReturnValue:
     match = match_or_404(code)
     form = _action_form(match)
     return answer(match.code, seats.pick_dealer(match, form.target.data, post_of(form)))
-
-
-@bp.post("/<code>/rematch")
-def rematch(code: str) -> ResponseReturnValue:
-    """Start the next match of an ended one, with the same settings and names."""
-    match = match_or_404(code)
-    return answer(match.code, life.rematch(match, post_of(_action_form(match))))
 
 
 @bp.route("/<code>/abandon", methods=["GET", "POST"])
@@ -530,20 +539,6 @@ def abandon(code: str) -> ResponseReturnValue:
             _("Yes, abandon it"),
         )
     return answer(match.code, life.abandon_match(match, post_of(form)))
-
-
-@bp.post("/<code>/close")
-def close_table(code: str) -> ResponseReturnValue:
-    """The host closes the table to new phones."""
-    match = match_or_404(code)
-    return answer(match.code, seats.close_table(match, post_of(_action_form(match))))
-
-
-@bp.post("/<code>/open")
-def open_table(code: str) -> ResponseReturnValue:
-    """The host opens the table to new phones again."""
-    match = match_or_404(code)
-    return answer(match.code, seats.open_table(match, post_of(_action_form(match))))
 
 
 @bp.route("/<code>/release", methods=["GET", "POST"])
