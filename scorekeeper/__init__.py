@@ -107,12 +107,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     compress.init_app(app)
     languages.init_app(app)
 
-    from scorekeeper import assets, errors, security, versions
+    from scorekeeper import assets, chart, errors, security, versions
     from scorekeeper.calculator.routes import bp as calculator_bp
     from scorekeeper.history.routes import bp as history_bp
     from scorekeeper.sheet.routes import bp as sheet_bp
     from scorekeeper.tables.routes import bp as tables_bp
 
+    # The running totals' chart: the sheet, the TV and the history's cards draw it.
+    app.add_template_global(chart.running_chart)
     app.register_blueprint(tables_bp)
     app.register_blueprint(sheet_bp)
     app.register_blueprint(history_bp)

@@ -25,6 +25,7 @@ from markupsafe import Markup
 from sqlalchemy.exc import OperationalError
 from werkzeug.http import quote_etag
 
+from scorekeeper.chart import running_chart
 from scorekeeper.extensions import db
 from scorekeeper.forms import ActionForm, new_key, post_of
 from scorekeeper.games import EntryFacts, get_game
@@ -55,13 +56,11 @@ from scorekeeper.scoresheet.sheet import (
     sides_with_room,
 )
 from scorekeeper.scoresheet.writing import Done, Post
-from scorekeeper.sheet.chart import running_chart
 from scorekeeper.sheet.exports import match_json, sheet_csv
 from scorekeeper.sheet.forms import CorrectionForm, EntryForm, hand_facts, hand_form
 from scorekeeper.versions import versions
 
 bp = Blueprint("sheet", __name__, url_prefix="/m")
-bp.add_app_template_global(running_chart)
 # Templates ask the viewer what it may do (viewer.may(Action.END)), and give each form its key.
 bp.add_app_template_global(Action, "Action")
 bp.add_app_template_global(new_key)
