@@ -109,12 +109,18 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from scorekeeper import assets, chart, errors, security, versions
     from scorekeeper.calculator.routes import bp as calculator_bp
+    from scorekeeper.forms import new_key
     from scorekeeper.history.routes import bp as history_bp
+    from scorekeeper.permissions import Action
     from scorekeeper.sheet.routes import bp as sheet_bp
     from scorekeeper.tables.routes import bp as tables_bp
 
-    # The running totals' chart: the sheet, the TV and the history's cards draw it.
+    # The running totals' chart: the sheet, the TV and the history's cards draw it. Every
+    # template may ask the viewer what it may do (viewer.may(Action.END)), and gives each form
+    # its key.
     app.add_template_global(chart.running_chart)
+    app.jinja_env.globals["Action"] = Action
+    app.add_template_global(new_key)
     app.register_blueprint(tables_bp)
     app.register_blueprint(sheet_bp)
     app.register_blueprint(history_bp)

@@ -11,7 +11,7 @@ from scorekeeper.forms import post_of
 from scorekeeper.games import Calculation, CountError, EntryFacts
 from scorekeeper.matches import answer, match_or_404, side_at
 from scorekeeper.models import Match, Side
-from scorekeeper.permissions import Action, Refusal, viewer_for
+from scorekeeper.permissions import Action, Refusal, Viewer, viewer_for
 from scorekeeper.scoresheet import corrections, entries
 from scorekeeper.scoresheet.sheet import Sheet, load_sheet
 from scorekeeper.scoresheet.writing import Done
@@ -20,20 +20,25 @@ bp = Blueprint("calculator", __name__, url_prefix="/m")
 
 
 def _calculator(
-    match: Match, sheet: Sheet, side: Side, number: int, *, correcting: bool
+    match: Match, sheet: Sheet, viewer: Viewer, side: Side, number: int, *, correcting: bool
 ) -> ResponseReturnValue:
-    """Show, work out, or enter a calculator for one cell; a side's own or the host's
-    correction. Counts an entry gives back (its hand completed before they arrived) are shown
-    for the open hand, worked out, with why."""
+    """Show, work out, or enter a calculator for one cell: a side's own for the open hand, or
+    the host's correction of hand `number`. Counts for a hand that completed before they
+    arrived are shown for the open hand, worked out, with why (the entry's own check)."""
+    # Drawing the page is for the phones that may use it; counts entered are checked by the
+    # entry or correction itself, as every write is.
+    drawn_for = Action.CORRECT if correcting else Action.ENTER
+    if not _entering():
+        viewer.require(drawn_for, side)
     game, table = sheet.game, sheet.table
     if not game.calculator_fields(table):
         abort(404)
-    cell = sheet.cell(number, side)
     form = calculator_form(game, table)
     preview: Calculation | None = None
     status = 200
     given_back: str | None = None
     if not form.is_submitted():
+        cell = sheet.cell(number, side)
         form.hand.data = number
         form.revision.data = cell.entry.revision if cell and cell.entry else 0
         if cell and cell.entry and cell.entry.counts:
@@ -47,22 +52,30 @@ def _calculator(
             form[f"n_{error.field}"].errors.append(error.reason)
             status = 400
         else:
-            if _entering():
-                code = match.code  # read before the action commits (and expires the match)
-                facts = EntryFacts(preview.total, counts, black_hand=bool(form.black_hand.data))
-                try:
-                    done = _enter(match, side, form.hand.data, facts, form, correcting)
-                except Refusal as refusal:
-                    if refusal.given_back is None:
-                        raise
-                    given_back = refusal.message
-                else:
-                    return answer(code, done)
+            facts = EntryFacts(preview.total, counts, black_hand=bool(form.black_hand.data))
+            try:
+                if _entering():
+                    return answer(match.code, _enter(match, side, number, facts, form, correcting))
+                if not correcting:
+                    # Worked out for a hand that completed meanwhile: said now, not at Enter.
+                    entries.check_open_hand(sheet, form.hand.data, viewer, facts)
+            except Refusal as refusal:
+                if refusal.given_back is None:
+                    raise
+                given_back = refusal.message
     else:
         status = 400
+    if status == 400 and _entering():
+        viewer.require(drawn_for, side)
     if given_back is not None:
-        # Drawn again for the open hand and its cell as they stand, with the counts as typed
-        # (a field draws what was posted before its data: that is forgotten here).
+        # Drawn again for the open hand as the entry left it, with the counts as typed (a
+        # field draws what was posted before its data: that is forgotten here).
+        sheet = load_sheet(match)
+        if sheet.current_hand is None:
+            raise entries.no_open_hand(sheet)
+        number = sheet.current_hand
+        cell = sheet.cell(number, side)
+        preview = game.calculate(table, counts_of(form), sheet.held_going_into(number))
         form.hand.data = number
         form.revision.data = cell.entry.revision if cell and cell.entry else 0
         form.hand.raw_data = form.revision.raw_data = []
@@ -87,12 +100,13 @@ def _calculator(
 def _enter(
     match: Match, side: Side, number: int, facts: EntryFacts, form: FlaskForm, correcting: bool
 ) -> Done:
-    """The worked-out counts into the cell: the side's entry, or the host's correction."""
+    """The worked-out counts into the cell: the host's correction of hand `number`, or the
+    side's entry for the hand its form was drawn for."""
     post = post_of(form)
     if correcting:
         fix = corrections.Fix(side, facts, form.revision.data or 0)
         return corrections.correct_cell(match, number, fix, form.reason.data or "", post)
-    return entries.enter_hand(match, side, number, facts, post, form.revision.data)
+    return entries.enter_hand(match, side, form.hand.data, facts, post, form.revision.data)
 
 
 @bp.route("/<code>/calc", methods=["GET", "POST"])
@@ -102,13 +116,11 @@ def for_my_side(code: str) -> ResponseReturnValue:
     viewer = viewer_for(match)
     sheet = load_sheet(match)
     side, number = viewer.side, sheet.current_hand
-    if side is None or number is None or not _entering():
-        # Only this phone's side sees its calculator, for the open hand; counts entered are
-        # checked by the entry itself, as every write is.
+    if side is None or number is None:
+        # No side of its own, or no hand open: the page says why (the entry would too).
         viewer.require(Action.ENTER, side)
-        if side is None or number is None:
-            raise entries.no_open_hand(sheet)
-    return _calculator(match, sheet, side, number, correcting=False)
+        raise entries.no_open_hand(sheet)
+    return _calculator(match, sheet, viewer, side, number, correcting=False)
 
 
 def _entering() -> bool:
@@ -123,7 +135,5 @@ def _entering() -> bool:
 def correct(code: str, number: int, position: int) -> ResponseReturnValue:
     """The host corrects a cell with the calculator (to mend a hand that doesn't add up)."""
     match = match_or_404(code)
-    if not _entering():
-        # Only the host sees it; a correction entered is checked by the correction itself.
-        viewer_for(match).require(Action.CORRECT)
-    return _calculator(match, load_sheet(match), side_at(match, position), number, correcting=True)
+    viewer, side = viewer_for(match), side_at(match, position)
+    return _calculator(match, load_sheet(match), viewer, side, number, correcting=True)

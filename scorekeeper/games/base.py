@@ -185,4 +185,4 @@ class MatchState:
     play_on: str = ""
     # The hand open for entries by the rules (its number, from 1), or None: a side has won,
     # or a Brisca round tied at the top waits for who took the last trick.
-    open_hand: int | None = 1
+    open_hand: int | None = None

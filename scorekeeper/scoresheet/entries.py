@@ -158,8 +158,8 @@ def check_unchanged(
     sheet: Sheet, number: int, side: Side, seen_revision: int, viewer: Viewer, *, correcting: bool
 ) -> StoredEntry | None:
     """The cell's entry, if it is as this phone's form saw it (its revision; 0: empty); else
-    the refusal that says who changed it meanwhile, to what, and what to do now (enter again,
-    or, `correcting`, look again)."""
+    the refusal that says it changed meanwhile, to what, and what to do now: enter again (a
+    side's phone: told who changed it), or, `correcting`, look again."""
     cell = sheet.cell(number, side)
     entry = cell.entry if cell else None
     if seen_revision == (entry.revision if entry else 0):
@@ -167,56 +167,76 @@ def check_unchanged(
     # NOTE: %(side)s is a side's name, %(noun)s the game's word for a hand inside a sentence
     # ("hand", Brisca's "round"), %(number)s its number, %(points)s what the cell reads now.
     said = {"side": side.name, "noun": sheet.game.hand_noun, "number": number}
-    if entry is None:
-        who = _(
-            "Someone changed %(side)s's %(noun)s %(number)s meanwhile: it is empty again.", **said
+    if entry is None and correcting:
+        message = _(
+            "Someone changed %(side)s's %(noun)s %(number)s meanwhile: it is empty again. "
+            "Nothing was saved; look again and correct it if it is still wrong.",
+            **said,
+        )
+    elif entry is None:
+        message = _(
+            "The host changed %(side)s's %(noun)s %(number)s meanwhile: it is empty again. "
+            "Nothing was saved: the form below shows it now; enter yours again if it should "
+            "change.",
+            **said,
+        )
+    elif correcting:
+        message = _(
+            "Someone changed %(side)s's %(noun)s %(number)s meanwhile: it now reads "
+            "%(points)s. Nothing was saved; look again and correct it if it is still wrong.",
+            points=entry.points,
+            **said,
         )
     else:
-        said["points"] = entry.points
-        stored = db.session.get_one(Entry, entry.id)
-        corrected_by = db.session.scalar(
-            sa.select(Correction.by_phone)
-            .where(
-                Correction.match_id == sheet.match.id,
-                Correction.hand_number == number,
-                Correction.side_id == side.id,
-                Correction.made_at >= stored.entered_at,
-            )
-            .order_by(Correction.id.desc())
-            .limit(1)
+        message = _changed_by(sheet, number, side, entry, viewer, said)
+    raise Refusal(message, 409, sheet.match)
+
+
+def _changed_by(
+    sheet: Sheet,
+    number: int,
+    side: Side,
+    entry: StoredEntry,
+    viewer: Viewer,
+    said: dict[str, object],
+) -> str:
+    """A side's stale entry refused, saying who changed its cell: the host (a correction
+    since it was entered), a partner's phone, or this phone on another page."""
+    stored = db.session.get_one(Entry, entry.id)
+    corrected_by = db.session.scalar(
+        sa.select(Correction.by_phone)
+        .where(
+            Correction.match_id == sheet.match.id,
+            Correction.hand_number == number,
+            Correction.side_id == side.id,
+            Correction.made_at >= stored.entered_at,
         )
-        changed_by = corrected_by if corrected_by is not None else stored.entered_by
-        if changed_by == viewer.phone:
-            who = _(
-                "This phone, on another page, changed %(side)s's %(noun)s %(number)s meanwhile: "
-                "it now reads %(points)s.",
-                **said,
-            )
-        elif corrected_by is not None:
-            who = _(
-                "The host changed %(side)s's %(noun)s %(number)s meanwhile: it now reads "
-                "%(points)s.",
-                **said,
-            )
-        elif viewer.side is not None and viewer.side.id == side.id:
-            who = _(
-                "Your partner's phone changed %(side)s's %(noun)s %(number)s meanwhile: it now "
-                "reads %(points)s.",
-                **said,
-            )
-        else:
-            who = _(
-                "Someone changed %(side)s's %(noun)s %(number)s meanwhile: it now reads "
-                "%(points)s.",
-                **said,
-            )
-    if correcting:
-        then = _("Nothing was saved; look again and correct it if it is still wrong.")
-    else:
-        then = _(
-            "Nothing was saved: the form below shows it now; enter yours again if it should change."
+        .order_by(Correction.id.desc())
+        .limit(1)
+    )
+    if corrected_by is not None and corrected_by != viewer.phone:
+        return _(
+            "The host changed %(side)s's %(noun)s %(number)s meanwhile: it now reads %(points)s. "
+            "Nothing was saved: the form below shows it now; enter yours again if it should "
+            "change.",
+            points=entry.points,
+            **said,
         )
-    raise Refusal(f"{who} {then}", 409, sheet.match)
+    if (corrected_by or stored.entered_by) != viewer.phone:
+        return _(
+            "Your partner's phone changed %(side)s's %(noun)s %(number)s meanwhile: it now reads "
+            "%(points)s. Nothing was saved: the form below shows it now; enter yours again if "
+            "it should change.",
+            points=entry.points,
+            **said,
+        )
+    return _(
+        "This phone, on another page, changed %(side)s's %(noun)s %(number)s meanwhile: it now "
+        "reads %(points)s. Nothing was saved: the form below shows it now; enter yours "
+        "again if it should change.",
+        points=entry.points,
+        **said,
+    )
 
 
 def enter_hand(

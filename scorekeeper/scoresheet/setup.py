@@ -11,7 +11,7 @@ from flask_babel import ngettext
 from scorekeeper.extensions import db
 from scorekeeper.games import Game
 from scorekeeper.models import Match, Side, new_code, seat_at
-from scorekeeper.scoresheet.writing import Done, Post, write
+from scorekeeper.scoresheet.writing import Clash, Done, Post, write
 
 
 class SetupError(ValueError):
@@ -56,8 +56,6 @@ def sides_for(game: Game, choice: NewMatch) -> list[tuple[str, str]]:
             )
         return named
     table_format = game.format(choice.table_format)
-    if not game.accepts_target(choice.target):
-        raise SetupError("target", _("Choose the target."))
     # A side left unnamed is called as the form's placeholder called it, in the host's language:
     # stored, it is the side's name from then on, the same on every phone.
     return [
@@ -72,6 +70,9 @@ def add_match(
     """A new match with its sides and a first seat (the host's, or `seated_phone`'s: a
     rematch asked for by another phone) on choice.host_side, added to the session and flushed
     (the caller commits): a code no match has, drawn again while taken."""
+    if not game.accepts_target(choice.target):
+        # The form offers only the game's targets: a post made by hand, or an older page.
+        raise SetupError("target", _("Choose the target."))
     sides = sides_for(game, choice)
     if choice.host_side is not None and choice.host_side >= len(sides):
         raise SetupError(
@@ -103,7 +104,7 @@ def add_match(
 
 def free_code() -> str:
     """A join code no match has yet. (Two phones drawing the same one at the same moment is
-    left to the unique index: one of them is asked to try again, writing.write.)"""
+    left to the unique index: one of them draws again, create_match.)"""
     for _attempt in range(10):
         code = new_code()
         if db.session.scalar(sa.select(Match.id).where(Match.code == code)) is None:
@@ -121,4 +122,10 @@ def create_match(game: Game, choice: NewMatch, post: Post) -> Done:
         # Nothing to say: the new match's sheet, with its code and QR code, says it all.
         return Done("", go_to=match.code)
 
-    return write(post, work)
+    for _attempt in range(3):
+        try:
+            return write(post, work)
+        except Clash:
+            # Another match took the code drawn at the same moment: draw again.
+            continue
+    raise RuntimeError("the match could not be stored after 3 tries")

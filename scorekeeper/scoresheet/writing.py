@@ -54,6 +54,10 @@ class Post:
     digest: str = ""
 
 
+class Clash(Refusal):
+    """Two writers met at a constraint of the database (creating a match: two drew one code)."""
+
+
 @dataclass(frozen=True)
 class Done:
     """What an action did, in words for the phone that asked."""
@@ -111,14 +115,17 @@ def _carried_out_before(post: Post, match: Match | None) -> Submission | None:
     first = db.session.get_one(Submission, post.key)
     same_match = first.match_id == (match.id if match else first.match_id)
     if not same_match or first.posted not in (None, post.digest) or first.match_id is None:
-        raise Refusal(
-            _(
+        if match is None:
+            message = _(
+                "This form was sent before with other values, so nothing was made. "
+                "Reload the page and try again."
+            )
+        else:
+            message = _(
                 "This form was sent before with other values, so nothing was saved. "
                 "Reload the page and try again."
-            ),
-            409,
-            match,
-        )
+            )
+        raise Refusal(message, 409, match)
     return first
 
 
@@ -153,7 +160,7 @@ def write(post: Post, work: Callable[[], Done], match: Match | None = None) -> D
         # PostgreSQL), or two new matches drew one code at the same moment; the database's
         # own constraints then keep the sheet whole.
         db.session.rollback()
-        raise Refusal(
+        raise Clash(
             _("Someone else changed the sheet at the same moment. Try again."), 409, match
         ) from clash
     except BaseException:

@@ -45,8 +45,8 @@ def points_in_bounds(game: Game) -> Callable[[object, IntegerField], None]:
     words (worked out when it refuses, in the language of the phone that posted)."""
 
     def check(form: object, field: IntegerField) -> None:
-        # As NumberRange: no number at all (one typed wrong) is out of bounds too.
-        if field.data is None or not game.min_points <= field.data <= game.max_points:
+        # No number at all is said by the field itself (blank, or typed wrong).
+        if field.data is not None and not game.min_points <= field.data <= game.max_points:
             raise ValidationError(points_bounds(game))
 
     return check

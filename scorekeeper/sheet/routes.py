@@ -27,7 +27,7 @@ from werkzeug.http import quote_etag
 
 from scorekeeper.chart import running_chart
 from scorekeeper.extensions import db
-from scorekeeper.forms import ActionForm, new_key, post_of
+from scorekeeper.forms import ActionForm, post_of
 from scorekeeper.games import EntryFacts, get_game
 from scorekeeper.languages import ZONE_COOKIE
 from scorekeeper.live import (
@@ -61,9 +61,6 @@ from scorekeeper.sheet.forms import CorrectionForm, EntryForm, hand_facts, hand_
 from scorekeeper.versions import versions
 
 bp = Blueprint("sheet", __name__, url_prefix="/m")
-# Templates ask the viewer what it may do (viewer.may(Action.END)), and give each form its key.
-bp.add_app_template_global(Action, "Action")
-bp.add_app_template_global(new_key)
 # The name this phone gave last, offered on the claim and watch form.
 bp.add_app_template_global(player_name)
 

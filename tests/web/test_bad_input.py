@@ -44,6 +44,8 @@ def test_bad_total_is_refused_on_the_entry_form(app, table, guest, points, messa
     assert response.status_code == 400
     page = response.shown
     assert message in page and "Nothing was saved" in page
+    # One reason, the one that fits: a total that isn't a number isn't also "out of bounds".
+    assert page.count('class="field-error"') == 1
     assert snapshot(app) == before
 
 

@@ -177,3 +177,40 @@ def test_counts_for_a_hand_completed_meanwhile_come_back_for_the_open_hand(
     assert re.search(r'name="hand"[^>]*value="2"', page)
     assert re.search(rf'name="n_cards"[^>]*value="{side_counts["n_cards"]}"', page)
     assert snapshot(app) == before
+
+
+def test_a_preview_for_a_hand_completed_meanwhile_says_so_before_enter(app, basra, host, guest):
+    host.enter(basra, 1, 0, 40)
+    # Ben's calculator was drawn for hand 1; before he works his counts out, hand 1 completes
+    # (his plain total, typed on another page).
+    guest.enter(basra, 1, 1, 5)
+    before = snapshot(app)
+    late = count(guest, basra, BEN, intent="preview", hand=1)
+    assert late.status_code == 409
+    assert "Hand 1 was complete before your counts arrived" in late.shown
+    assert re.search(r'name="hand"[^>]*value="2"', late.shown)
+    assert snapshot(app) == before
+
+
+def test_a_correction_by_calculator_goes_to_the_hand_of_its_address(app, basra, host, guest):
+    count(host, basra, ALICE)
+    count(guest, basra, BEN)
+    url = f"/m/{basra}/hand/1/side/1/calc"
+    revision = int(re.search(r'name="revision"[^>]*value="(\d+)"', host.get(url).shown).group(1))
+    # The form's hidden hand says 2 (a page made by hand): the address names hand 1.
+    fixed = host.post(url, {"hand": 2, "revision": revision, "intent": "enter", **ALICE})
+    assert "Hand 1: Ben corrected from 5 to 48." in fixed.shown
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Entry)) == 2
+
+
+@pytest.mark.parametrize("counts", [BEN, {**BEN, "n_cards": "lots"}])
+def test_only_the_host_sees_or_posts_a_correction_calculator(app, basra, guest, watcher, counts):
+    watcher.join(basra, side=None)
+    before = snapshot(app)
+    for phone in (guest, watcher):
+        url = f"/m/{basra}/hand/1/side/1/calc"
+        tried = phone.post(url, {"hand": 1, "revision": 0, "intent": "enter", **counts})
+        assert tried.status_code == 403
+        assert "Only the host's phone can do that." in tried.shown
+    assert snapshot(app) == before
