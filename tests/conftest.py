@@ -1,8 +1,10 @@
-"""Fixtures: a fresh app and empty database per test; test clients as the phones at a table.
+"""Fixtures: one app per run, its database emptied for each test; test clients as the phones
+at a table.
 
-SQLite by default: a new file per test. With TEST_DATABASE_URL set (e.g.
-postgresql+psycopg://postgres@127.0.0.1:5432/test), PostgreSQL: the real migrations build a
-schema of this run's own once, and every test starts from emptied tables.
+SQLite by default: a file of this run's own, its tables made once from the models. With
+TEST_DATABASE_URL set (e.g. postgresql+psycopg://postgres@127.0.0.1:5432/test), PostgreSQL: the
+real migrations build a schema of this run's own once. Either way every test starts from
+emptied tables and an app whose memory (streams, versions, counts) is new.
 """
 
 from __future__ import annotations
@@ -134,47 +136,112 @@ def unmigrated_app(tmp_path: Path) -> Iterator[Flask]:
 
 
 @pytest.fixture(scope="session")
-def _postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """PostgreSQL only: this run's schema, migrated once; the settings to reach it."""
+def _database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """This run's database, built once: a SQLite file with the models' tables, or a PostgreSQL
+    schema of its own, migrated. The settings to reach it."""
     with empty_database(tmp_path_factory.mktemp("db")) as config:
         app = create_app(config)
-        migrate_to(app)
+        if TEST_DATABASE_URL is None:
+            with app.app_context():
+                db.create_all()
+        else:
+            migrate_to(app)
         with app.app_context():
             db.engine.dispose()
         yield config
 
 
 def _emptied(app: Flask) -> None:
-    """Empty every table of the migrated schema and restart its ids, as a fresh database has."""
+    """Empty every table and restart its ids, as a fresh database has them."""
     with app.app_context(), db.engine.begin() as connection:
         # DELETE, not TRUNCATE: a test leaves a few rows, and TRUNCATE's new files and fsyncs
         # for every table and index cost some 60 ms a test against DELETE's 3.
         for table in reversed(db.metadata.sorted_tables):
             connection.execute(table.delete())
-        connection.execute(
-            sa.text(
-                "SELECT setval(oid, 1, false) FROM pg_class"
-                " WHERE relkind = 'S' AND relnamespace = current_schema()::regnamespace"
+        if connection.dialect.name == "postgresql":
+            connection.execute(
+                sa.text(
+                    "SELECT setval(oid, 1, false) FROM pg_class"
+                    " WHERE relkind = 'S' AND relnamespace = current_schema()::regnamespace"
+                )
             )
-        )
+        # SQLite: no AUTOINCREMENT here, so an emptied table's next id is 1 again by itself.
+
+
+def fresh_memory(app: Flask) -> None:
+    """What a worker keeps in memory between requests, as a new worker starts with it: its
+    streams and the match versions they were told (a new store, built as create_app builds
+    it), and its count of code misses."""
+    versions = app.extensions["match_versions"]
+    versions.close()
+    app.extensions["match_versions"] = type(versions)(app)
+    app.extensions["code_misses"].storage.reset()
+
+
+@pytest.fixture(scope="session")
+def _workers(_database: dict[str, Any]) -> Iterator[tuple[Flask, Flask]]:
+    """The run's apps on its database: the one every test uses, and a second worker beside it
+    for the tests that need one. Built in the same moment, so of the same release (a page's
+    ETag names the code that drew it, and that code may change while the run goes on)."""
+    apps = keep(create_app(_database)), keep(create_app(_database))
+    yield apps
+    for app in apps:
+        app.extensions["match_versions"].close()
+        with app.app_context():
+            db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def _session_app(_workers: tuple[Flask, Flask]) -> Flask:
+    """The one app of the run (a worker), on this run's database."""
+    return _workers[0]
+
+
+def _state_of(app: Flask) -> dict[str, dict[str, Any]]:
+    """What a test may change on an app and must put back: its settings, its templates' globals."""
+    return {"config": dict(app.config), "globals": dict(app.jinja_env.globals)}
+
+
+# Each session-long app's state as built: put back, and said, after a test that changed it
+# without monkeypatch (pytest_runtest_teardown below).
+_kept: dict[Flask, dict[str, dict[str, Any]]] = {}
+
+
+def keep(app: Flask) -> Flask:
+    """An app that lives the whole run: every test must leave its settings as they were built."""
+    _kept[app] = _state_of(app)
+    return app
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """After every fixture of a test is torn down (monkeypatch's undoing included): a session
+    app whose settings the test left changed is put back as built, and the test fails."""
+    result = yield
+    changed = []
+    for app, kept in _kept.items():
+        now = _state_of(app)
+        for part, held in kept.items():
+            keys = {k for k in held.keys() | now[part].keys() if held.get(k) != now[part].get(k)}
+            changed += [f"{part}[{k!r}]" for k in sorted(keys)]
+        app.config.clear()
+        app.config.update(kept["config"])
+        app.jinja_env.globals.clear()
+        app.jinja_env.globals.update(kept["globals"])
+    assert not changed, f"the test left the app changed (use monkeypatch): {', '.join(changed)}"
+    return result
 
 
 @pytest.fixture
-def app(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Flask]:
-    """The app on an empty database (a fresh SQLite file, or emptied PostgreSQL tables)."""
-    if TEST_DATABASE_URL is None:
-        app = create_app(_config(f"sqlite:///{tmp_path / 'test.sqlite'}"))
-        with app.app_context():
-            db.create_all()
-    else:
-        # Emptied before the test, not after, so a test killed halfway cannot leak rows.
-        app = create_app(request.getfixturevalue("_postgres"))
-        _emptied(app)
-    yield app
-    # On PostgreSQL the app listens for match versions on a connection of its own.
-    app.extensions["match_versions"].close()
-    with app.app_context():
-        db.engine.dispose()
+def app(_session_app: Flask) -> Iterator[Flask]:
+    """The app on an empty database: the run's one app, its tables emptied and its memory
+    fresh before each test (before, not after, so a test killed halfway cannot leak rows)."""
+    _emptied(_session_app)
+    fresh_memory(_session_app)
+    yield _session_app
+    # On PostgreSQL the app listens for match versions on a connection of its own; every
+    # stream the test left open ends.
+    _session_app.extensions["match_versions"].close()
 
 
 @pytest.fixture

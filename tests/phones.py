@@ -10,6 +10,7 @@ from typing import Any
 import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
+from itsdangerous import BadSignature
 from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db
@@ -34,11 +35,16 @@ class Shown(TestResponse):
 
 
 class Phone:
-    """One phone: its own cookie jar, posting forms with a real CSRF token."""
+    """One phone: its own cookie jar, posting forms with the CSRF token of the last page it
+    was shown, as a browser posts the form of the page it shows."""
 
     def __init__(self, app: Flask) -> None:
         self.app = app
         self.client = FlaskClient(app, Shown, use_cookies=True)
+        # The token the last page shown held, and the session cookie it came with: a token
+        # belongs to its session (Flask-WTF's are good for as long as the session lasts).
+        self._token: str | None = None
+        self._token_session: str | None = None
 
     def on(self, worker: Flask) -> Phone:
         """This phone (its cookie) with its requests served by another worker."""
@@ -46,23 +52,53 @@ class Phone:
         cookie = self.client.get_cookie(worker.config["SESSION_COOKIE_NAME"])
         assert cookie is not None
         moved.client.set_cookie(cookie.key, cookie.value)
+        # The same session, signed with the same key: the page's token is as good there.
+        moved._token, moved._token_session = self._token, self._token_session
         return moved
+
+    def _session(self) -> str | None:
+        """The session cookie this phone holds now."""
+        cookie = self.client.get_cookie(self.app.config["SESSION_COOKIE_NAME"])
+        return cookie.value if cookie is not None else None
+
+    def _shown(self, response: TestResponse) -> TestResponse:
+        """Keep the token of a page this phone was shown. Its session cookie now is the one
+        the app left (a post's answer may change it, never the token it holds)."""
+        if response.mimetype == "text/html":
+            found = CSRF.search(response.get_data(as_text=True))
+            if found:
+                self._token = found.group(1)
+        self._token_session = self._session()
+        return response
+
+    def identity(self) -> str | None:
+        """The token this phone's cookie names it by, as the app reads it (None before its
+        first page, or for a cookie the app's key did not sign)."""
+        cookie = self._session()
+        if cookie is None:
+            return None
+        serializer = self.app.session_interface.get_signing_serializer(self.app)  # type: ignore[attr-defined]
+        try:
+            return serializer.loads(cookie).get("phone")
+        except BadSignature:
+            return None
 
     def get(self, url: str) -> TestResponse:
         """Open a page."""
-        return self.client.get(url)
+        return self._shown(self.client.get(url))
 
     def token(self) -> str:
-        """The CSRF token a page of ours hands this phone: the new-match form's, a page that
+        """The CSRF token of the last page this phone was shown. A phone that was shown none
+        (or whose cookie a test replaced since) opens the new-match form first, a page that
         reads nothing from the database (reloaded as a player would while it says "try
         again", all the same)."""
-        for _ in range(5):
-            page = self.client.get("/new/other")
-            if page.status_code != 503:
-                break
-        found = CSRF.search(page.get_data(as_text=True))
-        assert found, "no CSRF token on the new-match page"
-        return found.group(1)
+        if self._token is None or self._token_session != self._session():
+            for _ in range(5):
+                page = self.get("/new/other")
+                if page.status_code != 503:
+                    break
+        assert self._token is not None, "no CSRF token on the new-match page"
+        return self._token
 
     def post(
         self,
@@ -77,7 +113,7 @@ class Phone:
         form = {"key": key or uuid.uuid4().hex, **(data or {})}
         if csrf:
             form["csrf_token"] = self.token()
-        return self.client.post(url, data=form, follow_redirects=follow)
+        return self._shown(self.client.post(url, data=form, follow_redirects=follow))
 
     # The table's moves, written once.
 

@@ -24,7 +24,8 @@ import sqlalchemy as sa
 from scorekeeper.serve import CONFIG
 from tests.streams import Stream
 
-ROOT = Path(__file__).resolve().parents[2]
+# The checkout these tests are in: its servers run its own code.
+ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 
 
@@ -127,23 +128,39 @@ def kill_hard(server: subprocess.Popen) -> None:
     server.wait(timeout=10)
 
 
+CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
+
+
 class HttpPhone:
-    """A phone talking HTTP to one server, with its own cookies."""
+    """A phone talking HTTP to one server, with its own cookies, posting with the CSRF token
+    of the last page it was shown."""
 
     def __init__(self, base: str) -> None:
         self.base = base
         self.opener = urllib.request.build_opener(
             urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
         )
+        self.token: str | None = None
+
+    def _shown(self, page: str) -> str:
+        """Keep the token of a page this phone was shown."""
+        found = CSRF.search(page)
+        if found:
+            self.token = found.group(1)
+        return page
 
     def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, str, dict]:
         """Open a page; status, text and headers (a 304 is an answer, not an error)."""
         request = urllib.request.Request(self.base + path, headers=headers or {})
         try:
             with self.opener.open(request, timeout=10) as response:
-                return response.status, response.read().decode(), dict(response.headers)
+                return (
+                    response.status,
+                    self._shown(response.read().decode()),
+                    dict(response.headers),
+                )
         except urllib.error.HTTPError as error:
-            return error.code, error.read().decode(), dict(error.headers)
+            return error.code, self._shown(error.read().decode()), dict(error.headers)
 
     def stream(self, path: str) -> Stream:
         """Open a match's stream of events, as a page's EventSource does."""
@@ -152,13 +169,15 @@ class HttpPhone:
         return Stream(iter(response.readline, b""), response.close)
 
     def post(self, path: str, form: dict[str, object]) -> tuple[int, str]:
-        """Submit a form with this phone's CSRF token, following the redirect."""
-        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', self.get("/")[1])
-        assert token
-        data = {"csrf_token": token.group(1), "key": uuid.uuid4().hex, **form}
+        """Submit a form with this phone's CSRF token (a phone shown no page yet opens Home
+        first), following the redirect."""
+        if self.token is None:
+            self.get("/")
+        assert self.token
+        data = {"csrf_token": self.token, "key": uuid.uuid4().hex, **form}
         body = urllib.parse.urlencode(data).encode()
         try:
             with self.opener.open(self.base + path, data=body, timeout=10) as response:
-                return response.status, response.read().decode()
+                return response.status, self._shown(response.read().decode())
         except urllib.error.HTTPError as error:
-            return error.code, error.read().decode()
+            return error.code, self._shown(error.read().decode())

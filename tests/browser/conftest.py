@@ -1,8 +1,7 @@
 """Real-browser fixtures: the app served on a free port, one Chromium, phones at 360×740.
 
-The app and its database come from tests/conftest.py's `app` fixture (a fresh SQLite file, or
-emptied PostgreSQL tables when TEST_DATABASE_URL is set), so the browser tests set up and clean
-up a database exactly as the web tests do.
+One server for the run, serving the run's one app (tests/conftest.py); each test gets it with
+emptied tables and a fresh memory through the `app` fixture, exactly as the web tests do.
 """
 
 from __future__ import annotations
@@ -68,20 +67,26 @@ class QuietHandler(WSGIRequestHandler):
             super().log_request(code, size)
 
 
-@pytest.fixture
-def live_server(app: Flask) -> Iterator[LiveServer]:
+@pytest.fixture(scope="session")
+def _live_server(_session_app: Flask) -> Iterator[LiveServer]:
     """The real app in a background thread, threaded like a server with several phones at it."""
     server: BaseWSGIServer = make_server(
-        "127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler
+        "127.0.0.1", 0, _session_app, threaded=True, request_handler=QuietHandler
     )
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
     thread.start()
     try:
-        yield LiveServer(app=app, url=f"http://127.0.0.1:{server.server_port}")
+        yield LiveServer(app=_session_app, url=f"http://127.0.0.1:{server.server_port}")
     finally:
         server.shutdown()
         server.server_close()
         thread.join(timeout=10)
+
+
+@pytest.fixture
+def live_server(app: Flask, _live_server: LiveServer) -> LiveServer:
+    """The app served over HTTP, on the test's emptied database."""
+    return _live_server
 
 
 @pytest.fixture(scope="session")

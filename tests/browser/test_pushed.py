@@ -48,9 +48,9 @@ def streaming(page: Page, count: int = 1) -> None:
 
 
 @pytest.fixture
-def no_timer(live_server: LiveServer) -> None:
+def no_timer(live_server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
     """The page's safety fetch set to minutes: only the stream can bring a change in time."""
-    live_server.app.config["SAFETY_FETCH_SECONDS"] = NO_TIMER_SECONDS
+    monkeypatch.setitem(live_server.app.config, "SAFETY_FETCH_SECONDS", NO_TIMER_SECONDS)
 
 
 def watching(page: Page, code: str) -> Page:
@@ -255,13 +255,14 @@ def test_a_form_follows_the_sheet_when_its_hand_completes_under_the_thumb(
 
 
 def test_a_page_of_an_older_release_reloads_when_a_new_one_serves_the_match(
-    live_server, new_phone, phones
+    live_server, new_phone, phones, monkeypatch
 ):
     code, alice, ben = basra_table(new_phone, phones)
     stay(alice)
     # A deploy: the old server ends its streams, and the new one serves another release.
     app = live_server.app
-    app.extensions["release"] = app.jinja_env.globals["release"] = "a-new-release"
+    monkeypatch.setitem(app.extensions, "release", "a-new-release")
+    monkeypatch.setitem(app.jinja_env.globals, "release", "a-new-release")
     app.extensions["match_versions"].close()
     alice.wait_for_function("() => window.sameDocument === undefined", timeout=LIVE_MS * 2)
     expect(alice.locator(".code-line")).to_contain_text("holds Alice")
@@ -338,9 +339,11 @@ def test_a_value_given_back_by_a_refusal_stays_through_the_next_ring(
     told(alice, "Hand 2: Alice 12 recorded.")
 
 
-def test_without_event_source_the_page_fetches_on_a_slow_timer(live_server, new_phone, phones):
+def test_without_event_source_the_page_fetches_on_a_slow_timer(
+    live_server, new_phone, phones, monkeypatch
+):
     # A browser with no EventSource (or a proxy that kills every stream): the timer brings it.
-    live_server.app.config["SAFETY_FETCH_SECONDS"] = 4
+    monkeypatch.setitem(live_server.app.config, "SAFETY_FETCH_SECONDS", 4)
     keeper, ben = phones(), phones()
     code = keeper.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
     ben.join(code, side=1)

@@ -7,8 +7,7 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 
-from scorekeeper import create_app
-from scorekeeper.extensions import db
+from tests.conftest import fresh_memory
 from tests.phones import Phone
 
 # What a test app's settings say, copied to a second app on the same database.
@@ -30,10 +29,10 @@ def basra(host: Phone, guest: Phone) -> str:
 
 
 @pytest.fixture
-def other_worker(app: Flask) -> Iterator[Flask]:
-    """A second app on the test app's database: another worker, with a memory of its own."""
-    other = create_app({key: app.config[key] for key in SHARED_SETTINGS if key in app.config})
+def other_worker(app: Flask, _workers: tuple[Flask, Flask]) -> Iterator[Flask]:
+    """A second app on the test app's database: another worker, with a memory of its own
+    (fresh for each test, as the test app's is)."""
+    other = _workers[1]
+    fresh_memory(other)
     yield other
     other.extensions["match_versions"].close()
-    with other.app_context():
-        db.engine.dispose()

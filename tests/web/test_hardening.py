@@ -38,16 +38,16 @@ def test_session_cookie_is_httponly_and_samesite(host):
     assert cookie.http_only and cookie.same_site == "Lax"
 
 
-def test_a_new_secret_key_makes_every_old_cookie_a_stranger(app, host):
+def test_a_new_secret_key_makes_every_old_cookie_a_stranger(app, host, monkeypatch):
     code = host.create("basra", side_0="Alice")
     holds = "This phone holds <strong>Alice</strong>"
     assert holds in host.get(f"/m/{code}").get_data(as_text=True)
     signed_before = host.client.get_cookie("session").value
     # Keys are rotated: a cookie signed with the old one no longer names a phone here.
-    app.config["SECRET_KEY"] = "a-new-secret"
+    monkeypatch.setitem(app.config, "SECRET_KEY", "a-new-secret")
     assert "Not at the table yet" in host.get(f"/m/{code}").get_data(as_text=True)
     # With the old key kept as a fallback, the phone's old cookie is itself again.
-    app.config["SECRET_KEY_FALLBACKS"] = ["test-secret"]
+    monkeypatch.setitem(app.config, "SECRET_KEY_FALLBACKS", ["test-secret"])
     host.client.set_cookie("session", signed_before)
     assert holds in host.get(f"/m/{code}").get_data(as_text=True)
 

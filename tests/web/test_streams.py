@@ -21,11 +21,16 @@ from tests.web.test_live_poll import frozen_listeners, on_postgres, poll, wait_u
 HEARTBEAT = 0.2
 
 
+@pytest.fixture(autouse=True)
+def short_heartbeat(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test app's streams say they are alive every HEARTBEAT seconds."""
+    monkeypatch.setitem(app.config, "STREAM_HEARTBEAT", HEARTBEAT)
+
+
 def open_stream(
     phone: Phone, code: str, headers: dict[str, str] | None = None, query: str = ""
 ) -> Stream:
     """The phone opens the match's stream, as app.js does."""
-    phone.app.config["STREAM_HEARTBEAT"] = HEARTBEAT
     response = phone.client.get(f"/m/{code}/events{query}", headers=headers or {})
     assert response.status_code == 200
     return Stream(response.response, response.close)
@@ -46,7 +51,6 @@ def version_of(phone: Phone, code: str) -> int:
 
 
 def test_a_stream_names_its_release_and_is_neither_kept_nor_buffered(app, guest, basra, streams):
-    app.config["STREAM_HEARTBEAT"] = HEARTBEAT
     response = guest.client.get(f"/m/{basra}/events")
     stream = Stream(response.response, response.close)
     streams.append(stream)
@@ -147,7 +151,7 @@ def test_streams_end_when_their_worker_stops(app, guest, basra):
 
 def test_with_listening_off_a_write_elsewhere_still_rings(app, host, guest, basra, streams):
     settings = {key: app.config[key] for key in SHARED_SETTINGS if key in app.config}
-    deaf = create_app({**settings, "LISTEN_FOR_VERSIONS": False})
+    deaf = create_app({**settings, "LISTEN_FOR_VERSIONS": False, "STREAM_HEARTBEAT": HEARTBEAT})
     try:
         stream = open_stream(guest.on(deaf), basra)
         streams.append(stream)

@@ -4,12 +4,14 @@ wrote it; and the pool's check of connections that sat idle."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from flask import Flask
 
-from scorekeeper import extensions
+from scorekeeper import create_app, extensions
 from scorekeeper.extensions import db, ping_when_idle
 from scorekeeper.models import Entry, Hand, Match
 from tests.phones import Phone
@@ -122,6 +124,16 @@ def test_an_entry_reads_as_much_after_twelve_hands_as_after_one(app, host, guest
     assert len(entries(app, basra)) == 26
 
 
+@pytest.fixture
+def own_app(_database: dict[str, Any]) -> Iterator[Flask]:
+    """An app of its own on the run's database: its engine gets a check the run's app has not
+    (on SQLite), which must not outlive the test."""
+    app = create_app(_database)
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
 def _pinging(app: Flask, monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """The app's engine with the idle check on (create_app leaves it off SQLite, which no
     server can drop), counting the pings it sends."""
@@ -139,19 +151,19 @@ def _pinging(app: Flask, monkeypatch: pytest.MonkeyPatch) -> list[object]:
     return pings
 
 
-def test_a_connection_used_a_moment_ago_is_not_pinged(app, monkeypatch):
-    with app.app_context():
-        pings = _pinging(app, monkeypatch)
+def test_a_connection_used_a_moment_ago_is_not_pinged(own_app, monkeypatch):
+    with own_app.app_context():
+        pings = _pinging(own_app, monkeypatch)
         for _ in range(3):
             with db.engine.connect() as connection:
                 assert connection.execute(sa.text("SELECT 1")).scalar() == 1
         assert pings == []
 
 
-def test_a_connection_that_idled_and_was_dropped_is_replaced(app, monkeypatch):
+def test_a_connection_that_idled_and_was_dropped_is_replaced(own_app, monkeypatch):
     monkeypatch.setattr(extensions, "PING_AFTER_IDLE", 0.0)
-    with app.app_context():
-        pings = _pinging(app, monkeypatch)
+    with own_app.app_context():
+        pings = _pinging(own_app, monkeypatch)
         with db.engine.connect() as connection:
             dropped = connection.connection.dbapi_connection
         # As a restarted database server leaves it: the pooled connection no longer works.
