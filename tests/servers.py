@@ -7,22 +7,22 @@ import os
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 
-import pytest
 import sqlalchemy as sa
 
 from scorekeeper.serve import CONFIG
 from tests.streams import Stream
+from tests.waiting import wait_until
 
 # The checkout these tests are in: its servers run its own code.
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,17 +36,29 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture
-def shared_database(tmp_path) -> Iterator[str]:
-    """An empty database of its own, on PostgreSQL when the suite runs there, else SQLite."""
+@contextmanager
+def new_database(directory: Path, template: str | None = None) -> Iterator[str]:
+    """A database of its own, on PostgreSQL when the suite runs there, else SQLite: empty, or
+    a copy of `template` (another such database)."""
     base = os.environ.get("TEST_DATABASE_URL")
     if not base or not base.startswith("postgresql"):
-        yield f"sqlite:///{tmp_path / 'shared.sqlite'}"
+        url = f"sqlite:///{directory / f'{uuid.uuid4().hex[:8]}.sqlite'}"
+        if template is not None:
+            # SQLite's own copy: whatever of the template is still in its write-ahead log too.
+            with (
+                closing(sqlite3.connect(sa.engine.make_url(template).database)) as source,
+                closing(sqlite3.connect(sa.engine.make_url(url).database)) as copy,
+            ):
+                source.backup(copy)
+        yield url
         return
     name = f"scorekeeper_two_{uuid.uuid4().hex[:8]}"
-    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
+    copied = f' TEMPLATE "{sa.engine.make_url(template).database}"' if template else ""
+    # A connection of its own each time (no pool): one kept from the start would not outlive
+    # a test that ends every connection to the suite's database (test_dropped_connections).
+    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool)
     with admin.connect() as conn:
-        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"{copied}'))
     try:
         yield str(sa.engine.make_url(base).set(database=name).render_as_string(hide_password=False))
     finally:
@@ -84,42 +96,62 @@ def migrate(database_url: str) -> None:
     )
 
 
+def answers(url: str) -> bool:
+    """Whether a server answers at this address (not yet listening, or still booting: no)."""
+    try:
+        urllib.request.urlopen(url + "/", timeout=1).close()
+    except OSError:
+        return False
+    return True
+
+
+@contextmanager
+def gunicorns(
+    database_url: str, count: int = 1, workers: int = 2, **settings: str
+) -> Iterator[list[tuple[str, subprocess.Popen]]]:
+    """`count` gunicorns serving the app as production does, each on a port of its own; yields
+    their addresses and processes once every one answers. Started together and stopped
+    together, as the servers behind a balancer boot and go."""
+    servers = []
+    for _ in range(count):
+        port = free_port()
+        process = subprocess.Popen(
+            [
+                str(BIN / "gunicorn"),
+                "--config",
+                CONFIG,
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--workers",
+                str(workers),
+                "scorekeeper:create_app()",
+            ],
+            cwd=ROOT,
+            env=server_env(database_url, **settings),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        servers.append((f"http://127.0.0.1:{port}", process))
+    try:
+        for url, _process in servers:
+            assert wait_until(lambda url=url: answers(url), 15), f"{url} never answered"
+        yield servers
+    finally:
+        for _url, process in servers:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+        for _url, process in servers:
+            process.wait(timeout=10)
+
+
 @contextmanager
 def gunicorn(
     database_url: str, workers: int = 2, **settings: str
 ) -> Iterator[tuple[str, subprocess.Popen]]:
     """A gunicorn serving the app as production does; yields its address once it answers."""
-    port = free_port()
-    server = subprocess.Popen(
-        [
-            str(BIN / "gunicorn"),
-            "--config",
-            CONFIG,
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            str(workers),
-            "scorekeeper:create_app()",
-        ],
-        cwd=ROOT,
-        env=server_env(database_url, **settings),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(150):
-            try:
-                urllib.request.urlopen(url + "/", timeout=1).close()
-                break
-            except OSError:  # not listening yet, or still booting
-                time.sleep(0.1)
-        yield url, server
-    finally:
-        if server.poll() is None:
-            os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=10)
+    with gunicorns(database_url, 1, workers, **settings) as [server]:
+        yield server
 
 
 def kill_hard(server: subprocess.Popen) -> None:

@@ -18,6 +18,8 @@ class Stream:
     def __init__(self, chunks: Iterable[bytes], close: Callable[[], object]) -> None:
         self.events: queue.Queue[dict[str, str]] = queue.Queue()
         self.comments = 0
+        # Told whenever a heartbeat (a comment) arrives.
+        self._heartbeat = threading.Condition()
         self.ended = threading.Event()
         self._chunks = chunks
         self._close = close
@@ -35,7 +37,9 @@ class Stream:
                     block, buffer = buffer.split(b"\n\n", 1)
                     lines = block.decode().split("\n")
                     if all(line.startswith(":") for line in lines):
-                        self.comments += 1
+                        with self._heartbeat:
+                            self.comments += 1
+                            self._heartbeat.notify_all()
                         continue
                     self.events.put(dict(line.split(": ", 1) for line in lines if ": " in line))
                 if self._stop.is_set():
@@ -60,7 +64,26 @@ class Stream:
             event = self.next(within)
         return int(event["id"]) if event is not None else None
 
+    def quiet(self, heartbeats: int = 1, within: float = RINGS_WITHIN) -> bool:
+        """Whether the stream's next `heartbeats` heartbeats come with no event before them
+        (and none waiting unread): a stream with something to say says it before it says it is
+        still there. Fails if the heartbeats don't come `within` seconds."""
+        with self._heartbeat:
+            due = self.comments + heartbeats
+            came = self._heartbeat.wait_for(lambda: self.comments >= due, within)
+        assert came, f"no heartbeat within {within} s"
+        return self.events.empty()
+
     def close(self) -> None:
         """The phone closes the page: reading stops at the stream's next chunk."""
-        self._stop.set()
-        self._reader.join(timeout=5)
+        close_all([self])
+
+
+def close_all(streams: Iterable[Stream]) -> None:
+    """Every phone closes its page at once: each stream's reading stops at its next chunk (a
+    heartbeat at the latest), all in the same moment rather than one after another."""
+    streams = list(streams)
+    for stream in streams:
+        stream._stop.set()
+    for stream in streams:
+        stream._reader.join(timeout=5)

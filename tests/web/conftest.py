@@ -1,14 +1,17 @@
-"""Fixtures the web tests share: a head-to-head Basra table, and a second worker."""
+"""Fixtures the web tests share: a head-to-head Basra table, a second worker, and databases of
+their own for real servers."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from flask import Flask
 
 from tests.conftest import fresh_memory
 from tests.phones import Phone
+from tests.servers import migrate, new_database
 
 # What a test app's settings say, copied to a second app on the same database.
 SHARED_SETTINGS = (
@@ -36,3 +39,27 @@ def other_worker(app: Flask, _workers: tuple[Flask, Flask]) -> Iterator[Flask]:
     fresh_memory(other)
     yield other
     other.extensions["match_versions"].close()
+
+
+@pytest.fixture
+def shared_database(tmp_path: Path) -> Iterator[str]:
+    """An empty database of its own, for real servers: PostgreSQL when the suite runs there."""
+    with new_database(tmp_path) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def _migrated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A database brought to the newest schema as `make run` does it (`flask db upgrade`),
+    once a run: servers' databases are copies of it."""
+    with new_database(tmp_path_factory.mktemp("migrated")) as url:
+        migrate(url)
+        yield url
+
+
+@pytest.fixture
+def migrated_database(tmp_path: Path, _migrated: str) -> Iterator[str]:
+    """A database of its own at the newest schema, for real servers (a copy of the migrated
+    one: the same tables, made in a moment)."""
+    with new_database(tmp_path, template=_migrated) as url:
+        yield url

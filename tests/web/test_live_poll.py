@@ -7,8 +7,7 @@ from __future__ import annotations
 import gzip
 import os
 import signal
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 import segno
@@ -17,6 +16,7 @@ from flask import Flask
 
 from scorekeeper.extensions import db
 from tests.phones import Phone
+from tests.waiting import wait_until
 
 
 def poll(phone: Phone, code: str, etag: str | None = None, **headers: str):  # type: ignore[no-untyped-def]
@@ -29,16 +29,6 @@ def poll(phone: Phone, code: str, etag: str | None = None, **headers: str):  # t
 def qr_of(link: str) -> str:
     """The QR code a phone is shown for a join link, as the page draws it (segno, inline SVG)."""
     return segno.make(link, error="m").svg_inline(scale=5, border=2, omitsize=True)
-
-
-def wait_until(condition: Callable[[], bool], seconds: float) -> bool:
-    """Whether the condition came true within the time given."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return condition()
 
 
 def on_postgres(app: Flask) -> bool:

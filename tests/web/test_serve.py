@@ -11,9 +11,8 @@ import sys
 import time
 import urllib.request
 
-from tests.servers import ROOT, HttpPhone, free_port, migrate, server_env, shared_database
-
-__all__ = ["shared_database"]
+from tests.servers import ROOT, HttpPhone, free_port, server_env
+from tests.streams import close_all
 
 
 def serve(database_url: str, port: int, workers: str | None = "1") -> subprocess.Popen[str]:
@@ -48,10 +47,9 @@ def read_until(server: subprocess.Popen[str], words: str, seconds: float = 60) -
     raise AssertionError(f"{words!r} never printed: {''.join(lines)}")
 
 
-def test_the_address_is_printed_once_it_answers_and_polls_are_not_logged(shared_database):
-    migrate(shared_database)
+def test_the_address_is_printed_once_it_answers_and_polls_are_not_logged(migrated_database):
     port = free_port()
-    server = serve(shared_database, port)
+    server = serve(migrated_database, port)
     try:
         read_until(server, "Scorekeeper is up")
         address = read_until(server, f":{port}/")[-1].strip()
@@ -84,13 +82,12 @@ def test_a_taken_port_is_said_plainly_with_the_way_out(shared_database):
     assert "Traceback" not in said
 
 
-def test_make_run_holds_a_table_of_eight_phones_and_a_tv(shared_database):
+def test_make_run_holds_a_table_of_eight_phones_and_a_tv(migrated_database):
     """As `make run` serves (serve.py's own command, its default two workers, SQLite unless
     the suite runs on PostgreSQL): eight phones and a TV each hold the match's stream open,
     and every entry rings all nine while they stay open."""
-    migrate(shared_database)
     port = free_port()
-    server = serve(shared_database, port, workers=None)
+    server = serve(migrated_database, port, workers=None)
     try:
         read_until(server, "Scorekeeper is up")
         base = f"http://127.0.0.1:{port}"
@@ -116,8 +113,7 @@ def test_make_run_holds_a_table_of_eight_phones_and_a_tv(shared_database):
             assert None not in rings, f"entry {position + 1}: {rings.count(None)} of 9 not rung"
         status, tv_page, _ = tv.get(f"/m/{code}/tv")
         assert status == 200 and "Player 8" in tv_page
-        for stream in streams:
-            stream.close()
+        close_all(streams)
     finally:
         server.send_signal(signal.SIGTERM)
         server.communicate(timeout=30)

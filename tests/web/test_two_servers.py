@@ -15,10 +15,8 @@ import pytest
 import sqlalchemy as sa
 
 from scorekeeper.versions import READ_EVERY, TRUST_FOR
-from tests.servers import HttpPhone, gunicorn, migrate, shared_database
-from tests.streams import Stream
-
-__all__ = ["shared_database"]
+from tests.servers import HttpPhone, gunicorn, gunicorns
+from tests.streams import Stream, close_all
 
 BASRA_FORM = {
     "table_format": "2",
@@ -38,11 +36,7 @@ SEEN_WITHIN = 3.0
 @contextmanager
 def two_servers(database_url: str, **settings: str) -> Iterator[tuple[str, str]]:
     """Two gunicorns, two ports, one database: as two servers behind a balancer would run."""
-    migrate(database_url)
-    with (
-        gunicorn(database_url, **settings) as (first, _),
-        gunicorn(database_url, **settings) as (second, _),
-    ):
+    with gunicorns(database_url, 2, **settings) as [(first, _), (second, _)]:
         yield first, second
 
 
@@ -95,13 +89,12 @@ def entered_and_rung(
     assert status == 200
     assert "Hand 1: waiting for" in live
     assert ">48<" in live.replace("\n", "").replace(" ", "")
-    for stream in streams:
-        stream.close()
+    close_all(streams)
 
 
 @pytest.mark.parametrize("listening", ["true", "false"])
-def test_an_entry_through_one_server_appears_live_through_the_other(shared_database, listening):
-    with two_servers(shared_database, LISTEN_FOR_VERSIONS=listening) as (first, second):
+def test_an_entry_through_one_server_appears_live_through_the_other(migrated_database, listening):
+    with two_servers(migrated_database, LISTEN_FOR_VERSIONS=listening) as (first, second):
         host, guest, code = seated(first, second)
         entered_and_rung(host, guest, code, streams_on_every_worker(second, code))
 
@@ -126,20 +119,20 @@ def listening_backends(database_url: str) -> list[int]:
 
 
 def test_a_write_is_seen_through_the_other_server_after_its_listeners_went_deaf(
-    shared_database,
+    migrated_database,
 ):
-    if not shared_database.startswith("postgresql"):
+    if not migrated_database.startswith("postgresql"):
         pytest.skip("only PostgreSQL workers listen for versions; SQLite polls always read")
-    with two_servers(shared_database) as (first, second):
+    with two_servers(migrated_database) as (first, second):
         host, guest, code = seated(first, second)
         # Each worker starts listening when it first holds a stream.
         streams = streams_on_every_worker(
-            second, code, lambda: len(listening_backends(shared_database))
+            second, code, lambda: len(listening_backends(migrated_database))
         )
         streams += streams_on_every_worker(
-            first, code, lambda: len(listening_backends(shared_database)) - 2
+            first, code, lambda: len(listening_backends(migrated_database)) - 2
         )
-        deaf = listening_backends(shared_database)
+        deaf = listening_backends(migrated_database)
         assert len(deaf) == 4
         # Frozen, not closed: the connections stay open and say nothing, as after a NAT's idle
         # timeout. No worker is told; each notices its echo is late.
@@ -153,11 +146,10 @@ def test_a_write_is_seen_through_the_other_server_after_its_listeners_went_deaf(
                 os.kill(pid, signal.SIGCONT)
 
 
-def test_a_server_told_to_stop_ends_its_streams_at_once(shared_database):
+def test_a_server_told_to_stop_ends_its_streams_at_once(migrated_database):
     """A restart or a deploy: the server's streams end within a moment (their phones reconnect
     to one that runs) and it exits, instead of holding them for gunicorn's graceful timeout."""
-    migrate(shared_database)
-    with gunicorn(shared_database) as (base, server):
+    with gunicorn(migrated_database) as (base, server):
         host = HttpPhone(base)
         status, page = host.post("/new/basra", BASRA_FORM)
         assert status == 200

@@ -3,7 +3,6 @@ wrote it; and the pool's check of connections that sat idle."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,6 +15,7 @@ from scorekeeper.extensions import db, ping_when_idle
 from scorekeeper.models import Entry, Hand, Match
 from tests.phones import Phone
 from tests.statements import statements
+from tests.waiting import wait_until
 
 
 def entries(app: Flask, code: str) -> list[tuple[int, int, int]]:
@@ -77,10 +77,7 @@ def deaf(worker: Flask) -> None:
     """Stop the worker hearing of other workers' writes: it must then read the database."""
     versions = worker.extensions["match_versions"]
     versions.close()
-    deadline = time.monotonic() + 15
-    while versions.trusted() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not versions.trusted()
+    assert wait_until(lambda: not versions.trusted(), 15)
 
 
 def test_a_deaf_worker_checks_every_entry_against_what_is_stored(
