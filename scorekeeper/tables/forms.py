@@ -26,7 +26,6 @@ from scorekeeper.forms import (
 )
 from scorekeeper.games import Game
 
-MAX_SIDES = 8
 # What a choice field says of a value that is none of its choices (a forged or stale form).
 NOT_A_CHOICE = _l("Not a valid choice.")
 # More targets than this are a list to pick from rather than a column of radio buttons.
