@@ -8,9 +8,9 @@ several fresh matches, so more than one interleaving gets its chance.
 from __future__ import annotations
 
 import threading
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import pytest
@@ -21,6 +21,7 @@ from werkzeug.test import TestResponse
 from scorekeeper.extensions import db
 from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side, Submission
 from tests.phones import Phone, snapshot, stored_match
+from tests.waiting import wait_until
 
 ROUNDS = 5
 
@@ -293,51 +294,101 @@ def test_a_write_that_waited_for_a_side_to_be_released_sees_it_released(app, hos
             .join(Side, Side.match_id == Match.id)
             .where(Match.code == basra, Side.name == "Ben")
         ).one()
-        on_postgres = db.engine.dialect.name == "postgresql"
-        # Another worker in the middle of releasing Ben's side: its lock held, not committed.
-        releasing = db.engine.connect()
-        transaction = releasing.begin()
-        releasing.execute(
-            sa.update(Match).where(Match.id == match_id).values(version=Match.version + 1)
-        )
-        releasing.execute(
-            sa.update(Seat)
-            .where(Seat.match_id == match_id, Seat.side_id == ben)
-            .values(side_id=None)
-        )
+        engine = db.engine
+    version = stored_match(app, basra).version
+    on_postgres = engine.dialect.name == "postgresql"
+    # Another worker in the middle of releasing Ben's side: its lock held, not committed.
+    releasing = engine.connect()
+    transaction = releasing.begin()
+    releasing.execute(
+        sa.update(Match).where(Match.id == match_id).values(version=Match.version + 1)
+    )
+    releasing.execute(
+        sa.update(Seat).where(Seat.match_id == match_id, Seat.side_id == ben).values(side_id=None)
+    )
     # The host's correction waits for that lock; the release commits while it waits.
-    with ThreadPoolExecutor(max_workers=1) as pool:
+    with ExitStack() as stack:
+        pool = stack.enter_context(ThreadPoolExecutor(max_workers=1))
+        # Whatever happens, the lock goes before the pool waits for its correction.
+        stack.callback(releasing.close)
+        write = stack.enter_context(first_write(engine))
         correcting = pool.submit(host.correct, basra, 1, 0, 41, revision=1)
+        assert write.sent.wait(15), "the correction never wrote"
         if on_postgres:
-            assert _waiting_for_a_lock(app)
+            assert _waiting_for_a_lock(app, unless=write.answered)
         else:
-            time.sleep(0.5)
+            # SQLite shows no lock wait: the write is simply not answered while it is held.
+            write.answered.wait(0.3)
+        assert not write.answered.is_set(), "the correction was answered before the release"
         transaction.commit()
-        releasing.close()
         assert "Hand 1: Alice corrected from 40 to 41" in correcting.result(timeout=30).shown
+    # Its answer came once the release was committed: it waited for it.
+    assert write.answered.is_set()
     # Ben's phone no longer holds Ben, whatever the correction read as it waited.
     late = guest.enter(basra, 1, 1, 5)
     assert late.status_code == 403
     assert "Claim a side first" in late.shown
     assert entries(app, basra) == [(1, 0, 41, 2)]
+    # Each write bumped the version once, the correction's on top of the release's.
+    assert stored_match(app, basra).version == version + 2
 
 
-def _waiting_for_a_lock(app: Flask) -> bool:
-    """Whether a session of this database waits for a lock within the next 15 seconds."""
-    deadline = time.monotonic() + 15
-    with app.app_context():
-        while time.monotonic() < deadline:
-            waiting = db.session.scalar(
+class FirstWrite:
+    """The first statement that changes something, sent from another thread than the test's:
+    when it was sent, and when its answer came."""
+
+    def __init__(self) -> None:
+        self.sent = threading.Event()
+        self.answered = threading.Event()
+        self._thread: int | None = None
+
+    def before(self, conn, cursor, statement: str, *args: object) -> None:  # type: ignore[no-untyped-def]
+        """A statement about to be sent: the first write of another thread is marked sent."""
+        writes = statement.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))
+        if writes and self._thread is None and threading.get_ident() != MAIN:
+            self._thread = threading.get_ident()
+            self.sent.set()
+
+    def after(self, conn, cursor, statement: str, *args: object) -> None:  # type: ignore[no-untyped-def]
+        """A statement answered: that first write's answer has come."""
+        if self.sent.is_set() and threading.get_ident() == self._thread:
+            self.answered.set()
+
+
+MAIN = threading.get_ident()
+
+
+@contextmanager
+def first_write(engine: sa.Engine) -> Iterator[FirstWrite]:
+    """Watch the engine for the first write another thread sends, while the block runs."""
+    write = FirstWrite()
+    sa.event.listen(engine, "before_cursor_execute", write.before)
+    sa.event.listen(engine, "after_cursor_execute", write.after)
+    try:
+        yield write
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", write.before)
+        sa.event.remove(engine, "after_cursor_execute", write.after)
+
+
+def _waiting_for_a_lock(app: Flask, unless: threading.Event) -> bool:
+    """Whether a session of this database waits for a lock within the next 15 seconds (not
+    once `unless` is set: what should wait did not)."""
+
+    def waiting() -> bool:
+        if unless.is_set():
+            return True
+        with app.app_context():
+            found = db.session.scalar(
                 sa.text(
                     "SELECT count(*) FROM pg_stat_activity "
                     "WHERE datname = current_database() AND wait_event_type = 'Lock'"
                 )
             )
             db.session.rollback()
-            if waiting:
-                return True
-            time.sleep(0.05)
-    return False
+        return bool(found)
+
+    return wait_until(waiting, 15)
 
 
 def test_a_resent_claim_leaves_the_phone_seated(app, host, phones):

@@ -8,7 +8,7 @@ import pytest
 import sqlalchemy as sa
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Correction, Entry
+from scorekeeper.models import Correction, Entry, Seat, Side
 from tests.phones import snapshot, stored_match
 
 
@@ -237,10 +237,17 @@ def test_watchers_are_bounded_and_summed_up_and_a_seated_phone_stays_seated(
     assert late.status_code == 409
     assert "3 phones are watching this match already" in late.shown
     assert snapshot(app) == before
-    # The host's tools say how many watch, with no button for each.
+    # The host's tools say how many watch, with no button for each: the host role is offered
+    # to the one player's seat, Ben's, and to no watching phone's ("Make a watching phone
+    # host…", as a watcher that gave no name would be called).
     tools = host.get(f"/m/{table}").shown
     assert "3 watching" in tools
-    assert "Make a watcher host" not in tools and "Make Ben host" in tools
+    offered = re.findall(rf'href="/m/{table}/host\?target=(\d+)">([^<]*)</a>', tools)
+    with app.app_context():
+        ben = db.session.scalar(
+            sa.select(Seat.id).join(Side, Seat.side_id == Side.id).where(Side.name == "Ben")
+        )
+    assert offered == [(str(ben), "Make Ben host…")]
 
 
 @pytest.mark.parametrize(
