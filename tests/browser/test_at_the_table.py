@@ -489,9 +489,14 @@ def test_the_deal_passes_round_the_table_across_partners(new_phone, phones, arti
     )
     dealer.select_option(label="Ben (Them)")
     # A change at the table meanwhile (a watcher joins) does not undo the choice not yet set.
-    # (The live part waits while a choice in it is not sent: it comes with the next poll.)
-    phones().post(f"/m/{code}/watch", {"player": "Grandma"})
-    omar.wait_for_timeout(3000)
+    # (The live part waits while a choice in it is not sent: it comes with the next fetch.)
+    with omar.expect_response(lambda r: r.url.endswith("/live")) as rung:
+        phones().post(f"/m/{code}/watch", {"player": "Grandma"})
+    assert rung.value.status == 200
+    # The page has done with that answer once it fetches again (a fetch waits for the one
+    # before): brought about by the page being seen again.
+    with omar.expect_request(lambda r: r.url.endswith("/live")):
+        omar.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
     expect(dealer).to_have_value("1")
     omar.get_by_role("button", name="Set the dealer").click()
     told(omar, "Ben (Them) dealt the first hand.")
@@ -563,7 +568,11 @@ def test_go_on_the_keyboard_after_a_name_claims_no_side(new_phone, phones):
     page = new_phone()
     page.goto(f"/m/{code}")
     page.get_by_label("Your name").fill("Ben")
+    # A form sent by Go says so at once, before anything goes out: its submit event.
+    page.evaluate(
+        "window.submitted = 0;document.addEventListener('submit', () => window.submitted++, true)"
+    )
     page.get_by_label("Your name").press("Enter")
-    page.wait_for_timeout(500)
+    assert page.evaluate("window.submitted") == 0, "Go sent the form"
     expect(page.locator(".code-line")).to_have_text("Not at the table yet")
     expect(page.get_by_role("button", name="I'm Alice")).to_be_visible()

@@ -99,10 +99,16 @@ def test_a_stream_dropped_without_a_word_comes_back_when_the_page_is_seen(
     live_server, no_timer, new_phone, phones
 ):
     code, alice, ben = basra_table(new_phone, phones)
+    # Grandpa's page keeps its stream: it shows when the ring went out.
+    grandpa = watching(new_phone(), code)
+    streaming(grandpa)
     # In the background iOS closes the stream and says nothing: no error, no reconnect.
     alice.evaluate("window.streamsOpened.forEach(s => s.close())")
+    fetched = live_fetches(alice)
     ben.enter(code, 1, 1, 5)
-    alice.wait_for_timeout(1500)
+    # Rung with Grandpa's, a page that still had its stream would have fetched by now.
+    expect(cell(grandpa, 1, 1)).to_have_text("5", timeout=LIVE_MS)
+    assert fetched == []
     expect(alice.locator("table.sheet tbody tr")).to_have_count(0)
 
     # The phone comes back to the page: a new stream, and the sheet as it now stands.
