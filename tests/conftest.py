@@ -217,17 +217,22 @@ def keep(app: Flask) -> Flask:
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
     """After every fixture of a test is torn down (monkeypatch's undoing included): a session
     app whose settings the test left changed is put back as built, and the test fails."""
-    result = yield
-    changed = []
-    for app, kept in _kept.items():
-        now = _state_of(app)
-        for part, held in kept.items():
-            keys = {k for k in held.keys() | now[part].keys() if held.get(k) != now[part].get(k)}
-            changed += [f"{part}[{k!r}]" for k in sorted(keys)]
-        app.config.clear()
-        app.config.update(kept["config"])
-        app.jinja_env.globals.clear()
-        app.jinja_env.globals.update(kept["globals"])
+    changed: list[str] = []
+    try:
+        result = yield
+    finally:
+        # Put back even after a teardown that failed, so the next test starts as built.
+        for app, kept in _kept.items():
+            now = _state_of(app)
+            for part, held in kept.items():
+                keys = {
+                    k for k in held.keys() | now[part].keys() if held.get(k) != now[part].get(k)
+                }
+                changed += [f"{part}[{k!r}]" for k in sorted(keys)]
+            app.config.clear()
+            app.config.update(kept["config"])
+            app.jinja_env.globals.clear()
+            app.jinja_env.globals.update(kept["globals"])
     assert not changed, f"the test left the app changed (use monkeypatch): {', '.join(changed)}"
     return result
 
