@@ -186,3 +186,5 @@ class MatchState:
     # The hand open for entries by the rules (its number, from 1), or None: a side has won,
     # or a Brisca round tied at the top waits for who took the last trick.
     open_hand: int | None = None
+    # Brisca: the index of the round tied at the top that waits for the last trick, if any.
+    last_trick_at: int | None = None

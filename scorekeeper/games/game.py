@@ -293,13 +293,14 @@ class Game:
                     problems=tuple(problems),
                 )
             )
-        waiting = any(result.needs_last_trick for result in results)
+        waiting = next((i for i, result in enumerate(results) if result.needs_last_trick), None)
         open_hand: int | None = None
-        if winner is None and not waiting:
+        if winner is None and waiting is None:
             # The last hand while a side has yet to enter it, else the next one.
             open_hand = len(results) if results and not results[-1].complete else len(results) + 1
         return MatchState(
             open_hand=open_hand,
+            last_trick_at=waiting,
             hands=tuple(results),
             running=tuple(running),
             totals=tuple(totals),

@@ -161,7 +161,7 @@ class Sheet:
     @property
     def last_trick_row(self) -> Row | None:
         """Brisca: a round tied at the top that waits for "who took the last trick"."""
-        at = _waiting_for_last_trick(self.state)
+        at = self.state.last_trick_at
         return self.row(at) if at is not None else None
 
     @property
@@ -436,11 +436,6 @@ def work_out(
         corrected=corrected,
         trail=trail,
     )
-
-
-def _waiting_for_last_trick(state: MatchState) -> int | None:
-    """Brisca: the index of the round tied at the top that waits for the last trick, if any."""
-    return next((i for i, result in enumerate(state.hands) if result.needs_last_trick), None)
 
 
 # Who is at the table: how many phones hold each side, and which sides still have room.
