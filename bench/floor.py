@@ -26,9 +26,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 from werkzeug.wrappers import Response
 
 from scorekeeper import _driver_url
-from scorekeeper.models import Entry, Hand, Match, Side, Submission, utcnow
-from scorekeeper.permissions import SEATS_AT
-from scorekeeper.scoresheet.sheet import HANDS_OF, TRAIL_OF
+from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side, Submission, utcnow
+from scorekeeper.scoresheet.sheet import HANDS_OF
 from scorekeeper.versions import announcement
 
 # The real page as the app served it (the bench writes it): everything but its rows is kept.
@@ -43,6 +42,9 @@ MATCH_WITH_SIDES = (
     .where(_match.code == sa.bindparam("code"))
     .order_by(_side.position)
 )
+# The match's seats and its corrections, every column, as the app reads them (through the ORM).
+SEATS_AT = sa.select(Seat.__table__).where(Seat.match_id == sa.bindparam("match_id"))
+TRAIL_OF = sa.select(Correction.__table__).where(Correction.match_id == sa.bindparam("match_id"))
 
 # One row of the sheet as _status.html draws it for the host: each cell links to its
 # correction and carries the running total.

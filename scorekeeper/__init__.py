@@ -20,7 +20,6 @@ from scorekeeper.extensions import (
     ping_when_idle,
     reads_outside_transactions,
 )
-from scorekeeper.phones import PhoneSessions
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -83,7 +82,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         "SQLALCHEMY_ENGINE_OPTIONS", _engine_options(app.config["SQLALCHEMY_DATABASE_URI"])
     )
 
-    app.session_interface = PhoneSessions()
     phones.init_app(app)
     db.init_app(app)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import NamedTuple
 
 import sqlalchemy as sa
 from flask_babel import gettext as _
@@ -15,41 +14,16 @@ from scorekeeper.games import EntryFacts
 from scorekeeper.models import Match, Seat, Side, person
 from scorekeeper.phones import current_phone
 
-# Built once, as most requests run them: building a statement costs more than running it.
+# Built once, as most requests run it: building a statement costs more than running it.
 SEAT_OF = sa.select(Seat.id, Seat.side_id, Seat.player).where(
     Seat.match_id == sa.bindparam("match_id"), Seat.phone == sa.bindparam("phone")
 )
-_seat = Seat.__table__.c
-SEATS_AT = (
-    sa.select(_seat.id, _seat.phone, _seat.side_id, _seat.player)
-    .where(_seat.match_id == sa.bindparam("match_id"))
-    .order_by(_seat.id)
-)
 
 
-class SeatAt(NamedTuple):
-    """A phone's seat at a match as a page shows it: the side it holds (None: watching)."""
-
-    id: int
-    phone: str
-    side_id: int | None
-    player: str
-    side: Side | None
-
-    @property
-    def label(self) -> str:
-        """Who this phone is, as the table says it: "Omar (Us)"."""
-        return person(self.player, self.side)
-
-
-def seats_at(match: Match) -> tuple[SeatAt, ...]:
-    """Every phone's seat at the match, in the order they sat down, as plain rows."""
-    sides = {side.id: side for side in match.sides}
-    rows = db.session.connection().execute(SEATS_AT, {"match_id": match.id})
-    return tuple(
-        SeatAt(seat_id, phone, side_id, player, sides.get(side_id) if side_id is not None else None)
-        for seat_id, phone, side_id, player in rows
-    )
+def seats_at(match: Match) -> list[Seat]:
+    """Every phone's seat at the match, in the order they sat down."""
+    query = sa.select(Seat).where(Seat.match_id == match.id).order_by(Seat.id)
+    return list(db.session.scalars(query))
 
 
 class Refusal(Exception):
@@ -133,7 +107,7 @@ class Viewer:
         action: Action,
         side: Side | None = None,
         among: Collection[int] = (),
-        to: Seat | SeatAt | None = None,
+        to: Seat | None = None,
     ) -> bool:
         """Whether this phone may take this action now (for showing its button)."""
         return refusal(self, action, side, among, to) is None
@@ -143,7 +117,7 @@ class Viewer:
         action: Action,
         side: Side | None = None,
         among: Collection[int] = (),
-        to: Seat | SeatAt | None = None,
+        to: Seat | None = None,
     ) -> Viewer:
         """This viewer, if it may take this action now; else the Refusal that says why."""
         refused = refusal(self, action, side, among, to)
@@ -152,14 +126,12 @@ class Viewer:
         return self
 
 
-def viewer_for(match: Match, seats: Iterable[Seat | SeatAt] | None = None) -> Viewer:
+def viewer_for(match: Match, seats: Iterable[Seat] | None = None) -> Viewer:
     """Who is looking at this match from the phone of this request (viewer_at)."""
     return viewer_at(match, current_phone(), seats)
 
 
-def viewer_at(
-    match: Match, phone: str | None, seats: Iterable[Seat | SeatAt] | None = None
-) -> Viewer:
+def viewer_at(match: Match, phone: str | None, seats: Iterable[Seat] | None = None) -> Viewer:
     """Who is looking at this match from this phone: its seat among `seats` if given (the
     match's seats as already read), else read now."""
     seat_id = side_id = None
@@ -184,7 +156,7 @@ def refusal(
     action: Action,
     side: Side | None = None,
     among: Collection[int] = (),
-    to: Seat | SeatAt | None = None,
+    to: Seat | None = None,
 ) -> Refusal | None:
     """Why this phone may not take this action on its match now, or None if it may.
 

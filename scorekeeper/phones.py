@@ -5,8 +5,6 @@ from __future__ import annotations
 import secrets
 
 from flask import Flask, request, session
-from flask.sessions import SecureCookieSessionInterface
-from itsdangerous import URLSafeTimedSerializer
 
 
 def current_phone() -> str | None:
@@ -54,17 +52,3 @@ def init_app(app: Flask) -> None:
         if request.method == "GET" and request.endpoint not in NO_IDENTITY:
             ensure_phone()
 
-
-class PhoneSessions(SecureCookieSessionInterface):
-    """Flask's signed-cookie sessions, with the cookie serializer made once per app and key
-    instead of twice per request (making one signs an empty session to learn what kind of
-    serializer it was given)."""
-
-    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
-        """Flask's serializer for this app's keys, made when the keys are first seen."""
-        keys = (app.secret_key, app.config["SECRET_KEY_FALLBACKS"])
-        made = app.extensions.get("session_serializer")
-        if made is None or made[0] != keys:
-            made = (keys, super().get_signing_serializer(app))
-            app.extensions["session_serializer"] = made
-        return made[1]

@@ -41,9 +41,9 @@ def _calculator(
         cell = sheet.cell(number, side)
         form.hand.data = number
         form.revision.data = cell.entry.revision if cell and cell.entry else 0
-        if cell and cell.entry and cell.entry.counts:
-            fill(form, dict(cell.entry.counts))
-            form.black_hand.data = cell.entry.black_hand
+        if cell and cell.entry and cell.entry.facts.counts:
+            fill(form, dict(cell.entry.facts.counts))
+            form.black_hand.data = cell.entry.facts.black_hand
     elif form.validate_on_submit():
         counts = counts_of(form)
         try:

@@ -55,9 +55,9 @@ def _record_fix(
             match_id=sheet.match.id,
             hand_number=number,
             side_id=fix.side.id,
-            old_points=entry.points if entry else None,
+            old_points=entry.facts.points if entry else None,
             new_points=fix.facts.points,
-            old_detail=entry.detail() if entry else None,
+            old_detail=cell_values(entry.facts) if entry else None,
             new_detail=cell_values(fix.facts),
             reason=reason.strip(),
             by_phone=phone,
@@ -89,7 +89,7 @@ def correct_cell(match: Match, number: int, fix: Fix, reason: str, post: Post) -
         return Done(
             _(
                 "%(hand)s %(number)s: %(side)s corrected from %(old)s to %(points)s.",
-                old=entry.points,
+                old=entry.facts.points,
                 points=fix.facts.points,
                 **said,
             )
@@ -153,7 +153,7 @@ def _cell_change(fix: Fix, entry: StoredEntry | None) -> str:
         # NOTE: one cell of a corrected hand: a side's name, empty before, its points after.
         return _("%(side)s empty → %(new)s", side=side, new=now)
     # NOTE: one cell of a corrected hand: a side's name, its points before → after.
-    return _("%(side)s %(old)s → %(new)s", side=side, old=entry.points, new=now)
+    return _("%(side)s %(old)s → %(new)s", side=side, old=entry.facts.points, new=now)
 
 
 def listed(items: Iterable[str]) -> str:

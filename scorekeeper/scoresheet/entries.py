@@ -184,7 +184,7 @@ def check_unchanged(
         message = _(
             "Someone changed %(side)s's %(noun)s %(number)s meanwhile: it now reads "
             "%(points)s. Nothing was saved; look again and correct it if it is still wrong.",
-            points=entry.points,
+            points=entry.facts.points,
             **said,
         )
     else:
@@ -219,7 +219,7 @@ def _changed_by(
             "The host changed %(side)s's %(noun)s %(number)s meanwhile: it now reads %(points)s. "
             "Nothing was saved: the form below shows it now; enter yours again if it should "
             "change.",
-            points=entry.points,
+            points=entry.facts.points,
             **said,
         )
     if (corrected_by or stored.entered_by) != viewer.phone:
@@ -227,14 +227,14 @@ def _changed_by(
             "Your partner's phone changed %(side)s's %(noun)s %(number)s meanwhile: it now reads "
             "%(points)s. Nothing was saved: the form below shows it now; enter yours again if "
             "it should change.",
-            points=entry.points,
+            points=entry.facts.points,
             **said,
         )
     return _(
         "This phone, on another page, changed %(side)s's %(noun)s %(number)s meanwhile: it now "
         "reads %(points)s. Nothing was saved: the form below shows it now; enter yours "
         "again if it should change.",
-        points=entry.points,
+        points=entry.facts.points,
         **said,
     )
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from functools import cached_property
 from typing import Any, NamedTuple
 
@@ -25,7 +24,6 @@ from scorekeeper.games import (
 )
 from scorekeeper.games.base import Calculation
 from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side
-from scorekeeper.permissions import SeatAt
 
 
 class StoredEntry(NamedTuple):
@@ -39,35 +37,6 @@ class StoredEntry(NamedTuple):
     revision: int
     # What the side entered, as the rules read it.
     facts: EntryFacts
-
-    @property
-    def points(self) -> int:
-        """The total the side entered (or the calculator's total)."""
-        return self.facts.points
-
-    @property
-    def counts(self) -> Mapping[str, int] | None:
-        """The calculator's counts, if the side used it."""
-        return self.facts.counts
-
-    @property
-    def even_split(self) -> bool:
-        """The side ticked "cards split evenly"."""
-        return self.facts.even_split
-
-    @property
-    def last_trick(self) -> bool:
-        """Brisca: the side took the last trick."""
-        return self.facts.last_trick
-
-    @property
-    def black_hand(self) -> bool:
-        """Brisca: the side held a black hand."""
-        return self.facts.black_hand
-
-    def detail(self) -> dict[str, Any]:
-        """The cell as kept in the corrections trail."""
-        return cell_values(self.facts)
 
 
 def cell_values(facts: EntryFacts) -> dict[str, Any]:
@@ -135,7 +104,7 @@ class Sheet:
     grid: tuple[tuple[StoredEntry | None, ...], ...] = field(repr=False)
     corrected: Mapping[tuple[int, int], int] = field(repr=False)
     # The corrections, oldest first (read only for a page).
-    trail: tuple[TrailLine, ...] = field(default=(), repr=False)
+    trail: tuple[Correction, ...] = field(default=(), repr=False)
 
     @cached_property
     def rows(self) -> tuple[Row, ...]:
@@ -338,49 +307,10 @@ def read_hands(ids: list[int]) -> dict[int, Hands]:
     }
 
 
-class TrailLine(NamedTuple):
-    """One correction as the trail shows it, with the side whose cell it changed."""
-
-    id: int
-    hand_number: int
-    side_id: int
-    side: Side
-    old_points: int | None
-    new_points: int
-    old_detail: dict[str, Any] | None
-    new_detail: dict[str, Any]
-    reason: str
-    by_phone: str
-    made_at: datetime
-
-
-_correction = Correction.__table__.c
-TRAIL_OF = (
-    sa.select(
-        _correction.id,
-        _correction.hand_number,
-        _correction.side_id,
-        _correction.old_points,
-        _correction.new_points,
-        _correction.old_detail,
-        _correction.new_detail,
-        _correction.reason,
-        _correction.by_phone,
-        _correction.made_at,
-    )
-    .where(_correction.match_id == sa.bindparam("match_id"))
-    .order_by(_correction.id)
-)
-
-
-def read_trail(match: Match) -> tuple[TrailLine, ...]:
-    """The match's corrections, oldest first, as plain rows."""
-    sides = {side.id: side for side in match.sides}
-    rows = db.session.connection().execute(TRAIL_OF, {"match_id": match.id})
-    return tuple(
-        TrailLine(at, number, side_id, sides[side_id], old, new, old_detail, new_detail, *rest)
-        for at, number, side_id, old, new, old_detail, new_detail, *rest in rows
-    )
+def read_trail(match: Match) -> tuple[Correction, ...]:
+    """The match's corrections, oldest first (each names its side from the match's, as read)."""
+    query = sa.select(Correction).where(Correction.match_id == match.id).order_by(Correction.id)
+    return tuple(db.session.scalars(query))
 
 
 def load_sheet(match: Match, *, corrections: bool = True) -> Sheet:
@@ -404,7 +334,7 @@ def work_out(
     match: Match,
     hands: Hands,
     corrected: dict[tuple[int, int], int] | None = None,
-    trail: tuple[TrailLine, ...] = (),
+    trail: tuple[Correction, ...] = (),
 ) -> Sheet:
     """One match's stored hands read through its game's rules; `corrected` counts each cell's
     corrections by (hand number, side id), for the page."""
@@ -446,7 +376,7 @@ def players_per_side(match: Match) -> int:
     return get_game(match.game).format(match.table_format).players_per_side
 
 
-def phones_on(seats: Iterable[Seat | SeatAt]) -> dict[int, int]:
+def phones_on(seats: Iterable[Seat]) -> dict[int, int]:
     """How many phones hold each side, by side id (from the seats as read)."""
     held: dict[int, int] = {}
     for seat in seats:
@@ -455,7 +385,7 @@ def phones_on(seats: Iterable[Seat | SeatAt]) -> dict[int, int]:
     return held
 
 
-def sides_with_room(match: Match, seats: Iterable[Seat | SeatAt]) -> tuple[Side, ...]:
+def sides_with_room(match: Match, seats: Iterable[Seat]) -> tuple[Side, ...]:
     """The sides another phone may still take: fewer phones hold them than the table seats
     players on a side (the claim form offers these, and a claim is refused for any other)."""
     held, room = phones_on(seats), players_per_side(match)
@@ -469,7 +399,7 @@ def sides_with_room(match: Match, seats: Iterable[Seat | SeatAt]) -> tuple[Side,
 # the table in seating order: the first player of each side in turn, then the second of each.
 
 
-def dealing_order(sides: Sequence[Side], per_side: int, seats: Sequence[SeatAt]) -> list[str]:
+def dealing_order(sides: Sequence[Side], per_side: int, seats: Sequence[Seat]) -> list[str]:
     """The players round the table in the direction of play, by name where their phone gave
     one ("Omar (Us)"), else by side ("Us", or "Us, player 2" in a partnership)."""
     order: list[str] = []

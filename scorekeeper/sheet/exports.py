@@ -11,9 +11,8 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import pgettext
 
-from scorekeeper.models import iso_utc
-from scorekeeper.permissions import SeatAt
-from scorekeeper.scoresheet.sheet import Sheet
+from scorekeeper.models import Seat, iso_utc
+from scorekeeper.scoresheet.sheet import Sheet, cell_values
 
 # What a spreadsheet takes for a formula (or a field separator) at the start of a cell.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -27,7 +26,7 @@ def spreadsheet_safe(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def _who(seats: Sequence[SeatAt], phone: str, host: str = "the host") -> str:
+def _who(seats: Sequence[Seat], phone: str, host: str = "the host") -> str:
     """The phone that made a correction, as the table knows it ("Omar (Us)"); `host` if it is
     no longer at the table (the JSON keeps the English words, the spreadsheet translates)."""
     seat = next((seat for seat in seats if seat.phone == phone), None)
@@ -46,7 +45,7 @@ def _status_word(status: str) -> str:
     return status
 
 
-def sheet_csv(sheet: Sheet, seats: Sequence[SeatAt]) -> str:
+def sheet_csv(sheet: Sheet, seats: Sequence[Seat]) -> str:
     """Every hand with each side's points and running totals; then each calculator cell's
     breakdown, line by line; then every correction; then the game and the result. Its words
     (the headings, the result) are in the language of the phone that downloads it."""
@@ -139,7 +138,7 @@ def sheet_csv(sheet: Sheet, seats: Sequence[SeatAt]) -> str:
     return out.getvalue()
 
 
-def match_json(sheet: Sheet, seats: Sequence[SeatAt]) -> dict[str, Any]:
+def match_json(sheet: Sheet, seats: Sequence[Seat]) -> dict[str, Any]:
     """The whole match: settings, sides and the names at them, every hand's cells as entered
     (with the calculator's counts and breakdown), the corrections, the totals and result."""
     match = sheet.match
@@ -176,11 +175,10 @@ def match_json(sheet: Sheet, seats: Sequence[SeatAt]) -> dict[str, Any]:
                 "cells": [
                     {
                         "side": cell.side.position,
+                        # As entered, but the points as they count (calculator cells
+                        # worked out again).
+                        **cell_values(cell.entry.facts),
                         "points": cell.points,
-                        "counts": dict(cell.entry.counts) if cell.entry.counts else None,
-                        "even_split": cell.entry.even_split,
-                        "last_trick": cell.entry.last_trick,
-                        "black_hand": cell.entry.black_hand,
                         "breakdown": [
                             {"line": str(line.label), "count": line.count, "points": line.points}
                             for line in cell.breakdown.lines

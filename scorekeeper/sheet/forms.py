@@ -88,6 +88,15 @@ class EntryForm(KeyedForm):
         """Refuse a total the game cannot produce in one hand."""
         points_in_bounds(self.game)(self, field)
 
+    def show(self, facts: EntryFacts | None, revision: int) -> None:
+        """Draw the form with a cell's values (none: empty), as of the cell's `revision`."""
+        self.revision.data = revision
+        if facts is not None:
+            self.points.data = facts.points
+            for tick in TICKS:
+                if tick in self:
+                    self[tick].data = getattr(facts, tick)
+
     def facts(self) -> EntryFacts:
         """What the form says the cell holds: its points and ticks (a tick it doesn't carry is
         unticked)."""

@@ -20,7 +20,6 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
-from flask_babel import lazy_pgettext
 from markupsafe import Markup
 from sqlalchemy.exc import OperationalError
 from werkzeug.http import quote_etag
@@ -65,36 +64,6 @@ bp = Blueprint("sheet", __name__, url_prefix="/m")
 bp.add_app_template_global(player_name)
 
 
-# NOTE: the calculator's counts, as a correction lists what it changed ("aces 3 → 4").
-COUNT_WORDS = {
-    "aces": lazy_pgettext("changed count", "aces"),
-    "basras": lazy_pgettext("changed count", "basras"),
-    "brastas": lazy_pgettext("changed count", "brastas"),
-    "cards": lazy_pgettext("changed count", "cards"),
-    "clubs": lazy_pgettext("changed count", "clubs"),
-    "double_basras": lazy_pgettext("changed count", "double basras"),
-    "double_brastas": lazy_pgettext("changed count", "double brastas"),
-    "failed_builds": lazy_pgettext("changed count", "failed builds"),
-    "horses": lazy_pgettext("changed count", "horses"),
-    "jack_burns": lazy_pgettext("changed count", "jack burns"),
-    "jacks": lazy_pgettext("changed count", "jacks"),
-    "kings": lazy_pgettext("changed count", "kings"),
-    "last_hand": lazy_pgettext("changed count", "last hand"),
-    "most_cards": lazy_pgettext("changed count", "most cards"),
-    "pasturas": lazy_pgettext("changed count", "pasturas"),
-    "ten_diamonds": lazy_pgettext("changed count", "ten diamonds"),
-    "threes": lazy_pgettext("changed count", "threes"),
-    "two_clubs": lazy_pgettext("changed count", "two clubs"),
-}
-
-
-def _count_word(key: str) -> str:
-    """What a calculator count is called where a correction lists its changes ("basras 1 →
-    2"): in the phone's language for the games' counts, else its key in words."""
-    word = COUNT_WORDS.get(key)
-    return str(word) if word is not None else key.replace("_", " ")
-
-
 def _tick_change(tick: str, ticked: bool) -> str:
     """A tick a correction changed, in words ("last trick ticked")."""
     # NOTE: a tick a correction changed, as its list of changes says it.
@@ -106,8 +75,10 @@ def _tick_change(tick: str, ticked: bool) -> str:
 
 
 @bp.app_template_filter("count_changes")
-def count_changes(correction: Correction) -> str:
-    """What a correction changed besides the total: calculator counts and ticks, in words."""
+def count_changes(correction: Correction, sheet: Sheet) -> str:
+    """What a correction changed besides the total, in words: calculator counts, named as the
+    calculator names them, and ticks."""
+    named = {calc.key: str(calc.label) for calc in sheet.game.calculator_fields(sheet.table)}
     old = correction.old_detail or {}
     new = correction.new_detail or {}
     old_counts, new_counts = old.get("counts") or {}, new.get("counts") or {}
@@ -115,7 +86,7 @@ def count_changes(correction: Correction) -> str:
         # NOTE: a count a correction changed: what it counts, before → after ("aces 3 → 4").
         _(
             "%(what)s %(old)s → %(new)s",
-            what=_count_word(key),
+            what=named.get(key, key.replace("_", " ")),
             old=old_counts.get(key, 0),
             new=new_counts.get(key, 0),
         )
@@ -145,12 +116,8 @@ def _entry_form(
     form.hand.data = sheet.current_hand
     form.side.data = side.position
     cell = sheet.cell(sheet.current_hand, side)
-    form.revision.data = cell.entry.revision if cell is not None and cell.entry else 0
-    shown = given_back or (cell.entry if cell is not None else None)
-    if shown is not None:
-        form.points.data = shown.points
-        form.even_split.data = shown.even_split
-        form.black_hand.data = shown.black_hand
+    entry = cell.entry if cell is not None else None
+    form.show(given_back or (entry.facts if entry else None), entry.revision if entry else 0)
     return form
 
 
@@ -362,11 +329,7 @@ def correct(code: str, number: int, position: int) -> ResponseReturnValue:
         entry = cell.entry if cell else None
         form.hand.data = number
         form.side.data = position
-        form.revision.data = entry.revision if entry else 0
-        if entry is not None:
-            form.points.data = entry.points
-            for tick in sheet.ticks:
-                form[tick].data = getattr(entry, tick)
+        form.show(entry.facts if entry else None, entry.revision if entry else 0)
     return render_template(
         "sheet/correct.html",
         sheet=sheet,
@@ -400,9 +363,9 @@ def correct_hand(code: str, number: int) -> ResponseReturnValue:
             entry = cell.entry if cell else None
             form[f"revision_{side.position}"].data = entry.revision if entry else 0
             if entry is not None:
-                form[f"points_{side.position}"].data = entry.points
+                form[f"points_{side.position}"].data = entry.facts.points
                 for tick in ticks:
-                    form[f"{tick}_{side.position}"].data = getattr(entry, tick)
+                    form[f"{tick}_{side.position}"].data = getattr(entry.facts, tick)
     return render_template(
         "sheet/hand.html", sheet=sheet, match=match, number=number, form=form, ticks=ticks
     ), (400 if form.is_submitted() else 200)

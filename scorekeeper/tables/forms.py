@@ -6,21 +6,14 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import pgettext
 from flask_wtf import FlaskForm
-from wtforms import (
-    Field,
-    HiddenField,
-    RadioField,
-    SelectChoice,
-    SelectField,
-    StringField,
-)
-from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
+from wtforms import Field, RadioField, SelectChoice, SelectField, StringField
+from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.forms import (
     ENTER_A_NUMBER,
+    KeyedForm,
     PhoneForm,
     PointsField,
-    new_key,
     player_field,
     printable,
 )
@@ -58,23 +51,11 @@ class TargetField(PointsField):
             raise ValueError(_("Type the points that win as a whole number, like 500.")) from None
 
 
-def side_slots(game: Game) -> int:
-    """How many side-name fields the form offers: the most any of the game's formats seats."""
-    return game.max_sides
-
-
 def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
     """The create form for one game: its formats, targets and table rules, and the names."""
 
-    class NewMatchForm(PhoneForm):
-        # A double tap on "Create match", or a resend after a lost answer, makes one match.
-        key = HiddenField(
-            default=new_key,
-            validators=[
-                Optional(),
-                Regexp(r"^[A-Za-z0-9_-]{1,64}$", message=_l("Reload the page.")),
-            ],
-        )
+    # Keyed: a double tap on "Create match", or a resend after a lost answer, makes one match.
+    class NewMatchForm(KeyedForm):
         # The form is built for each request, so pgettext (which the extractor knows) will do.
         table_format = RadioField(
             # NOTE: The heading of the choice of how the table is seated (head to head, partners).
@@ -89,7 +70,7 @@ def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
             _l("This phone plays on"),
             choices=[
                 SelectChoice(str(i), _l("Side %(number)s", number=i + 1))
-                for i in range(side_slots(game))
+                for i in range(game.max_sides)
             ]
             + [SelectChoice("-1", _l("No side: I only keep the sheet"))],
             default="0",
@@ -127,7 +108,7 @@ def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
                 invalid_choice_message=NOT_A_CHOICE,
             ),
         )
-    for i in range(side_slots(game)):
+    for i in range(game.max_sides):
         setattr(
             NewMatchForm,
             f"side_{i}",
