@@ -26,9 +26,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 from werkzeug.wrappers import Response
 
 from scorekeeper import _driver_url
+from scorekeeper.live import announcement
 from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side, Submission, utcnow
 from scorekeeper.scoresheet.sheet import HANDS_OF
-from scorekeeper.versions import announcement
 
 # The real page as the app served it (the bench writes it): everything but its rows is kept.
 PAGE_FILE = "SCOREKEEPER_FLOOR_PAGE"

@@ -11,7 +11,7 @@ from flask import Flask
 from flask import typing as ft
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from scorekeeper import languages, live, phones, ratelimit
+from scorekeeper import languages, live, matches, permissions
 from scorekeeper.extensions import (
     compress,
     csrf,
@@ -49,7 +49,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # fields: anything far beyond is not a phone at the table, and is refused unread (413).
         MAX_CONTENT_LENGTH=32 * 1024,
         MAX_FORM_PARTS=200,
-        # Look-ups of codes that find no match, per phone address (scorekeeper/ratelimit.py).
+        # Look-ups of codes that find no match, per phone address (scorekeeper/matches.py).
         RATELIMIT_ENABLED=True,
         RATELIMIT_STORAGE_URI="memory://",
         RATELIMIT_KEY_PREFIX="scorekeeper",
@@ -57,7 +57,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # How many reverse proxies stand in front (nginx, a load balancer): their
         # X-Forwarded-* headers then name the phone's address and the public host.
         TRUSTED_PROXIES=0,
-        # PostgreSQL: each worker hears every match's new version (versions.py); off behind a
+        # PostgreSQL: each worker hears every match's new version (live.py); off behind a
         # pooler that cannot LISTEN (PgBouncer in transaction mode): it reads them each second.
         LISTEN_FOR_VERSIONS=True,
         # A match's stream says it is alive this often (seconds), and a page with a stream open
@@ -82,7 +82,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         "SQLALCHEMY_ENGINE_OPTIONS", _engine_options(app.config["SQLALCHEMY_DATABASE_URI"])
     )
 
-    phones.init_app(app)
+    permissions.init_app(app)
     db.init_app(app)
 
     @app.teardown_appcontext
@@ -101,11 +101,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         reads_outside_transactions(app, db.engine)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"))
     csrf.init_app(app)
-    ratelimit.init_app(app)
+    matches.init_app(app)
     compress.init_app(app)
     languages.init_app(app)
 
-    from scorekeeper import assets, chart, errors, security, versions
+    from scorekeeper import errors, headers
     from scorekeeper.calculator.routes import bp as calculator_bp
     from scorekeeper.forms import new_key
     from scorekeeper.history.routes import bp as history_bp
@@ -113,20 +113,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.sheet.routes import bp as sheet_bp
     from scorekeeper.tables.routes import bp as tables_bp
 
-    # The running totals' chart: the sheet, the TV and the history's cards draw it. Every
-    # template may ask the viewer what it may do (viewer.may(Action.END)), and gives each form
-    # its key.
-    app.add_template_global(chart.running_chart)
+    # Every template may ask the viewer what it may do (viewer.may(Action.END)), and gives
+    # each form its key.
     app.jinja_env.globals["Action"] = Action
     app.add_template_global(new_key)
     app.register_blueprint(tables_bp)
     app.register_blueprint(sheet_bp)
     app.register_blueprint(history_bp)
     app.register_blueprint(calculator_bp)
-    versions.init_app(app)
-    assets.init_app(app)
+    headers.init_app(app)
     errors.register(app)
-    security.register(app)
     live.init_app(app)
     if app.config["TRUSTED_PROXIES"]:
         # Outermost, so every layer inside sees the phone's address and the host it asked for.

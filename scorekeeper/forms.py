@@ -21,7 +21,7 @@ from wtforms.validators import (
 )
 
 from scorekeeper.languages import language
-from scorekeeper.phones import current_phone
+from scorekeeper.permissions import current_phone
 from scorekeeper.scoresheet.writing import Post
 
 # Lazy: each becomes words in the language of the phone that reads them (compare with str()).

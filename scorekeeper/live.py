@@ -15,25 +15,53 @@ match's versions and nothing else. On a ring the page fetches its live part with
 its safety fetch does once a minute. ETags are weak (W/"…"): the page is the same sheet, not
 the same bytes (each form gets a fresh key), and Flask-Compress leaves a weak ETag as it is,
 so a browser's If-None-Match matches it.
+
+Each worker rings the streams it holds (MatchVersions). Every write to a match bumps the
+match's version (scoresheet/writing.py); on PostgreSQL the same statement
+announces the new version with NOTIFY, which goes out when, and only if, the write commits.
+Each worker process listens on a connection of its own and rings the streams it holds for the
+match it heard of; a write it made itself it rings at once. A worker remembers which of its
+streams watch which match, and what version each was told of: nothing of a match's data.
+
+A listening connection can go deaf without an error: a NAT or load balancer drops it while
+idle, or LISTEN is swallowed by a pooler (PgBouncer in transaction mode). So the listener
+announces an echo on its own channel every ECHO_EVERY seconds, through the app's ordinary
+connections, and what it hears is trusted only while the last echo came back less than
+TRUST_FOR seconds ago: PostgreSQL delivers notifications in commit order, so an echo heard
+means every version announced before it was heard too. After RECONNECT_AFTER seconds without
+one the listener starts over on a new connection. LISTEN_FOR_VERSIONS = False (a pooler that
+cannot LISTEN) turns listening off; SQLite has no NOTIFY.
+
+Whenever the worker cannot trust what it hears (SQLite, listening off, a late echo), it reads
+the versions of every match its streams watch, in one statement every READ_EVERY seconds, and
+rings from what it read; once more when trust starts afresh, for what went unheard meanwhile.
+So a write through any worker or server rings every phone within a few seconds at worst, and
+at once while the listener hears.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
+import secrets
+import threading
+import time
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
+import sqlalchemy as sa
+from flask import Flask, current_app
 from jinja2 import FileSystemLoader
 from werkzeug.http import parse_etags, quote_etag
 
+from scorekeeper.extensions import db
 from scorekeeper.languages import choose_language, choose_zone
+from scorekeeper.models import Match
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import WSGIEnvironment
-    from flask import Flask
-
-    from scorekeeper.versions import MatchVersions
 
 # A stream's comment this often (seconds): proxies and phones drop a connection silent for
 # long (nginx after 60 s by default), and a dead phone's stream is noticed when it fails.
@@ -113,7 +141,7 @@ def version_events(
     only: each phone fetches its own live part, so nothing is drawn for a phone twice.
 
     Runs after the request has ended: it holds no database connection and no request, only its
-    watch, which versions.py rings (from what the worker hears, or reads once a second)."""
+    watch, which MatchVersions rings (from what the worker hears, or reads once a second)."""
     watch = versions.watch(code, told)
     try:
         yield f"retry: {RETRY_MS}\nevent: release\ndata: {release}\n\n".encode()
@@ -147,10 +175,296 @@ def last_seen(last_event_id: str | None, since: str | None, version: int) -> int
     return version
 
 
+# How a worker hears of each match's new versions, and rings its streams.
+
+log = logging.getLogger(__name__)
+
+# One channel per schema, so two apps on one server (the test suite's schemas) stay apart.
+CHANNEL_PREFIX = "scorekeeper_"
+# The listener's echo: how often it is sent, how long memory is trusted after one came back,
+# and how long without one before the listener gives its connection up and starts over.
+ECHO_EVERY = 1.0
+TRUST_FOR = 2.5
+RECONNECT_AFTER = 10.0
+# How an echo's payload starts (an announcement starts with a match code, all capitals).
+ECHO = "echo "
+# Where nothing is heard, how often the versions of the matches streams watch are read.
+READ_EVERY = 1.0
+
+# Built once: every stream that opens reads its match's version so.
+VERSION_OF = sa.select(Match.version).where(Match.code == sa.bindparam("code"))
+# The versions of every match this worker's streams watch, in one statement.
+VERSIONS_OF = sa.select(Match.code, Match.version).where(
+    Match.code.in_(sa.bindparam("codes", expanding=True))
+)
+
+
+@dataclass(eq=False)
+class Watch:
+    """One open stream's interest in a match: the newest version its phone was told of, the
+    newest known, and the bell rung when that moves past what was told."""
+
+    code: str
+    told: int
+    newest: int
+    bell: threading.Event = field(default_factory=threading.Event)
+
+
+def channel() -> sa.ColumnElement[str]:
+    """This schema's channel, as SQL: the announcements and the echo go out on it."""
+    return sa.func.concat(CHANNEL_PREFIX, sa.func.current_schema())
+
+
+def announcement(dialect: str) -> list[sa.ColumnElement[Any]]:
+    """Extra RETURNING columns for the statement that bumps a match's version: on PostgreSQL,
+    NOTIFY of the match's new version on this schema's channel, sent when the write commits."""
+    if dialect != "postgresql":
+        return []
+    payload = sa.func.concat_ws(" ", Match.code, Match.id, Match.version)
+    return [sa.func.pg_notify(channel(), payload)]
+
+
+class MatchVersions:
+    """The streams of one worker process, and what rings them: per app and per process."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        with app.app_context():
+            self.engine = db.engine
+        # psycopg 3 only: the listener reads notifications with its notifies() (another driver
+        # would fail to listen every second; its workers read every version instead).
+        self.listens = (
+            bool(app.config["LISTEN_FOR_VERSIONS"])
+            and self.engine.dialect.name == "postgresql"
+            and self.engine.dialect.driver == "psycopg"
+        )
+        self._lock = threading.Lock()
+        # When the listener last heard its own echo (time.monotonic()), None while it hasn't.
+        self._echo_heard: float | None = None
+        # Bumped whenever trust starts afresh: the reader then reads what may have gone unheard.
+        self._era = 0
+        self._listener_pid: int | None = None
+        self._listener: threading.Thread | None = None
+        self._stop = threading.Event()
+        # The open streams of this process, by match code, and what reads for them.
+        self._watches: dict[str, set[Watch]] = {}
+        self._reader_pid: int | None = None
+        self._reader: threading.Thread | None = None
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def current(self, code: str) -> int | None:
+        """The version of the match with this code now (one indexed row); None if there is
+        no such match."""
+        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as read:
+            return read.execute(VERSION_OF, {"code": code}).scalar()
+
+    def trusted(self) -> bool:
+        """Whether what the listener hears can be trusted now (starts this process's
+        listener)."""
+        if not self.listens:
+            return False
+        if self._listener_pid != os.getpid():
+            self._start_listener()
+        heard = self._echo_heard
+        return heard is not None and time.monotonic() - heard < TRUST_FOR
+
+    def _lapse(self) -> None:
+        """What the listener hears can't be trusted from here on until it starts afresh."""
+        with self._lock:
+            self._era += 1
+
+    # -- ringing the streams -------------------------------------------------------------
+
+    @property
+    def closing(self) -> bool:
+        """Whether the app is shutting down: its streams end, so phones reconnect elsewhere."""
+        return self._stop.is_set()
+
+    def watch(self, code: str, told: int) -> Watch:
+        """Start ringing a stream whose phone was told of version `told` of this match."""
+        watch = Watch(code, told, told)
+        with self._lock:
+            self._watches.setdefault(code, set()).add(watch)
+        self._start_reader()
+        return watch
+
+    def unwatch(self, watch: Watch) -> None:
+        """The stream ended: ring it no more."""
+        with self._lock:
+            watching = self._watches.get(watch.code)
+            if watching is not None:
+                watching.discard(watch)
+                if not watching:
+                    del self._watches[watch.code]
+
+    def streams(self) -> int:
+        """How many streams this process holds open."""
+        with self._lock:
+            return sum(len(watching) for watching in self._watches.values())
+
+    def tell(self, watch: Watch, version: int) -> None:
+        """Its match is at `version` now: ring the stream if that is news to it."""
+        with self._lock:
+            if version <= watch.newest:
+                return
+            watch.newest = version
+        watch.bell.set()
+
+    def ring(self, code: str, version: int) -> None:
+        """A match is at `version` now: ring every stream watching it that was told less (a
+        write this process committed rings at once, rather than when it is heard or read)."""
+        with self._lock:
+            watching = list(self._watches.get(code, ()))
+        for watch in watching:
+            self.tell(watch, version)
+
+    def _start_reader(self) -> None:
+        """Start this process's reader of watched versions, unless it runs (none after a fork,
+        or on first use)."""
+        with self._lock:
+            reader = self._reader
+            running = reader is not None and reader.is_alive()
+            if (self._reader_pid == os.getpid() and running) or self._stop.is_set():
+                return
+            self._reader_pid = os.getpid()
+            self._reader = threading.Thread(target=self._read, name="watched-versions", daemon=True)
+            self._reader.start()
+
+    def _read(self) -> None:
+        """The reader thread: while the listener's word can't be trusted, read the versions of
+        every watched match once a second; once more whenever trust starts afresh."""
+        read_in_era = None
+        while not self._stop.wait(READ_EVERY):
+            with self._lock:
+                codes = list(self._watches)
+                era = self._era
+            # Trust that started afresh (a new era) may follow announcements missed: read once.
+            if not codes or (self.trusted() and era == read_in_era):
+                continue
+            try:
+                with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as read:
+                    rows = read.execute(VERSIONS_OF, {"codes": codes}).all()
+            except Exception:
+                # Whatever went wrong (the database away, the pool exhausted by a crowd of
+                # reconnecting phones), the next second tries again: the reader never ends.
+                log.warning("match versions: watched versions not read", exc_info=True)
+                continue
+            read_in_era = era
+            for code, version in rows:
+                self.ring(code, version)
+
+    # -- listening (PostgreSQL) ------------------------------------------------------------
+
+    def _start_listener(self) -> None:
+        """Start this process's listener: after a fork (or on first use) it has none yet."""
+        with self._lock:
+            if self._listener_pid == os.getpid() or self._stop.is_set():
+                return
+            self._listener_pid = os.getpid()
+            self._echo_heard = None
+            self._listener = threading.Thread(
+                target=self._listen, name="match-versions", daemon=True
+            )
+            self._listener.start()
+
+    def _listen(self) -> None:
+        """The listener thread: LISTEN on a connection of its own, echo, start over when deaf."""
+        while not self._stop.is_set():
+            connection = None
+            try:
+                # The app's own connection settings (search_path and all), out of the pool.
+                pooled = self.engine.raw_connection()
+                connection = pooled.driver_connection
+                assert connection is not None  # a connection just taken from the pool
+                pooled.detach()
+                connection.autocommit = True
+                self._hear(connection)
+            except Exception:
+                if not self._stop.is_set():
+                    log.warning("not hearing match versions: they are read", exc_info=True)
+            finally:
+                self._echo_heard = None
+                self._lapse()
+                if connection is not None:
+                    connection.close()
+            self._stop.wait(ECHO_EVERY)
+
+    def _hear(self, connection: Any) -> None:
+        """Listen on one connection until it goes deaf (or the app closes)."""
+        from psycopg import sql
+
+        schema = connection.execute("SELECT current_schema()").fetchone()[0]
+        connection.execute(sql.SQL("LISTEN {}").format(sql.Identifier(CHANNEL_PREFIX + schema)))
+        echo = f"{ECHO}{secrets.token_hex(8)}"
+        listening_since = last_sent = time.monotonic()
+        self._send(echo)
+        while not self._stop.is_set():
+            for note in connection.notifies(timeout=ECHO_EVERY / 4):
+                if note.payload == echo:
+                    self._heard_echo()
+                elif not note.payload.startswith(ECHO):
+                    # Every worker's echo goes out on the one channel: the others' say nothing.
+                    self._heard(note.payload)
+            now = time.monotonic()
+            if now - last_sent >= ECHO_EVERY and not self._stop.is_set():
+                self._send(echo)
+                last_sent = now
+            if now - (self._echo_heard or listening_since) > RECONNECT_AFTER:
+                log.warning("match versions: no echo for %.0f s, listening anew", RECONNECT_AFTER)
+                return
+
+    def _send(self, echo: str) -> None:
+        """Announce the echo through the app's ordinary connections, as any write announces."""
+        try:
+            with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as send:
+                send.execute(sa.select(sa.func.pg_notify(channel(), echo)))
+        except sa.exc.DBAPIError:
+            # The database is unreachable: no echo comes back, so the listener stops being trusted.
+            log.warning("match versions: echo not sent", exc_info=True)
+
+    def _heard_echo(self) -> None:
+        """The echo came back: the listener can be trusted again, afresh if it had lapsed."""
+        heard = self._echo_heard
+        if heard is None or time.monotonic() - heard >= TRUST_FOR:
+            # Versions may have gone unheard while it was late: the reader reads once more.
+            self._lapse()
+        self._echo_heard = time.monotonic()
+
+    def _heard(self, payload: str) -> None:
+        """An announcement: 'CODE match_id version'."""
+        try:
+            code, _match_id, version = payload.split(" ")
+            self.ring(code, int(version))
+        except ValueError:
+            log.warning("match versions: ignored a malformed announcement %r", payload)
+
+    def close(self) -> None:
+        """Stop listening and reading, end every stream (its phone reconnects to a server that
+        runs), and wait for the listener to close its connection and send no more echoes (tests
+        make many apps in one process, each disposed of after; a worker process exits)."""
+        self._stop.set()
+        with self._lock:
+            watching = [watch for watches in self._watches.values() for watch in watches]
+        for watch in watching:
+            watch.bell.set()
+        for thread in (self._listener, self._reader):
+            if thread is not None and thread is not threading.current_thread():
+                thread.join(timeout=5)
+
+
+def versions() -> MatchVersions:
+    """The current app's versions store."""
+    store: MatchVersions = current_app.extensions["match_versions"]
+    return store
+
+
 def init_app(app: Flask) -> None:
     """Key the page tags with the app's secret and its release, and keep the release: a
-    stream names it, and a page of another release reloads."""
+    stream names it, and a page of another release reloads. And give the app its versions
+    store."""
     release = app.extensions["release"] = release_of(app)
     app.jinja_env.globals["release"] = release
     secret = str(app.config["SECRET_KEY"]).encode()
     app.extensions["page_tag_key"] = hashlib.blake2s(secret + release.encode()).digest()
+    app.extensions["match_versions"] = MatchVersions(app)

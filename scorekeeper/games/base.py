@@ -60,10 +60,6 @@ class Table:
         # NOTE: A side the host did not name, by its place at the table: "Side 2".
         return _("Side %(number)d", number=index + 1)
 
-    def rule(self, key: str) -> str:
-        """The table's choice for a rule (callers pass keys the game defines)."""
-        return self.rules[key]
-
     def rule_on(self, key: str) -> bool:
         """Whether a yes/no table rule is on here (False when the table has no such rule)."""
         # Every yes/no rule defaults to "off", so a table made before the rule existed plays

@@ -81,10 +81,6 @@ class Brisca(Game):
         """The target in rounds won ("3 rounds")."""
         return ngettext("%(num)d round", "%(num)d rounds", target)
 
-    def target_words(self, table: Table) -> str:
-        """The table's target in rounds won ("3 rounds")."""
-        return self.target_label(table.target)
-
     def goal_words(self, target: int) -> str:
         """What wins, in rounds won ("3 rounds wins.")."""
         # NOTE: What wins a match of Brisca, under the score sheet: "3 rounds wins."

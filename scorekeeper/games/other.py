@@ -11,8 +11,7 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
 from .base import Calculation, MatchState, Standing, Table, TableFormat, TableRule
-from .game import Outcome, PointsGame
-from .win_rule import both, level_past_target, standing
+from .game import Outcome, PointsGame, both, level_past_target, standing
 
 # How the table's game is won (the table rule "winner").
 HIGHEST, LOWEST, HANDS = "highest", "lowest", "hands"

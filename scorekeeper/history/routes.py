@@ -11,7 +11,7 @@ from scorekeeper.extensions import db
 from scorekeeper.forms import ActionForm, post_of
 from scorekeeper.matches import match_or_404
 from scorekeeper.models import Match, Seat
-from scorekeeper.phones import current_phone
+from scorekeeper.permissions import current_phone
 from scorekeeper.scoresheet.seats import forget
 from scorekeeper.scoresheet.sheet import Sheet, load_sheets
 from scorekeeper.scoresheet.writing import Post

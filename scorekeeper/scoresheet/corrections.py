@@ -99,14 +99,9 @@ def correct_cell(match: Match, number: int, fix: Fix, reason: str, post: Post) -
 
 
 def _differs(entry: StoredEntry, fix: Fix) -> bool:
-    """Whether the host's value for a cell changes its points or a tick."""
-    had, wants = entry.facts, fix.facts
-    return (had.points, had.even_split, had.last_trick, had.black_hand) != (
-        wants.points,
-        wants.even_split,
-        wants.last_trick,
-        wants.black_hand,
-    )
+    """Whether the host's value for a cell changes its points or a tick (the form carries no
+    counts: a calculator cell left as it was keeps them)."""
+    return entry.facts._replace(counts=None) != fix.facts._replace(counts=None)
 
 
 def correct_hand(match: Match, number: int, fixes: Sequence[Fix], reason: str, post: Post) -> Done:

@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 import sqlalchemy as sa
 from flask_babel import gettext as _
 
+from scorekeeper.chart import Chart, running_chart
 from scorekeeper.extensions import db
 from scorekeeper.games import (
     EntryFacts,
@@ -138,6 +139,13 @@ class Sheet:
         """Brisca: the sides tied on the round that waits for the last trick."""
         row = self.last_trick_row
         return tuple(self.sides[i] for i in row.result.needs_last_trick) if row else ()
+
+    @cached_property
+    def chart(self) -> Chart:
+        """The running totals' chart laid out, as the sheet, the TV and History draw it."""
+        game, table, names = self.game, self.table, [side.name for side in self.sides]
+        target, goal = game.chart_target(table), game.target_words(table)
+        return running_chart(self.state.running, target, names, goal, game.hand_noun)
 
     @cached_property
     def standing(self) -> Standing:

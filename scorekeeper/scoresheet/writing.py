@@ -23,9 +23,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import db
+from scorekeeper.live import announcement, versions
 from scorekeeper.models import Match, Submission, utcnow
 from scorekeeper.permissions import Refusal, Viewer, viewer_at
-from scorekeeper.versions import announcement, versions
 
 # The columns of a match that actions change (the lock bumps the version; end, reopen,
 # abandon, hand over, closing the table, the rematch and the dealer change the rest): read
@@ -74,7 +74,7 @@ class Done:
 def _lock(match: Match) -> int:
     """Take the match's write lock by bumping its version, and read its row as it now stands
     (status, host) into `match`; the new version. The same statement announces the version
-    to every worker (versions.py), sent by PostgreSQL when the write commits."""
+    to every worker (live.py), sent by PostgreSQL when the write commits."""
     # What an action may have changed since the request read the match is read again, from
     # the row the lock returns; its settings and sides stay as read (no action changes them).
     db.session.expire(match, CHANGING)
@@ -167,7 +167,7 @@ def write(post: Post, work: Callable[[], Done], match: Match | None = None) -> D
         db.session.rollback()
         raise
     if code is not None and version is not None:
-        versions().wrote(code, version)
+        versions().ring(code, version)
     return done
 
 

@@ -24,7 +24,6 @@ from markupsafe import Markup
 from sqlalchemy.exc import OperationalError
 from werkzeug.http import quote_etag
 
-from scorekeeper.chart import running_chart
 from scorekeeper.extensions import db
 from scorekeeper.forms import ActionForm, post_of
 from scorekeeper.games import EntryFacts, get_game
@@ -38,11 +37,21 @@ from scorekeeper.live import (
     request_tag,
     unchanged,
     version_events,
+    versions,
 )
 from scorekeeper.matches import answer, match_or_404, side_at
 from scorekeeper.models import Correction, Match, Seat
-from scorekeeper.permissions import Action, Refusal, Viewer, seats_at, viewer_for
-from scorekeeper.phones import current_phone, ensure_phone, player_name, remember_name
+from scorekeeper.permissions import (
+    Action,
+    Refusal,
+    Viewer,
+    current_phone,
+    ensure_phone,
+    player_name,
+    remember_name,
+    seats_at,
+    viewer_for,
+)
 from scorekeeper.scoresheet import corrections, entries, life, seats
 from scorekeeper.scoresheet.corrections import Fix, check_started, listed
 from scorekeeper.scoresheet.sheet import (
@@ -57,7 +66,6 @@ from scorekeeper.scoresheet.sheet import (
 from scorekeeper.scoresheet.writing import Done, Post
 from scorekeeper.sheet.exports import match_json, sheet_csv
 from scorekeeper.sheet.forms import CorrectionForm, EntryForm, hand_facts, hand_form
-from scorekeeper.versions import versions
 
 bp = Blueprint("sheet", __name__, url_prefix="/m")
 # The name this phone gave last, offered on the claim and watch form.
@@ -140,11 +148,6 @@ def _etag(match: Match) -> str:
     return etag_for(match.version, tag)
 
 
-def _not_modified(etag: str) -> Response:
-    """Nothing new for this phone: 304, no body."""
-    return Response(status=304, headers=not_modified_headers(etag))
-
-
 def render_match(
     match: Match,
     template: str = "sheet/match.html",
@@ -162,7 +165,7 @@ def render_match(
     # holds, and not stored, so no later 304 brings the message back.
     once = bool(session.get("_flashes"))
     if status == 200 and not once and unchanged(request.headers.get("If-None-Match"), etag):
-        return _not_modified(etag)
+        return Response(status=304, headers=not_modified_headers(etag))
     at_table = seats_at(match)
     viewer = viewer_for(match, at_table)
     sheet = load_sheet(match)
@@ -175,13 +178,6 @@ def render_match(
         seats=at_table,
         phones_holding=phones_on(at_table),
         sides_with_room=sides_with_room(match, at_table),
-        chart=running_chart(
-            sheet.state.running,
-            sheet.game.chart_target(sheet.table),
-            [s.name for s in sheet.sides],
-            sheet.game.target_words(sheet.table),
-            sheet.game.hand_noun,
-        ),
         entry_form=entry_form or _entry_form(sheet, viewer, given_back),
         given_back=given_back is not None,
         error=error,

@@ -18,8 +18,7 @@ from scorekeeper.games import GAMES
 from scorekeeper.languages import LANGUAGES, direction, language
 from scorekeeper.matches import find_match
 from scorekeeper.models import CODE_LENGTH, Match, Seat, normalise_code
-from scorekeeper.permissions import Refusal
-from scorekeeper.phones import current_phone, ensure_phone, player_name, remember_name
+from scorekeeper.permissions import Refusal, current_phone, ensure_phone, player_name, remember_name
 from scorekeeper.scoresheet.setup import NewMatch, SetupError, create_match
 from scorekeeper.tables.forms import JoinForm, fields, new_match_form
 

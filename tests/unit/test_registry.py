@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.games import GAMES, Table, get_game
-from scorekeeper.games.win_rule import first_over_target
+from scorekeeper.games.game import first_over_target
 
 from .helpers import table
 
