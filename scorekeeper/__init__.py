@@ -18,7 +18,6 @@ from scorekeeper.extensions import (
     db,
     migrate,
     ping_when_idle,
-    reads_outside_transactions,
 )
 
 
@@ -98,7 +97,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     with app.app_context():
         if db.engine.dialect.name != "sqlite":
             ping_when_idle(db.engine)
-        reads_outside_transactions(app, db.engine)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"))
     csrf.init_app(app)
     matches.init_app(app)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
-from flask import Flask, current_app, has_request_context, request
+from flask import has_request_context, request
 from flask_compress import Compress
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -28,11 +29,6 @@ class Base(DeclarativeBase):
     metadata = sa.MetaData(naming_convention=NAMING_CONVENTION)
 
 
-# Where create_app keeps the app's engine and its twin that runs statements without a
-# transaction, for GETs (Session.get_bind).
-READING_ENGINE = "reading_engine"
-
-
 class Session(FlaskSession):
     """Flask-SQLAlchemy's session, with a GET's statements run outside a transaction: no BEGIN
     and ROLLBACK around them, two of a sheet page's six round trips. A GET only reads, and
@@ -43,19 +39,14 @@ class Session(FlaskSession):
     def get_bind(self, *args: Any, **kwargs: Any) -> sa.Engine | sa.Connection:
         """The app's engine; for a GET, the same engine's connections in autocommit."""
         engine = super().get_bind(*args, **kwargs)
-        if has_request_context() and request.method in ("GET", "HEAD"):
-            plain, reading = current_app.extensions.get(READING_ENGINE, (None, None))
-            if engine is plain:
-                return reading
-        return engine
+        reading = has_request_context() and request.method in ("GET", "HEAD")
+        return reading_twin(engine) if reading and isinstance(engine, sa.Engine) else engine
 
 
-def reads_outside_transactions(app: Flask, engine: sa.Engine) -> None:
-    """Let the app's GETs read through `engine` without a transaction (Session.get_bind)."""
-    app.extensions[READING_ENGINE] = (
-        engine,
-        engine.execution_options(isolation_level="AUTOCOMMIT"),
-    )
+@functools.cache
+def reading_twin(engine: sa.Engine) -> sa.Engine:
+    """The engine's twin that runs each statement without a transaction, made once per engine."""
+    return engine.execution_options(isolation_level="AUTOCOMMIT")
 
 
 db = SQLAlchemy(model_class=Base, session_options={"class_": Session})

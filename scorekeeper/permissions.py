@@ -187,21 +187,15 @@ def viewer_for(match: Match, seats: Iterable[Seat] | None = None) -> Viewer:
 def viewer_at(match: Match, phone: str | None, seats: Iterable[Seat] | None = None) -> Viewer:
     """Who is looking at this match from this phone: its seat among `seats` if given (the
     match's seats as already read), else read now."""
-    seat_id = side_id = None
-    player = ""
-    if phone is not None and seats is not None:
-        seat = next((s for s in seats if s.phone == phone), None)
-        if seat is not None:
-            seat_id, side_id, player = seat.id, seat.side_id, seat.player
-    elif phone is not None:
-        row = db.session.execute(SEAT_OF, {"match_id": match.id, "phone": phone}).first()
-        if row is not None:
-            seat_id, side_id, player = row
-    side = next((s for s in match.sides if s.id == side_id), None) if side_id is not None else None
+    found: tuple[int, int | None, str] | None = None
+    if phone is not None and seats is None:
+        found = db.session.execute(SEAT_OF, {"match_id": match.id, "phone": phone}).first()
+    elif phone is not None and seats is not None:
+        found = next(((s.id, s.side_id, s.player) for s in seats if s.phone == phone), None)
+    seat_id, side_id, player = found or (None, None, "")
+    side = next((s for s in match.sides if s.id == side_id), None)
     is_host = phone is not None and phone == match.host_phone
-    return Viewer(
-        match=match, phone=phone, seat_id=seat_id, side=side, is_host=is_host, player=player
-    )
+    return Viewer(match, phone, seat_id, side, is_host, player)
 
 
 def refusal(

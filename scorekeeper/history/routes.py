@@ -24,11 +24,6 @@ PER_PAGE = 20
 LAST_PAGE = 1_000_000
 
 
-def page_asked() -> int:
-    """The page in ?page=, from 1 (the newest); a missing, junk or negative one means 1."""
-    return max(request.args.get("page", 1, type=int), 1)
-
-
 def page_of(phone: str, page: int) -> sa.Select[int]:
     """The ids of the matches on one page of a phone's history, and one more.
 
@@ -73,7 +68,8 @@ def players_of(ids: list[int]) -> dict[int, dict[int, list[str]]]:
 def index() -> str:
     """The matches this phone created, joined or watched, a page at a time."""
     phone = current_phone()
-    page = page_asked()
+    # From 1 (the newest); a missing, junk or negative ?page= means 1.
+    page = max(request.args.get("page", 1, type=int), 1)
     sheets: list[Sheet] = []
     players: dict[int, dict[int, list[str]]] = {}
     older = False

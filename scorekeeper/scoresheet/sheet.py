@@ -4,6 +4,7 @@ who deals."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -325,10 +326,7 @@ def load_sheet(match: Match, *, corrections: bool = True) -> Sheet:
     """Read one match's hands and work its sheet out; with `corrections`, also its corrections
     (the page's trail, and each cell's mark), which a write's checks don't need."""
     trail = read_trail(match) if corrections else ()
-    corrected: dict[tuple[int, int], int] = {}
-    for line in trail:
-        at = (line.hand_number, line.side_id)
-        corrected[at] = corrected.get(at, 0) + 1
+    corrected = Counter((line.hand_number, line.side_id) for line in trail)
     return work_out(match, read_hands([match.id])[match.id], corrected, trail)
 
 

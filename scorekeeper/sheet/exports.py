@@ -36,13 +36,12 @@ def _who(seats: Sequence[Seat], phone: str, host: str = "the host") -> str:
 def _status_word(status: str) -> str:
     """A match's status in words, for a spreadsheet whose match has no result yet."""
     # NOTE: a match's status, in the last line of a downloaded spreadsheet ("result, open").
-    if status == "open":
-        return pgettext("match status", "open")
-    if status == "ended":
-        return pgettext("match status", "ended")
-    if status == "abandoned":
-        return pgettext("match status", "abandoned")
-    return status
+    words = {
+        "open": pgettext("match status", "open"),
+        "ended": pgettext("match status", "ended"),
+        "abandoned": pgettext("match status", "abandoned"),
+    }
+    return words.get(status, status)
 
 
 def sheet_csv(sheet: Sheet, seats: Sequence[Seat]) -> str:

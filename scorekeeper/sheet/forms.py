@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
@@ -100,16 +101,8 @@ class EntryForm(KeyedForm):
     def facts(self) -> EntryFacts:
         """What the form says the cell holds: its points and ticks (a tick it doesn't carry is
         unticked)."""
-
-        def ticked(tick: str) -> bool:
-            return tick in self and bool(self[tick].data)
-
-        return EntryFacts(
-            points=self.points.data or 0,
-            even_split=ticked("even_split"),
-            last_trick=ticked("last_trick"),
-            black_hand=ticked("black_hand"),
-        )
+        ticked: dict[str, Any] = {tick: tick in self and bool(self[tick].data) for tick in TICKS}
+        return EntryFacts(points=self.points.data or 0)._replace(**ticked)
 
 
 def hand_form(game: Game, sides: int, ticks: tuple[str, ...], **kwargs: object) -> FlaskForm:
@@ -148,16 +141,10 @@ def hand_form(game: Game, sides: int, ticks: tuple[str, ...], **kwargs: object) 
 
 def hand_facts(form: FlaskForm, at: int, ticks: tuple[str, ...]) -> EntryFacts:
     """What the whole-hand form says the cell of the side at `at` holds."""
-
-    def ticked(tick: str) -> bool:
-        return tick in ticks and bool(form[f"{tick}_{at}"].data)
-
-    return EntryFacts(
-        points=form[f"points_{at}"].data or 0,
-        even_split=ticked("even_split"),
-        last_trick=ticked("last_trick"),
-        black_hand=ticked("black_hand"),
-    )
+    ticked: dict[str, Any] = {
+        tick: tick in ticks and bool(form[f"{tick}_{at}"].data) for tick in TICKS
+    }
+    return EntryFacts(points=form[f"points_{at}"].data or 0)._replace(**ticked)
 
 
 class CorrectionForm(EntryForm):
