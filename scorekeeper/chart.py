@@ -45,6 +45,7 @@ def running_chart(
     names: Sequence[str],
     goal: str,
     noun: str,
+    label: str | None = None,
 ) -> Chart:
     """One line per side from 0 through each complete hand's total, and the target dashed
     (none when the target isn't a total: a fixed number of hands).
@@ -70,11 +71,12 @@ def running_chart(
     def y(value: int) -> float:
         return PAD_TOP + plot_h * (high - value) / span
 
-    if target is not None:
+    # `label`: the caller's words, for a chart of something else than a match's totals.
+    if label is None and target is not None:
         # NOTE: the chart's label for screen readers: "Running totals toward 101 points";
         # %(goal)s is the target with what it counts.
         label = _("Running totals toward %(goal)s", goal=goal)
-    else:
+    elif label is None:
         label = _("Running totals")
     last = None
     if len(points) > 1:

@@ -21,7 +21,7 @@ from babel import Locale
 from babel.dates import format_skeleton, format_time
 from babel.support import Translations
 from flask import Blueprint, Flask, has_request_context, redirect, request, session
-from flask_babel import Babel, get_locale, get_timezone, get_translations
+from flask_babel import Babel, format_percent, get_locale, get_timezone, get_translations
 from flask_babel import format_decimal as babel_decimal
 from jinja2 import pass_context
 from jinja2.runtime import Context
@@ -129,6 +129,16 @@ def number(value: int) -> str:
     return babel_decimal(value)
 
 
+def share(value: float) -> str:
+    """A share as the phone's language writes a percentage ("62 %" in Russian)."""
+    return format_percent(value)
+
+
+def tenths(value: float) -> str:
+    """A number to one decimal, as the phone's language writes it ("23,5" in Spanish)."""
+    return babel_decimal(value, "#,##0.0")
+
+
 @bp.post("/language")
 def switch() -> Response:
     """The language switch: this phone reads the picked language from now on. Back to the
@@ -166,6 +176,8 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(when, "when")
     app.add_template_filter(iso_utc, "iso_utc")
     app.add_template_filter(number, "number")
+    app.add_template_filter(share, "share")
+    app.add_template_filter(tenths, "tenths")
     app.jinja_env.globals["LANGUAGES"] = LANGUAGES
     app.add_template_global(language)
     app.add_template_global(direction)

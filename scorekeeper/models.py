@@ -15,6 +15,8 @@ from scorekeeper.extensions import Model
 # Letters and digits nobody misreads at a table: no 0/O, 1/I/L.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
+# The most a match's note holds: a line or two, read on a phone.
+NOTE_LENGTH = 200
 
 
 def new_code() -> str:
@@ -70,6 +72,8 @@ class Match(Model):
     # Who dealt the first hand, as a place in the dealing order (scoresheet/sheet.py); None until
     # the host says.
     first_dealer: so.Mapped[int | None]
+    # The host's note on the match: where it was played, what was at stake ("" for none).
+    note: so.Mapped[str] = so.mapped_column(sa.String(NOTE_LENGTH), default="", server_default="")
 
     sides: so.Mapped[list[Side]] = so.relationship(
         back_populates="match",

@@ -116,6 +116,7 @@ class Action(Enum):
     REMATCH = "rematch"
     FORGET = "forget"
     DEALER = "dealer"
+    NOTE = "note"
 
 
 # Actions only the host's phone may take.
@@ -238,6 +239,11 @@ def refusal(
                 409,
                 match,
             )
+        return None
+    if action is Action.NOTE:
+        # Written after the last hand as often as before the first: on a match in any state.
+        if not viewer.is_host:
+            return Refusal(_("Only the host can write the match's note."), match=match)
         return None
     if action is not Action.WATCH and not match.is_open:
         if match.is_ended:

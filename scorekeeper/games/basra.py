@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from flask_babel import lazy_gettext as _l
 from flask_babel import lazy_ngettext, ngettext
 
-from .base import CalcField, Calculation, EntryFacts, Table, TableFormat, TableRule
+from .base import CalcField, Calculation, EntryFacts, HandResult, Table, TableFormat, TableRule
 from .calculator import (
     MAJORITY_CARDS,
     MOST_ALONE,
@@ -15,6 +15,7 @@ from .calculator import (
     PACK,
     calculation,
     count_field,
+    counted,
     flag_field,
     line,
     most_cards_field,
@@ -68,6 +69,12 @@ class Basra(PointsGame):
     """Basra's formats, table rules, calculator and carried-over majority."""
 
     key = "basra"
+    feats = (
+        ("basras", _l("Basras")),
+        ("double_basras", _l("Double basras")),
+        # NOTE: a phone's record: how many hands its side took Basra's majority (most cards).
+        ("majorities", _l("Majorities taken")),
+    )
     # NOTE: The name of a card game.
     name = _l("Basra")
     formats = (
@@ -276,6 +283,20 @@ class Basra(PointsGame):
                 )
             )
         return calculation(lines)
+
+    def feats_of(
+        self, table: Table, result: HandResult, facts: EntryFacts | None, at: int
+    ) -> dict[str, int]:
+        """Basras however the table scores them, double basras, and the majority taken (27+
+        cards, or most cards alone with 3), from the calculator's breakdown."""
+        breakdown = result.breakdowns[at]
+        if breakdown is None:
+            return {}
+        return {
+            "basras": counted(breakdown, "basras", *(row[0] for row in BASRA_CARDS)),
+            "double_basras": counted(breakdown, "double_basras"),
+            "majorities": counted(breakdown, "majority", scoring=True),
+        }
 
     def majority_worth(self, table: Table, held_over: int) -> int | None:
         """The 30 majority plus whatever earlier ties held over."""

@@ -8,12 +8,13 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import lazy_ngettext, ngettext
 
-from .base import CalcField, Calculation, Table, TableFormat
+from .base import CalcField, Calculation, EntryFacts, HandResult, Table, TableFormat
 from .calculator import (
     MAJORITY_CARDS,
     PACK,
     calculation,
     count_field,
+    counted,
     flag_field,
     line,
     read_counts,
@@ -42,6 +43,7 @@ class Brasta(PointsGame):
     """Brasta's targets and calculator; totals may go negative."""
 
     key = "brasta"
+    feats = (("brastas", _l("Brastas")), ("double_brastas", _l("Double Brastas")))
     # NOTE: The name of a card game.
     name = _l("Brasta")
     # brasta.txt: "Brasta supports two players with one 52-card deck."
@@ -63,6 +65,18 @@ class Brasta(PointsGame):
         # NOTE: Brasta's bonus for the side that makes the last capture of a hand.
         Expected("last_hand", _l("Last Hand"), 1, single=True),
     )
+
+    def feats_of(
+        self, table: Table, result: HandResult, facts: EntryFacts | None, at: int
+    ) -> dict[str, int]:
+        """Brastas and Double Brastas, from the calculator's breakdown."""
+        breakdown = result.breakdowns[at]
+        if breakdown is None:
+            return {}
+        return {
+            "brastas": counted(breakdown, "brastas"),
+            "double_brastas": counted(breakdown, "double_brastas"),
+        }
 
     def target_label(self, target: int) -> str:
         """The target with its name where it has one ("401 Standard")."""

@@ -8,7 +8,16 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import lazy_ngettext, lazy_pgettext, ngettext
 
-from .base import CalcField, Calculation, EntryFacts, HandFacts, Table, TableFormat, TableRule
+from .base import (
+    CalcField,
+    Calculation,
+    EntryFacts,
+    HandFacts,
+    HandResult,
+    Table,
+    TableFormat,
+    TableRule,
+)
 from .calculator import calculation, count_field, line, read_counts
 from .game import Game, Outcome, every_side
 from .hand_checks import Expected
@@ -39,6 +48,13 @@ class Brisca(Game):
     """Brisca's formats, Black hand rule, card-point calculator and rounds won."""
 
     key = "brisca"
+    feats = (
+        # NOTE: a phone's record: Brisca rounds its side won.
+        ("rounds_won", _l("Rounds won")),
+        # NOTE: a phone's record: Brisca rounds tied at the top (60–60), settled by the last trick.
+        ("sixty_sixty", _l("Rounds tied 60–60")),
+        ("black_hands", _l("Black hands")),
+    )
     # NOTE: The name of a card game.
     name = _l("Brisca")
     formats = (
@@ -76,6 +92,23 @@ class Brisca(Game):
         ),
     )
     expected = tuple(Expected(key, label, SUITS) for key, label, *_rest in CARD_VALUES)
+
+    def feats_of(
+        self, table: Table, result: HandResult, facts: EntryFacts | None, at: int
+    ) -> dict[str, int]:
+        """Rounds won; rounds tied at the top (60–60 head to head), which the last trick
+        settled; black hands held."""
+        if not result.complete:
+            return {}
+        points = [p or 0 for p in result.points]
+        top = max(points)
+        return {
+            "rounds_won": int(result.round_winner == at),
+            "sixty_sixty": int(points[at] == top and points.count(top) > 1),
+            "black_hands": int(
+                facts is not None and facts.black_hand and table.rule_on("black_hand")
+            ),
+        }
 
     def target_label(self, target: int) -> str:
         """The target in rounds won ("3 rounds")."""

@@ -145,6 +145,18 @@ def require_most_cards_claim(values: Mapping[str, int], sides: int) -> None:
         raise CountError("most_cards", reason)
 
 
+def counted(breakdown: Calculation | None, *keys: str, scoring: bool = False) -> int:
+    """How many of these lines' things a breakdown holds (with `scoring`: how many of them
+    scored points, as a majority taken or not): what a phone's record adds up."""
+    if breakdown is None:
+        return 0
+    return sum(
+        (int(scored.points > 0) if scoring else scored.count)
+        for scored in breakdown.lines
+        if scored.key in keys
+    )
+
+
 def line(key: str, label: str, count: int, points: int) -> ScoreLine:
     """A breakdown row (kept short so each game's calculate reads as its scoring table)."""
     return ScoreLine(key=key, label=label, count=count, points=points)

@@ -79,6 +79,20 @@ class Game:
     asks_last_trick = False
     # The counts a hand must add up to when every side used the calculator.
     expected: tuple[Expected, ...] = ()
+    # What a phone's record counts of this game's hands besides points (feats_of), by key,
+    # with the words it heads them with: Basra's basras, Pastura's pasturas...
+    feats: tuple[tuple[str, str], ...] = ()
+
+    def feats_of(
+        self, table: Table, result: HandResult, facts: EntryFacts | None, at: int
+    ) -> dict[str, int]:
+        """What the side at `at` did in one hand, by the keys of `feats` (a record adds
+        them up); read from the rules' own working of the hand (its breakdown)."""
+        return {}
+
+    def lowest_wins(self, table: Table) -> bool:
+        """Whether the lowest total leads (a record's margins and deficits run the other way)."""
+        return False
 
     @property
     def goes_negative(self) -> bool:

@@ -144,6 +144,10 @@ class Other(PointsGame):
             )
         return ""
 
+    def lowest_wins(self, table: Table) -> bool:
+        """The table plays for the lowest total (Hearts)."""
+        return self.choice(table, "winner") == LOWEST
+
     def standing(self, table: Table, state: MatchState) -> Standing:
         """Who leads (the lowest, when the lowest wins), how far each side is from the target
         (no distances when the target is a number of hands), and what wins."""

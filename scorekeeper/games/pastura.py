@@ -7,13 +7,14 @@ from collections.abc import Mapping, Sequence
 from flask_babel import lazy_gettext as _l
 from flask_babel import lazy_ngettext, ngettext
 
-from .base import CalcField, Calculation, EntryFacts, Table, TableFormat
+from .base import CalcField, Calculation, EntryFacts, HandResult, Table, TableFormat
 from .calculator import (
     MAJORITY_CARDS,
     MOST_ALONE,
     PACK,
     calculation,
     count_field,
+    counted,
     flag_field,
     line,
     most_cards_field,
@@ -39,6 +40,7 @@ class Pastura(PointsGame):
     """Pastura's formats, calculator and early victory."""
 
     key = "pastura"
+    feats = (("pasturas", _l("Pasturas")),)
     # NOTE: The name of a card game.
     name = _l("Pastura")
     formats = (
@@ -60,6 +62,13 @@ class Pastura(PointsGame):
         Expected("two_clubs", "2♣", 1, single=True),
         Expected("ten_diamonds", "10♦", 1, single=True),
     )
+
+    def feats_of(
+        self, table: Table, result: HandResult, facts: EntryFacts | None, at: int
+    ) -> dict[str, int]:
+        """Pasturas, from the calculator's breakdown."""
+        breakdown = result.breakdowns[at]
+        return {"pasturas": counted(breakdown, "pasturas")} if breakdown is not None else {}
 
     def calculator_fields(self, table: Table) -> tuple[CalcField, ...]:
         """Pastura's scoring table as inputs, line by line."""

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
+from scorekeeper.chart import Chart, running_chart
 from scorekeeper.extensions import db
 from scorekeeper.forms import ActionForm, post_of
 from scorekeeper.matches import match_or_404
 from scorekeeper.models import Match, Seat
 from scorekeeper.permissions import current_phone
+from scorekeeper.scoresheet.record import Record, phone_at, read_record
 from scorekeeper.scoresheet.seats import forget
 from scorekeeper.scoresheet.sheet import Sheet, load_sheets
 from scorekeeper.scoresheet.writing import Post
@@ -49,18 +52,23 @@ def sheets_of(ids: list[int]) -> list[Sheet]:
     return [by_id[match_id] for match_id in ids if match_id in by_id]
 
 
-def players_of(ids: list[int]) -> dict[int, dict[int, list[str]]]:
-    """The names the players gave at these matches: by match, by side, in the order they sat
-    down (one statement, whatever the page holds)."""
-    named: dict[int, dict[int, list[str]]] = {}
+# A player at a match as a card names them: their seat (their name links to its record) and
+# the name they gave.
+Named = tuple[int, str]
+
+
+def players_of(ids: list[int]) -> dict[int, dict[int, list[Named]]]:
+    """The names the players gave at these matches, with their seats: by match, by side, in
+    the order they sat down (one statement, whatever the page holds)."""
+    named: dict[int, dict[int, list[Named]]] = {}
     rows = db.session.execute(
-        sa.select(Seat.match_id, Seat.side_id, Seat.player)
+        sa.select(Seat.match_id, Seat.side_id, Seat.id, Seat.player)
         .where(Seat.match_id.in_(ids), Seat.side_id.is_not(None), Seat.player != "")
         .order_by(Seat.id)
     )
-    for match_id, side_id, player in rows:
+    for match_id, side_id, seat_id, player in rows:
         if side_id is not None:
-            named.setdefault(match_id, {}).setdefault(side_id, []).append(player)
+            named.setdefault(match_id, {}).setdefault(side_id, []).append((seat_id, player))
     return named
 
 
@@ -71,7 +79,7 @@ def index() -> str:
     # From 1 (the newest); a missing, junk or negative ?page= means 1.
     page = max(request.args.get("page", 1, type=int), 1)
     sheets: list[Sheet] = []
-    players: dict[int, dict[int, list[str]]] = {}
+    players: dict[int, dict[int, list[Named]]] = {}
     older = False
     if phone is not None and page <= LAST_PAGE:
         listed = list(db.session.scalars(page_of(phone, page)))
@@ -92,3 +100,46 @@ def remove(code: str) -> Response:
     done = forget(match, post_of(form) if form.validate() else Post(current_phone()))
     flash(done.message, "repeated" if done.repeated else "done")
     return redirect(url_for("history.index", page=request.form.get("page", 1, type=int)))
+
+
+def results_chart(record: Record) -> Chart | None:
+    """Wins and losses so far, match by match: the record's form at a glance."""
+    if not record.results:
+        return None
+    return running_chart(
+        record.results,
+        None,
+        # NOTE: the lines of a phone's record's chart: its wins and its losses so far.
+        [_("Wins"), _("Losses")],
+        "",
+        # NOTE: the chart's last match, under the end of its lines ("match 12").
+        _("match"),
+        label=_("Wins and losses, match by match"),
+    )
+
+
+def _render_record(phone: str | None, mine: bool) -> str:
+    """A phone's record page (an empty one for a phone with no cookie yet)."""
+    record = read_record(phone) if phone is not None else None
+    return render_template(
+        "history/record.html",
+        record=record,
+        mine=mine,
+        chart=results_chart(record) if record is not None else None,
+    )
+
+
+@bp.get("/history/record")
+def record() -> str:
+    """This phone's record over the matches it played."""
+    return _render_record(current_phone(), mine=True)
+
+
+@bp.get("/history/<code>/player/<int(max=2147483647):seat_id>")
+def player(code: str, seat_id: int) -> str:
+    """The record of the phone at a seat of this match (its player's name links here)."""
+    match = match_or_404(code)
+    phone = phone_at(match, seat_id)
+    if phone is None:
+        abort(404)
+    return _render_record(phone, mine=phone == current_phone())

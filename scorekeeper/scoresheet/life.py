@@ -84,6 +84,19 @@ def abandon_match(match: Match, post: Post) -> Done:
     return act(match, post, work)
 
 
+def write_note(match: Match, note: str, post: Post) -> Done:
+    """The host writes the match's note (where, what was at stake), or clears it."""
+
+    def work(viewer: Viewer) -> Done:
+        viewer.require(Action.NOTE)
+        if note == match.note:
+            return Done(_("The note is as it was."), changed=False)
+        match.note = note
+        return Done(_("Note saved.") if note else _("Note cleared."))
+
+    return act(match, post, work)
+
+
 def rematch(match: Match, post: Post) -> Done:
     """Start the next match of an ended one: the same game, table, target, rules and side
     names, this phone its host on the side it held. Every phone of the ended match is then

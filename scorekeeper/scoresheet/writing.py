@@ -40,6 +40,7 @@ CHANGING = [
     "closed",
     "rematch_code",
     "first_dealer",
+    "note",
 ]
 
 

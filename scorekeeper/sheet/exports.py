@@ -16,8 +16,9 @@ from scorekeeper.scoresheet.sheet import Sheet, cell_values
 
 # What a spreadsheet takes for a formula (or a field separator) at the start of a cell.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-# The JSON export's shape: an import reads "format" and "version" first.
-JSON_FORMAT, JSON_VERSION = "scorekeeper-match", 1
+# The JSON export's shape: an import reads "format" and "version" first. Version 2 added the
+# host's note and the code of the match's rematch.
+JSON_FORMAT, JSON_VERSION = "scorekeeper-match", 2
 
 
 def spreadsheet_safe(text: str) -> str:
@@ -134,6 +135,8 @@ def sheet_csv(sheet: Sheet, seats: Sequence[Seat]) -> str:
     )
     result = sheet.result or _status_word(match.status)
     writer.writerow([pgettext("spreadsheet row", "result"), spreadsheet_safe(result)])
+    if match.note:
+        writer.writerow([pgettext("spreadsheet row", "note"), spreadsheet_safe(match.note)])
     return out.getvalue()
 
 
@@ -158,6 +161,8 @@ def match_json(sheet: Sheet, seats: Sequence[Seat]) -> dict[str, Any]:
         "winner": sheet.winner.position if match.is_ended and sheet.winner else None,
         "created_at": iso_utc(match.created_at),
         "ended_at": iso_utc(match.ended_at),
+        "note": match.note,
+        "rematch": match.rematch_code,
         "sides": [
             {
                 "position": side.position,
@@ -207,4 +212,24 @@ def match_json(sheet: Sheet, seats: Sequence[Seat]) -> dict[str, Any]:
             for c in sheet.trail
         ],
         "totals": list(sheet.state.totals),
+    }
+
+
+class UnreadableExport(ValueError):
+    """A file that is not a match this app exported, or one from a newer version of it."""
+
+
+def read_match_json(data: dict[str, Any]) -> dict[str, Any]:
+    """A match as exported by any version so far, in the newest version's shape: what an
+    import reads. Version 1 had no note and no rematch."""
+    if not isinstance(data, dict) or data.get("format") != JSON_FORMAT:
+        raise UnreadableExport("not a Scorekeeper match")
+    version = data.get("version")
+    if not isinstance(version, int) or not 1 <= version <= JSON_VERSION:
+        raise UnreadableExport(f"version {version!r}: this app reads 1 to {JSON_VERSION}")
+    return {
+        **data,
+        "note": data.get("note", ""),
+        "rematch": data.get("rematch"),
+        "version": JSON_VERSION,
     }

@@ -8,17 +8,19 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, IntegerField
-from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
+from wtforms import BooleanField, IntegerField, StringField
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from scorekeeper.forms import (
     ENTER_A_NUMBER,
     RELOAD,
     KeyedForm,
     PointsField,
+    printable,
     reason_field,
 )
 from scorekeeper.games import EntryFacts, Game
+from scorekeeper.models import NOTE_LENGTH
 
 
 def points_bounds(game: Game) -> str:
@@ -155,3 +157,20 @@ class CorrectionForm(EntryForm):
     )
     last_trick = BooleanField(TICKS["last_trick"])
     reason = reason_field()
+
+
+class NoteForm(KeyedForm):
+    """The host's note on a match: where it was played, what was at stake."""
+
+    note = StringField(
+        _l("Note"),
+        filters=[lambda text: text.strip() if isinstance(text, str) else text],
+        validators=[
+            Optional(),
+            Length(
+                max=NOTE_LENGTH,
+                message=_l("Keep the note under %(num)d letters.", num=NOTE_LENGTH),
+            ),
+            printable,
+        ],
+    )

@@ -65,7 +65,7 @@ from scorekeeper.scoresheet.sheet import (
 )
 from scorekeeper.scoresheet.writing import Done, Post
 from scorekeeper.sheet.exports import match_json, sheet_csv
-from scorekeeper.sheet.forms import CorrectionForm, EntryForm, hand_facts, hand_form
+from scorekeeper.sheet.forms import CorrectionForm, EntryForm, NoteForm, hand_facts, hand_form
 
 bp = Blueprint("sheet", __name__, url_prefix="/m")
 # The name this phone gave last, offered on the claim and watch form.
@@ -434,6 +434,21 @@ def rename(code: str) -> ResponseReturnValue:
         return answer(match.code, done)
     viewer = viewer_for(match).require(Action.RENAME)
     return render_template("sheet/name.html", match=match, viewer=viewer)
+
+
+@bp.route("/<code>/note", methods=["GET", "POST"])
+def note(code: str) -> ResponseReturnValue:
+    """The host writes the match's note: where it was played, what was at stake."""
+    match = match_or_404(code)
+    form = NoteForm()
+    if form.validate_on_submit():
+        return answer(match.code, life.write_note(match, form.note.data or "", post_of(form)))
+    viewer_for(match).require(Action.NOTE)
+    if not form.is_submitted():
+        form.note.data = match.note
+    return render_template("sheet/note.html", match=match, form=form), (
+        400 if form.is_submitted() else 200
+    )
 
 
 @bp.post("/<code>/last-trick")

@@ -352,6 +352,13 @@ ACTIONS: dict[str, Row] = {
         asks=plain(Action.RENAME),
         wrong="forged",
     ),
+    "write the note": Row(
+        "open",
+        lambda t: post(t, "note", {"note": "At Omar's"}),
+        HOST,
+        asks=plain(Action.NOTE),
+        wrong="partner",
+    ),
     "abandon": Row(
         "open",
         lambda t: post(t, "abandon", {"confirmed": "y"}),

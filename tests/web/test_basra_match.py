@@ -169,7 +169,7 @@ def test_the_exports_carry_breakdowns_corrections_and_the_whole_match(host, gues
     exported = host.get(f"/m/{code}/match.json")
     assert exported.headers["Content-Type"].startswith("application/json")
     match = json.loads(exported.get_data(as_text=True))
-    assert (match["format"], match["version"], match["game"]) == ("scorekeeper-match", 1, "basra")
+    assert (match["format"], match["version"], match["game"]) == ("scorekeeper-match", 2, "basra")
     assert [(s["name"], s["phones"]) for s in match["sides"]] == [
         ("Alice", ["Omar"]),
         ("Ben", [""]),

@@ -1,0 +1,289 @@
+"""A phone's record: the matches it played on a side, each worked out through its game's rules
+(sheet.py), added up per game and in all, with the series it won and the phones it met most.
+
+A phone is the identity here (there are no accounts): its record is every ended match where
+it held a side and that it kept on its list. Unfinished and abandoned matches, watched ones,
+and those the phone took off its list are left out. It is read in three statements whatever
+the history's size: the matches with their sides, every phone seated on a side at them (this
+one's seats among them), and their hands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+from scorekeeper.extensions import db
+from scorekeeper.games import GAMES, Game
+from scorekeeper.models import Match, Seat, Side
+from scorekeeper.scoresheet.sheet import Sheet, read_hands, work_out
+
+
+class Feat(NamedTuple):
+    """A best of the record, with the match it happened in: its code (the link), and the
+    hand's number where it is a hand."""
+
+    value: int
+    code: str
+    hand: int | None = None
+    # What the page shows for it, where that is not the value alone ("104–31").
+    shown: str = ""
+
+
+@dataclass
+class Tally:
+    """A record's figures over some matches (one game's, or all of them)."""
+
+    matches: int = 0
+    wins: int = 0
+    streak: int = 0
+    best_streak: int = 0
+    series: int = 0
+    series_won: int = 0
+    hands: int = 0
+    points: int = 0
+    best_hand: Feat | None = None
+    biggest_win: Feat | None = None
+    comeback: Feat | None = None
+    # The game's feats (Game.feats) added up: basras, pasturas, rounds won...
+    feats: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def win_share(self) -> float | None:
+        """Wins over matches (None before any)."""
+        return self.wins / self.matches if self.matches else None
+
+    @property
+    def average(self) -> float | None:
+        """Points per complete hand (Brisca: card points per round)."""
+        return self.points / self.hands if self.hands else None
+
+    def played(self, won: bool) -> None:
+        """One more match, won or not, in the order they were played."""
+        self.matches += 1
+        self.wins += won
+        self.streak = self.streak + 1 if won else 0
+        self.best_streak = max(self.best_streak, self.streak)
+
+
+@dataclass
+class Met:
+    """Another phone this one met at the table: as a partner (on its side) and as an opponent."""
+
+    name: str
+    together: int = 0
+    won_together: int = 0
+    against: int = 0
+    # Matches this phone won against it, and that it won against this phone.
+    beat: int = 0
+    beaten: int = 0
+
+
+@dataclass
+class Record:
+    """A phone's record: in all, per game (in the registry's order), the phones it met most,
+    and its results match by match for the chart (wins and losses so far)."""
+
+    name: str
+    overall: Tally
+    games: list[tuple[Game, Tally]]
+    partners: list[Met]
+    opponents: list[Met]
+    results: list[tuple[int, int]]
+
+
+# How many partners and opponents the page lists.
+MOST_MET = 5
+
+
+def _played(phone: str) -> sa.Select[int]:
+    """The matches a phone's record counts: ended, the phone on a side, still on its list."""
+    return (
+        sa.select(Seat.match_id)
+        .join(Match, Match.id == Seat.match_id)
+        .where(
+            Seat.phone == phone,
+            Seat.listed.is_(True),
+            Seat.side_id.is_not(None),
+            Match.status == Match.ENDED,
+        )
+    )
+
+
+def read_record(phone: str) -> Record:
+    """This phone's record, in three statements however many matches it played."""
+    played = _played(phone)
+    # Sides joined, not selected in: a select-in load sends one statement per 500 matches.
+    matches = list(
+        db.session.scalars(
+            sa.select(Match)
+            .where(Match.id.in_(played))
+            .options(so.joinedload(Match.sides))
+            .order_by(Match.created_at, Match.id)
+        ).unique()
+    )
+    seats = db.session.execute(
+        sa.select(Seat.match_id, Seat.phone, Seat.side_id, Seat.player)
+        .where(Seat.match_id.in_(played), Seat.side_id.is_not(None))
+        .order_by(Seat.match_created_at, Seat.id)
+    ).all()
+    hands = read_hands([match.id for match in matches])
+    sheets = [work_out(match, hands[match.id]) for match in matches]
+    return add_up(phone, sheets, seats)
+
+
+def add_up(
+    phone: str, sheets: Sequence[Sheet], seats: Sequence[tuple[int, str, int | None, str]]
+) -> Record:
+    """A phone's record from its matches' sheets (oldest first) and every seat at them."""
+    mine: dict[int, int] = {}
+    name = ""
+    names: dict[str, str] = {}
+    at: dict[int, list[tuple[str, int]]] = {}
+    for match_id, seated, side_id, player in seats:
+        if side_id is None:
+            continue
+        if seated == phone:
+            mine[match_id] = side_id
+            name = player or name
+        else:
+            at.setdefault(match_id, []).append((seated, side_id))
+            # The name it gave last (seats come oldest first), else the side it held.
+            names[seated] = player or names.get(seated, "")
+    overall = Tally()
+    per_game: dict[str, Tally] = {}
+    met: dict[str, Met] = {}
+    results: list[tuple[int, int]] = []
+    side_names: dict[int, str] = {}
+    for sheet in sheets:
+        match = sheet.match
+        side_id = mine.get(match.id)
+        position = next((s.position for s in sheet.sides if s.id == side_id), None)
+        if position is None:
+            continue
+        side_names.update({s.id: s.name for s in sheet.sides})
+        won = match.winner_side_id == side_id
+        tally = per_game.setdefault(match.game, Tally())
+        overall.played(won)
+        tally.played(won)
+        _hands(sheet, position, tally)
+        if won:
+            _margins(sheet, position, tally)
+        results.append((overall.wins, overall.matches - overall.wins))
+        for other, other_side in at.get(match.id, []):
+            someone = met.setdefault(other, Met(names.get(other, "")))
+            if not someone.name:
+                someone.name = side_names.get(other_side, "")
+            if other_side == side_id:
+                someone.together += 1
+                someone.won_together += won
+            else:
+                someone.against += 1
+                someone.beat += won
+                someone.beaten += match.winner_side_id == other_side
+    _series(sheets, mine, overall, per_game)
+    games = [(game, per_game[key]) for key, game in GAMES.items() if key in per_game]
+    partners = sorted((m for m in met.values() if m.together), key=lambda m: -m.together)
+    opponents = sorted((m for m in met.values() if m.against), key=lambda m: -m.against)
+    return Record(
+        name=name,
+        overall=overall,
+        games=games,
+        partners=partners[:MOST_MET],
+        opponents=opponents[:MOST_MET],
+        results=results,
+    )
+
+
+def _hands(sheet: Sheet, position: int, tally: Tally) -> None:
+    """Add one match's complete hands to a game's tally: points, the best hand, the feats."""
+    game, table, code = sheet.game, sheet.table, sheet.match.code
+    for hand, result, cells in zip(sheet.hands, sheet.state.hands, sheet.grid, strict=True):
+        points = result.points[position]
+        if not result.complete or points is None:
+            continue
+        tally.hands += 1
+        tally.points += points
+        if tally.best_hand is None or points > tally.best_hand.value:
+            tally.best_hand = Feat(points, code, hand.number)
+        entry = cells[position]
+        for key, count in game.feats_of(
+            table, result, entry.facts if entry else None, position
+        ).items():
+            tally.feats[key] = tally.feats.get(key, 0) + count
+
+
+def _margins(sheet: Sheet, position: int, tally: Tally) -> None:
+    """A won match's margin at the end, and the deficit it came back from (the most it
+    trailed the best other side by, after any hand), toward the best of each."""
+    # Where the lowest total wins (Hearts), being behind is being higher.
+    sign = -1 if sheet.game.lowest_wins(sheet.table) else 1
+    code = sheet.match.code
+
+    def behind(totals: Sequence[int]) -> int:
+        best = max(sign * t for at, t in enumerate(totals) if at != position)
+        return best - sign * totals[position]
+
+    totals = sheet.state.totals
+    if len(totals) < 2:
+        return
+    margin = -behind(totals)
+    if tally.biggest_win is None or margin > tally.biggest_win.value:
+        others = [t for at, t in enumerate(totals) if at != position]
+        shown = "–".join(str(t) for t in [totals[position], *others])
+        tally.biggest_win = Feat(margin, code, shown=shown)
+    deficit = max((behind(running) for running in sheet.state.running), default=0)
+    if deficit > 0 and (tally.comeback is None or deficit > tally.comeback.value):
+        tally.comeback = Feat(deficit, code)
+
+
+def _series(
+    sheets: Sequence[Sheet], mine: dict[int, int], overall: Tally, per_game: dict[str, Tally]
+) -> None:
+    """The series among these matches (a rematch continues its match's series) and those this
+    phone's side won: more of its matches than any other side's."""
+    by_code = {sheet.match.code: sheet for sheet in sheets}
+    follows = {s.match.rematch_code for s in sheets if s.match.rematch_code in by_code}
+    for sheet in sheets:
+        if sheet.match.code in follows:
+            # Not the first of a series: counted from its first.
+            continue
+        chain = [sheet]
+        while chain[-1].match.rematch_code in by_code:
+            chain.append(by_code[str(chain[-1].match.rematch_code)])
+        if len(chain) < 2:
+            continue
+        last = chain[-1]
+        side_id = mine[last.match.id]
+        position = next(s.position for s in last.sides if s.id == side_id)
+        wins = series_score(chain)
+        won = wins[position] > max((w for at, w in enumerate(wins) if at != position), default=0)
+        for tally in (overall, per_game[sheet.match.game]):
+            tally.series += 1
+            tally.series_won += won
+
+
+def series_score(sheets: Sequence[Sheet | Match]) -> list[int]:
+    """Matches won by each side's place at the table over a series (rematches keep the
+    sides in their places)."""
+    wins: list[int] = []
+    for one in sheets:
+        match = one.match if isinstance(one, Sheet) else one
+        sides: list[Side] = list(match.sides)
+        wins += [0] * (len(sides) - len(wins))
+        if match.is_ended:
+            winner = next((s.position for s in sides if s.id == match.winner_side_id), None)
+            if winner is not None:
+                wins[winner] += 1
+    return wins
+
+
+def phone_at(match: Match, seat_id: int) -> str | None:
+    """The phone of a seat at this match (a name on its sheet links to its record), or None."""
+    return db.session.scalar(
+        sa.select(Seat.phone).where(Seat.id == seat_id, Seat.match_id == match.id)
+    )

@@ -1,0 +1,175 @@
+"""A phone's record: what it counts (ended matches it played, kept on its list), what it says
+per game and in all, whom it met, and that it reads in the same statements however long the
+history."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from tests.phones import Phone
+from tests.statements import statements
+from tests.web.test_calculator import ALICE, BEN, count
+
+
+def figures(page: str, heading: str) -> dict[str, str]:
+    """The figures of one card of a record page (its h2), as a phone reads them: name → value."""
+    card = page.split(f"<h2>{heading}</h2>")[1].split("</section>")[0]
+    pairs = re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", card, re.S)
+    return {
+        html.unescape(name): html.unescape(re.sub(r"<[^>]+>", "", value)) for name, value in pairs
+    }
+
+
+def play(host: Phone, guest: Phone, hands: list[tuple[int, int]], **fields: str) -> str:
+    """A head-to-head Basra match to 101 (Alice the host, Ben the guest), these hands entered
+    and ended by the guest; its code."""
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben", **fields)
+    guest.join(code, side=1)
+    for number, (alice, ben) in enumerate(hands, start=1):
+        host.enter(code, number, 0, alice)
+        guest.enter(code, number, 1, ben)
+    assert "Match over" in guest.post(f"/m/{code}/end").shown
+    return code
+
+
+def test_the_record_counts_ended_matches_this_phone_played_and_kept(host, guest):
+    play(host, guest, [(60, 10), (50, 20)])  # Alice wins
+    play(host, guest, [(10, 70), (20, 60)])  # Ben wins
+    removed = play(host, guest, [(101, 0)])  # Alice wins, then the host takes it off its list
+    host.post(f"/history/{removed}/remove")
+    abandoned = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    guest.join(abandoned, side=1)
+    host.enter(abandoned, 1, 0, 101)
+    host.post(f"/m/{abandoned}/abandon", {"confirmed": "y"})
+    host.create("basra", table_format="2", side_0="Alice", side_1="Ben")  # left open
+
+    page = host.get("/history/record").shown
+    assert "Your record" in page
+    assert "Not counted: unfinished and abandoned matches" in page
+    mine = figures(page, "In all")
+    assert mine["Matches"] == "2" and mine["Wins"] == "1" and mine["Win share"] == "50%"
+    # The guest kept the removed match: it counts for Ben's phone.
+    theirs = figures(guest.get("/history/record").shown, "In all")
+    assert theirs["Matches"] == "3" and theirs["Wins"] == "1"
+
+
+def test_streaks_best_hand_biggest_win_and_comeback_per_game(host, guest):
+    play(host, guest, [(10, 40), (95, 0)])  # Alice 105–40, from 30 behind
+    play(host, guest, [(0, 101)])  # Ben
+    play(host, guest, [(70, 0), (40, 5)])  # Alice 110–5
+    play(host, guest, [(101, 80)])  # Alice 101–80
+    alice = figures(host.get("/history/record").shown, "Basra")
+    assert alice["Matches"] == "4" and alice["Wins"] == "3" and alice["Win share"] == "75%"
+    assert alice["Current streak"] == "2 wins" and alice["Best streak"] == "2 wins"
+    assert alice["Best hand"].startswith("101, hand 1 of ")
+    assert alice["Biggest win"].startswith("110–5 in ")
+    assert alice["Biggest comeback"].startswith("won from 30 behind")
+    # 10 + 95 + 0 + 70 + 40 + 101 over 6 hands.
+    assert alice["Average points per hand"] == "52.7"
+    ben = figures(guest.get("/history/record").shown, "Basra")
+    assert ben["Current streak"] == "0 wins" and ben["Best streak"] == "1 win"
+    assert "Biggest comeback" not in ben
+
+
+def test_basras_and_majorities_come_from_calculator_entries(host, guest):
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    guest.join(code, side=1)
+    for _ in range(3):
+        count(host, code, ALICE)
+        count(guest, code, BEN)
+    assert "Match over" in host.post(f"/m/{code}/end").shown
+    alice = figures(host.get("/history/record").shown, "Basra")
+    assert alice["Basras"] == "3" and alice["Majorities taken"] == "3"
+    ben = figures(guest.get("/history/record").shown, "Basra")
+    assert ben["Basras"] == "0" and ben["Majorities taken"] == "0"
+
+
+def test_brisca_rounds_won_and_sixty_sixties(host, guest):
+    code = host.create("brisca", table_format="2", target="2", side_0="Ana", side_1="Bea")
+    guest.join(code, side=1)
+    host.enter(code, 1, 0, 60)
+    guest.enter(code, 1, 1, 60)
+    guest.post(f"/m/{code}/last-trick", {"target": 0, "hand": 1})
+    host.enter(code, 2, 0, 40)
+    guest.enter(code, 2, 1, 80)
+    host.enter(code, 3, 0, 90)
+    guest.enter(code, 3, 1, 30)
+    assert "Match over" in guest.post(f"/m/{code}/end").shown
+    ana = figures(host.get("/history/record").shown, "Brisca")
+    assert ana["Rounds won"] == "2" and ana["Rounds tied 60–60"] == "1"
+    assert ana["Best hand"].startswith("90, round 3 of ")
+    bea = figures(guest.get("/history/record").shown, "Brisca")
+    assert bea["Rounds won"] == "1" and bea["Rounds tied 60–60"] == "1" and bea["Wins"] == "0"
+
+
+def test_partners_and_opponents_met_most_with_the_record_against_each(phones):
+    omar, sara, ben, bo = phones(), phones(), phones(), phones()
+    for alice_wins in (True, True, False):
+        code = omar.create("basra", table_format="2v2", side_0="Us", side_1="Them", player="Omar")
+        for phone, side, name in ((sara, 0, "Sara"), (ben, 1, "Ben"), (bo, 1, "Bo")):
+            phone.post("/join", {"code": code})
+            phone.post(f"/m/{code}/claim", {"target": side, "player": name})
+        omar.enter(code, 1, 0, 101 if alice_wins else 0)
+        ben.enter(code, 1, 1, 0 if alice_wins else 101)
+        omar.post(f"/m/{code}/end")
+    page = omar.get("/history/record").shown
+    assert "Sara: won 2 of 3 together" in page
+    assert "Ben: 2–1 in 3 matches" in page and "Bo: 2–1 in 3 matches" in page
+    assert "Omar: 1–2 in 3 matches" in ben.get("/history/record").shown
+
+
+def test_each_player_s_name_on_the_sheet_and_in_history_opens_their_record(host, guest):
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben", player="Ana")
+    guest.post("/join", {"code": code})
+    guest.post(f"/m/{code}/claim", {"target": 1, "player": "Bo"})
+    host.enter(code, 1, 0, 101)
+    guest.enter(code, 1, 1, 5)
+    guest.post(f"/m/{code}/end")
+    sheet = host.get(f"/m/{code}").shown
+    links = dict(
+        (name, url)
+        for url, name in re.findall(r'<a href="(/history/\w+/player/\d+)">([^<]+)</a>', sheet)
+    )
+    assert set(links) == {"Ana (Alice)", "Bo (Ben)"}
+    bo = host.get(links["Bo (Ben)"]).shown
+    assert "The record of Bo" in bo and figures(bo, "In all")["Wins"] == "0"
+    # The same page from the History's card, and from the guest's own phone it is "yours".
+    card = host.get("/history").shown
+    assert f'<a href="{links["Bo (Ben)"]}">Bo</a> (Ben)' in card
+    assert "Your record" in guest.get(links["Bo (Ben)"]).shown
+    assert 'href="/history/record"' in host.get("/history").shown
+
+
+@pytest.mark.parametrize("url", ["/history/{code}/player/999999", "/history/NOCODE/player/1"])
+def test_a_record_of_no_seat_at_that_match_is_not_found(host, url):
+    code = host.create("basra")
+    assert host.get(url.format(code=code)).status_code == 404
+
+
+def test_a_phone_seated_elsewhere_is_not_found_through_another_match(host, guest):
+    mine = host.create("basra")
+    theirs = guest.create("basra")
+    page = guest.get(f"/m/{theirs}").shown
+    seat = re.search(r"/history/\w+/player/(\d+)", page).group(1)
+    assert host.get(f"/history/{mine}/player/{seat}").status_code == 404
+
+
+def test_a_phone_with_no_matches_is_told_so(phones):
+    page = phones().get("/history/record")
+    assert page.status_code == 200 and "No ended matches to count yet." in page.shown
+
+
+def test_the_record_reads_in_the_same_statements_for_2_and_20_matches(app, phones):
+    few_host, few_guest, many_host, many_guest = phones(), phones(), phones(), phones()
+    for _ in range(2):
+        play(few_host, few_guest, [(50, 10), (60, 0)])
+    for _ in range(20):
+        play(many_host, many_guest, [(50, 10), (60, 0)])
+    with statements(app) as for_few:
+        assert figures(few_host.get("/history/record").shown, "In all")["Matches"] == "2"
+    with statements(app) as for_many:
+        assert figures(many_host.get("/history/record").shown, "In all")["Matches"] == "20"
+    assert len(for_few) == len(for_many)
