@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 
 from scorekeeper.extensions import db
 from scorekeeper.games import get_game
-from scorekeeper.models import Match, Seat, Side, history_order, utcnow
+from scorekeeper.models import Hand, Match, Seat, Side, history_order, utcnow
 from scorekeeper.permissions import Action, Refusal, Viewer
 from scorekeeper.scoresheet.setup import NewMatch, add_match
 from scorekeeper.scoresheet.sheet import Sheet, load_sheet
@@ -97,6 +97,18 @@ def write_note(match: Match, note: str, post: Post) -> Done:
     return act(match, post, work)
 
 
+def next_dealer(match: Match, per_side: int) -> int | None:
+    """Who deals the first hand of the match after this one: the player who would have dealt
+    its next hand (None if the host never said who dealt first)."""
+    if match.first_dealer is None:
+        return None
+    # brisca.txt: "For the next hands, the dealer is the next player in the direction of
+    # play": a rematch is the next hand at the same table, so the deal passes on as it would.
+    # The places round the table are the same (sides in order, a player of each in turn).
+    played = db.session.scalar(sa.select(sa.func.count()).where(Hand.match_id == match.id))
+    return (match.first_dealer + (played or 0)) % (per_side * len(match.sides))
+
+
 def rematch(match: Match, post: Post) -> Done:
     """Start the next match of an ended one: the same game, table, target, rules and side
     names, this phone its host on the side it held. Every phone of the ended match is then
@@ -115,7 +127,9 @@ def rematch(match: Match, post: Post) -> Done:
             host_player=viewer.player,
         )
         # The host of the last match hosts this one; the phone that asked takes its side.
-        started = add_match(get_game(match.game), choice, match.host_phone, viewer.phone or "")
+        game = get_game(match.game)
+        started = add_match(game, choice, match.host_phone, viewer.phone or "")
+        started.first_dealer = next_dealer(match, game.format(match.table_format).players_per_side)
         match.rematch_code = started.code
         return Done(
             _("Rematch! Every phone of the last match is asked to take its side."),

@@ -4,6 +4,7 @@ who deals."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from scorekeeper.games import (
     get_game,
 )
 from scorekeeper.games.base import Calculation
-from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side
+from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side, person
 
 
 class StoredEntry(NamedTuple):
@@ -405,15 +406,43 @@ def sides_with_room(match: Match, seats: Iterable[Seat]) -> tuple[Side, ...]:
 # the table in seating order: the first player of each side in turn, then the second of each.
 
 
+# What separates the players the host typed for one side ("Omar, Sara", "Omar & Sara"): the
+# list marks of the four languages, never a space (one player may have two names).
+PLAYERS_APART = re.compile(r"\s*[,،;&/+]\s*")
+
+
+def typed_players(side: Side) -> list[str]:
+    """The players the host typed for a side at creation, in the order typed."""
+    return [name for name in PLAYERS_APART.split(side.players.strip()) if name]
+
+
 def dealing_order(sides: Sequence[Side], per_side: int, seats: Sequence[Seat]) -> list[str]:
     """The players round the table in the direction of play, by name where their phone gave
-    one ("Omar (Us)"), else by side ("Us", or "Us, player 2" in a partnership)."""
+    one ("Omar (Us)"), else by the names the host typed for the side, else by side ("Us", or
+    "Us, player 2" in a partnership)."""
+    places: dict[int, list[str | None]] = {}
+    for side in sides:
+        holders = [seat for seat in seats if seat.side_id == side.id]
+        names: list[str | None] = [
+            holders[place].label if place < len(holders) and holders[place].player else None
+            for place in range(per_side)
+        ]
+        # The host's typed names fill the places no phone named, in the order typed, leaving
+        # out anyone a phone already named: a player is one place at the table, not two.
+        said = {seat.player.casefold() for seat in holders if seat.player}
+        typed = iter(n for n in typed_players(side) if n.casefold() not in said)
+        for place, name in enumerate(names):
+            if name is None:
+                player = next(typed, None)
+                if player is not None:
+                    names[place] = person(player, side)
+        places[side.id] = names
     order: list[str] = []
     for place in range(per_side):
         for side in sides:
-            holders = [seat for seat in seats if seat.side_id == side.id]
-            if place < len(holders) and holders[place].player:
-                order.append(holders[place].label)
+            name = places[side.id][place]
+            if name is not None:
+                order.append(name)
             elif per_side > 1:
                 # NOTE: a player of a partnership who gave no name: "Us, player 2". %(side)s is
                 # the side's name, %(number)s the player's place on it.
