@@ -68,7 +68,8 @@ class Match(Model):
     closed: so.Mapped[bool] = so.mapped_column(default=False, server_default=sa.false())
     # The code of the rematch started from this match once it ended: its phones are offered
     # their sides there. (A code, as every link to a match is; matches are never deleted.)
-    rematch_code: so.Mapped[str | None] = so.mapped_column(sa.String(12))
+    # Indexed: a match's series is found by walking these links back (scoresheet/series.py).
+    rematch_code: so.Mapped[str | None] = so.mapped_column(sa.String(12), index=True)
     # Who dealt the first hand, as a place in the dealing order (scoresheet/sheet.py); None until
     # the host says.
     first_dealer: so.Mapped[int | None]

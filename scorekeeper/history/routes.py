@@ -16,6 +16,7 @@ from scorekeeper.models import Match, Seat
 from scorekeeper.permissions import current_phone
 from scorekeeper.scoresheet.record import Record, phone_at, read_record
 from scorekeeper.scoresheet.seats import forget
+from scorekeeper.scoresheet.series import Series, read_series
 from scorekeeper.scoresheet.sheet import Sheet, load_sheets
 from scorekeeper.scoresheet.writing import Post
 
@@ -80,14 +81,21 @@ def index() -> str:
     page = max(request.args.get("page", 1, type=int), 1)
     sheets: list[Sheet] = []
     players: dict[int, dict[int, list[Named]]] = {}
+    series: dict[int, Series] = {}
     older = False
     if phone is not None and page <= LAST_PAGE:
         listed = list(db.session.scalars(page_of(phone, page)))
         older = len(listed) > PER_PAGE
         sheets = sheets_of(listed[:PER_PAGE])
         players = players_of(listed[:PER_PAGE])
+        series = read_series([sheet.match for sheet in sheets])
     return render_template(
-        "history/index.html", sheets=sheets, players=players, page=page, older=older
+        "history/index.html",
+        sheets=sheets,
+        players=players,
+        series=series,
+        page=page,
+        older=older,
     )
 
 

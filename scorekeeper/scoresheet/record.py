@@ -3,9 +3,9 @@
 
 A phone is the identity here (there are no accounts): its record is every ended match where
 it held a side and that it kept on its list. Unfinished and abandoned matches, watched ones,
-and those the phone took off its list are left out. It is read in three statements whatever
+and those the phone took off its list are left out. It is read in four statements whatever
 the history's size: the matches with their sides, every phone seated on a side at them (this
-one's seats among them), and their hands.
+one's seats among them), their hands, and the series they belong to (series.py).
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ import sqlalchemy.orm as so
 
 from scorekeeper.extensions import db
 from scorekeeper.games import GAMES, Game
-from scorekeeper.models import Match, Seat, Side
+from scorekeeper.models import Match, Seat
+from scorekeeper.scoresheet.series import Series, read_series
 from scorekeeper.scoresheet.sheet import Sheet, read_hands, work_out
 
 
@@ -115,7 +116,7 @@ def _played(phone: str) -> sa.Select[int]:
 
 
 def read_record(phone: str) -> Record:
-    """This phone's record, in three statements however many matches it played."""
+    """This phone's record, in four statements however many matches it played."""
     played = _played(phone)
     # Sides joined, not selected in: a select-in load sends one statement per 500 matches.
     matches = list(
@@ -133,13 +134,22 @@ def read_record(phone: str) -> Record:
     ).all()
     hands = read_hands([match.id for match in matches])
     sheets = [work_out(match, hands[match.id]) for match in matches]
-    return add_up(phone, sheets, seats)
+    # A series is judged where this phone last played in it: at a match whose rematch it did
+    # not play (the series may have gone on without it). Only those are walked back, so a
+    # long series is read once, not once per match of it.
+    counted = {match.code for match in matches}
+    last_played = [match for match in matches if match.rematch_code not in counted]
+    return add_up(phone, sheets, seats, read_series(last_played))
 
 
 def add_up(
-    phone: str, sheets: Sequence[Sheet], seats: Sequence[tuple[int, str, int | None, str]]
+    phone: str,
+    sheets: Sequence[Sheet],
+    seats: Sequence[tuple[int, str, int | None, str]],
+    series: dict[int, Series],
 ) -> Record:
-    """A phone's record from its matches' sheets (oldest first) and every seat at them."""
+    """A phone's record from its matches' sheets (oldest first), every seat at them, and the
+    series of those where it last played in a series (by match id)."""
     mine: dict[int, int] = {}
     name = ""
     names: dict[str, str] = {}
@@ -185,7 +195,7 @@ def add_up(
                 someone.against += 1
                 someone.beat += won
                 someone.beaten += match.winner_side_id == other_side
-    _series(sheets, mine, overall, per_game)
+    _series(sheets, mine, series, overall, per_game)
     games = [(game, per_game[key]) for key, game in GAMES.items() if key in per_game]
     partners = sorted((m for m in met.values() if m.together), key=lambda m: -m.together)
     opponents = sorted((m for m in met.values() if m.against), key=lambda m: -m.against)
@@ -242,44 +252,26 @@ def _margins(sheet: Sheet, position: int, tally: Tally) -> None:
 
 
 def _series(
-    sheets: Sequence[Sheet], mine: dict[int, int], overall: Tally, per_game: dict[str, Tally]
+    sheets: Sequence[Sheet],
+    mine: dict[int, int],
+    series: dict[int, Series],
+    overall: Tally,
+    per_game: dict[str, Tally],
 ) -> None:
-    """The series among these matches (a rematch continues its match's series) and those this
-    phone's side won: more of its matches than any other side's."""
-    by_code = {sheet.match.code: sheet for sheet in sheets}
-    follows = {s.match.rematch_code for s in sheets if s.match.rematch_code in by_code}
-    for sheet in sheets:
-        if sheet.match.code in follows:
-            # Not the first of a series: counted from its first.
-            continue
-        chain = [sheet]
-        while chain[-1].match.rematch_code in by_code:
-            chain.append(by_code[str(chain[-1].match.rematch_code)])
-        if len(chain) < 2:
-            continue
-        last = chain[-1]
-        side_id = mine[last.match.id]
-        position = next(s.position for s in last.sides if s.id == side_id)
-        wins = series_score(chain)
-        won = wins[position] > max((w for at, w in enumerate(wins) if at != position), default=0)
+    """Count the series this phone played in (two matches or more by the last it played) and
+    those its side won: more of their matches than any other side's. A series it left and came
+    back to is judged once, where it played last."""
+    judged: dict[int, tuple[Sheet, Series]] = {}
+    for sheet in sheets:  # oldest first: the last kept for each series is where it played last
+        one = series.get(sheet.match.id)
+        if one is not None and one.matches >= 2:
+            judged[one.first] = (sheet, one)
+    for sheet, one in judged.values():
+        position = next(s.position for s in sheet.sides if s.id == mine[sheet.match.id])
+        won = one.leaders == (position,)
         for tally in (overall, per_game[sheet.match.game]):
             tally.series += 1
             tally.series_won += won
-
-
-def series_score(sheets: Sequence[Sheet | Match]) -> list[int]:
-    """Matches won by each side's place at the table over a series (rematches keep the
-    sides in their places)."""
-    wins: list[int] = []
-    for one in sheets:
-        match = one.match if isinstance(one, Sheet) else one
-        sides: list[Side] = list(match.sides)
-        wins += [0] * (len(sides) - len(wins))
-        if match.is_ended:
-            winner = next((s.position for s in sides if s.id == match.winner_side_id), None)
-            if winner is not None:
-                wins[winner] += 1
-    return wins
 
 
 def phone_at(match: Match, seat_id: int) -> str | None:

@@ -54,6 +54,7 @@ from scorekeeper.permissions import (
 )
 from scorekeeper.scoresheet import corrections, entries, life, seats
 from scorekeeper.scoresheet.corrections import Fix, check_started, listed
+from scorekeeper.scoresheet.series import read_series
 from scorekeeper.scoresheet.sheet import (
     Sheet,
     dealer_of,
@@ -182,6 +183,7 @@ def render_match(
         given_back=given_back is not None,
         error=error,
         dealing_order=order,
+        series=read_series([match]).get(match.id),
         dealer=dealer_of(order, match.first_dealer, sheet.current_hand or len(sheet.hands) + 1),
         qr_svg=_qr_svg(match),
         etag=quote_etag(etag, weak=True),

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.phones import Phone
+from tests.phones import Phone, stored_match
 from tests.statements import statements
 from tests.web.test_calculator import ALICE, BEN, count
 
@@ -173,3 +173,18 @@ def test_the_record_reads_in_the_same_statements_for_2_and_20_matches(app, phone
     with statements(app) as for_many:
         assert figures(many_host.get("/history/record").shown, "In all")["Matches"] == "20"
     assert len(for_few) == len(for_many)
+
+
+def test_the_record_counts_series_won_where_the_phone_last_played_in_them(app, host, guest):
+    first = play(host, guest, [(101, 0)])  # Alice
+    guest.post(f"/m/{first}/rematch")
+    second = stored_match(app, first).rematch_code
+    host.post(f"/m/{second}/claim", {"target": 0})
+    host.enter(second, 1, 0, 101)
+    guest.enter(second, 1, 1, 0)
+    guest.post(f"/m/{second}/end")  # Alice again: her series, 2–0
+    play(host, guest, [(0, 101)])  # Ben, a match of its own: no series
+    alice = figures(host.get("/history/record").shown, "Basra")
+    assert alice["Series won"] == "1 of 1"
+    ben = figures(guest.get("/history/record").shown, "In all")
+    assert ben["Matches"] == "3" and ben["Series won"] == "0 of 1"

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import sqlalchemy as sa
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Match
-from tests.phones import stored_match
+from tests.phones import Phone, stored_match
+from tests.web.test_languages import speaking
 
 
 def test_a_rematch_copies_the_settings_and_is_started_once(app, host, guest):
@@ -38,3 +41,55 @@ def test_a_rematch_copies_the_settings_and_is_started_once(app, host, guest):
     # The host takes its side there with the old match's one-tap form.
     took = host.post(f"/m/{new.code}/claim", {"target": 0, "player": "Omar"})
     assert "This phone now holds Us." in took.shown
+
+
+def rematch_of(app, host: Phone, guest: Phone, code: str) -> str:
+    """The guest asks for the rematch of an ended match and the host takes its side there."""
+    guest.post(f"/m/{code}/rematch")
+    following = stored_match(app, code).rematch_code
+    assert following is not None
+    host.post(f"/m/{following}/claim", {"target": 0})
+    return following
+
+
+def play_out(host: Phone, guest: Phone, code: str, alice: int, ben: int) -> None:
+    """One hand that ends a match to 101, and its end."""
+    host.enter(code, 1, 0, alice)
+    guest.enter(code, 1, 1, ben)
+    assert "Match over" in guest.post(f"/m/{code}/end").shown
+
+
+def test_rematches_make_a_series_its_score_on_the_sheet_and_in_history(app, host, guest):
+    first = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    guest.join(first, side=1)
+    play_out(host, guest, first, 101, 20)  # Alice
+    second = rematch_of(app, host, guest, first)
+    # The rematch has begun the series: Alice's win is its score so far.
+    assert "Series: Alice ahead, 1–0" in host.get(f"/m/{second}").shown
+    play_out(host, guest, second, 10, 101)  # Ben
+    assert "Series: level, 1–1" in guest.get(f"/m/{second}").shown
+    third = rematch_of(app, host, guest, second)
+    play_out(host, guest, third, 0, 110)  # Ben
+    assert "Series: Ben ahead, 2–1" in host.get(f"/m/{third}").shown
+    assert "Series: Ben ahead, 2–1" in host.get(f"/m/{third}/tv").shown
+    # Each card in History shows the series as it stood after that match.
+    cards = re.findall(r'class="series">([^<]+)<', host.get("/history").shown)
+    assert cards == ["Series: Ben ahead, 2–1", "Series: level, 1–1", "Series: Alice ahead, 1–0"]
+
+
+def test_a_match_without_a_rematch_is_no_series(host, guest):
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    guest.join(code, side=1)
+    play_out(host, guest, code, 101, 20)
+    assert "Series:" not in host.get(f"/m/{code}").shown
+    assert "Series:" not in host.get("/history").shown
+
+
+def test_the_series_is_said_in_the_phone_s_language(app, host, guest):
+    first = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    guest.join(first, side=1)
+    play_out(host, guest, first, 101, 20)
+    second = rematch_of(app, host, guest, first)
+    page = speaking(host, "ar").get(f"/m/{second}").shown
+    # Arabic keeps Western digits, as its score cells do (languages.number).
+    assert "Series:" not in page and "Alice" in page and "1–0" in page

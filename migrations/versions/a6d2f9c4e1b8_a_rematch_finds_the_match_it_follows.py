@@ -1,0 +1,27 @@
+"""a rematch finds the match it follows (its series, walked back) by an index on rematch_code
+
+Revision ID: a6d2f9c4e1b8
+Revises: f3c8a1d5b7e2
+Create Date: 2026-12-02 22:20:00
+
+"""
+
+from alembic import op
+
+
+# revision identifiers, used by Alembic.
+revision = "a6d2f9c4e1b8"
+down_revision = "f3c8a1d5b7e2"
+branch_labels = None
+depends_on = None
+
+
+# In place, not in batch mode (see 3c9d2e7a41f0): an index needs no table copy.
+
+
+def upgrade():
+    op.create_index("ix_match_rematch_code", "match", ["rematch_code"], unique=False)
+
+
+def downgrade():
+    op.drop_index("ix_match_rematch_code", table_name="match")
