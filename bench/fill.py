@@ -17,6 +17,10 @@ FEW_PHONE = "bench-few-phone"  # a history of 10
 PAGE_PHONE = "bench-page-phone"  # a history of 20: exactly one full page
 MATE_PHONES = ("bench-mate-1", "bench-mate-2", "bench-mate-3")
 RIVAL_PHONE = "bench-rival"
+# The main phone's rival in the newest RECORD fillers, and in the RECORD_FEW after them: a
+# record of 1,000 finished matches, and one of 10, for the record page's timing.
+RECORD_PHONE = "bench-record-phone"
+RECORD_FEW_PHONE = "bench-record-few-phone"
 ENTRY_PHONES = ("bench-entry-0", "bench-entry-1", "bench-entry-2", "bench-entry-3")
 
 SIDES = 4
@@ -25,6 +29,7 @@ SHEET_MATCHES = 100
 SHEET_HANDS = 30
 SMALL_SHEET, LARGE_SHEET = 10, 200
 FEW, PAGE = 10, 20
+RECORD, RECORD_FEW = 1_000, 10
 # A Basra match to 101 at 15 points a hand is won on the 7th: a typical finished match.
 FILLER_HANDS = 7
 # Out of reach: a match the bench reads or posts to must stay open whatever it holds.
@@ -119,6 +124,13 @@ def fill(app: Flask, entry_matches: int, mix_matches: int = 0) -> Fixture:
         other("T", 0, SMALL_SHEET, now - timedelta(days=2)),
         other("T", 1, LARGE_SHEET, now - timedelta(days=2)),
     ]
+
+    def rival(n: int) -> str:
+        """Who plays the main phone in the n-th filler (the n-th newest)."""
+        if n < RECORD:
+            return RECORD_PHONE
+        return RECORD_FEW_PHONE if n < RECORD + RECORD_FEW else RIVAL_PHONE
+
     # The rest of the main phone's history: finished Basra matches a minute apart, from three
     # days back.
     fillers = [
@@ -128,7 +140,7 @@ def fill(app: Flask, entry_matches: int, mix_matches: int = 0) -> Fixture:
             table_format="2",
             target=101,
             hands=[[15, 6]] * FILLER_HANDS,
-            holders=(MAIN_PHONE, RIVAL_PHONE),
+            holders=(MAIN_PHONE, rival(n)),
             created_at=now - timedelta(days=3, minutes=n),
             status=Match.ENDED,
             result="Side 1 won. Reached 101 first",

@@ -6,6 +6,7 @@ Create Date: 2026-12-02 22:20:00
 
 """
 
+import sqlalchemy as sa
 from alembic import op
 
 
@@ -20,7 +21,15 @@ depends_on = None
 
 
 def upgrade():
-    op.create_index("ix_match_rematch_code", "match", ["rematch_code"], unique=False)
+    # Partial: only matches that had a rematch (models.Match says why).
+    op.create_index(
+        "ix_match_rematch_code",
+        "match",
+        ["rematch_code"],
+        unique=False,
+        sqlite_where=sa.text("rematch_code IS NOT NULL"),
+        postgresql_where=sa.text("rematch_code IS NOT NULL"),
+    )
 
 
 def downgrade():
