@@ -169,12 +169,15 @@ def add_up(
     met: dict[str, Met] = {}
     results: list[tuple[int, int]] = []
     side_names: dict[int, str] = {}
+    # The place this phone played in at each match counted, for its series.
+    places: dict[int, int] = {}
     for sheet in sheets:
         match = sheet.match
         side_id = mine.get(match.id)
         position = next((s.position for s in sheet.sides if s.id == side_id), None)
         if position is None:
             continue
+        places[match.id] = position
         side_names.update({s.id: s.name for s in sheet.sides})
         won = match.winner_side_id == side_id
         tally = per_game.setdefault(match.game, Tally())
@@ -195,7 +198,7 @@ def add_up(
                 someone.against += 1
                 someone.beat += won
                 someone.beaten += match.winner_side_id == other_side
-    _series(sheets, mine, series, overall, per_game)
+    _series(sheets, places, series, overall, per_game)
     games = [(game, per_game[key]) for key, game in GAMES.items() if key in per_game]
     partners = sorted((m for m in met.values() if m.together), key=lambda m: -m.together)
     opponents = sorted((m for m in met.values() if m.against), key=lambda m: -m.against)
@@ -253,7 +256,7 @@ def _margins(sheet: Sheet, position: int, tally: Tally) -> None:
 
 def _series(
     sheets: Sequence[Sheet],
-    mine: dict[int, int],
+    places: dict[int, int],
     series: dict[int, Series],
     overall: Tally,
     per_game: dict[str, Tally],
@@ -264,11 +267,10 @@ def _series(
     judged: dict[int, tuple[Sheet, Series]] = {}
     for sheet in sheets:  # oldest first: the last kept for each series is where it played last
         one = series.get(sheet.match.id)
-        if one is not None and one.matches >= 2:
+        if one is not None and one.matches >= 2 and sheet.match.id in places:
             judged[one.first] = (sheet, one)
     for sheet, one in judged.values():
-        position = next(s.position for s in sheet.sides if s.id == mine[sheet.match.id])
-        won = one.leaders == (position,)
+        won = one.leaders == (places[sheet.match.id],)
         for tally in (overall, per_game[sheet.match.game]):
             tally.series += 1
             tally.series_won += won
