@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 
 from scorekeeper.extensions import db
 from scorekeeper.games import EntryFacts
-from scorekeeper.models import Match, Seat, Side, person
+from scorekeeper.models import Entry, Hand, Match, Seat, Side, person
 
 # A phone's identity.
 
@@ -69,6 +69,14 @@ def init_app(app: Flask) -> None:
 # Built once, as most requests run it: building a statement costs more than running it.
 SEAT_OF = sa.select(Seat.id, Seat.side_id, Seat.player).where(
     Seat.match_id == sa.bindparam("match_id"), Seat.phone == sa.bindparam("phone")
+)
+# The sides a phone entered a total for at a match: a release keeps no trace of the side a
+# seat held, its entries do.
+SIDES_PLAYED = (
+    sa.select(Entry.side_id)
+    .distinct()
+    .join(Hand, Hand.id == Entry.hand_id)
+    .where(Hand.match_id == sa.bindparam("match_id"), Entry.entered_by == sa.bindparam("phone"))
 )
 
 
@@ -145,6 +153,9 @@ class Viewer:
     is_host: bool
     # The name its player gave at this match ("" if none).
     player: str = ""
+    # The ids of the sides this phone entered a total for, read only while it watches (it may
+    # have played a side the host since released): its own to take back on a closed table.
+    played: frozenset[int] = frozenset()
 
     @property
     def label(self) -> str:
@@ -165,6 +176,10 @@ class Viewer:
     ) -> bool:
         """Whether this phone may take this action now (for showing its button)."""
         return refusal(self, action, side, among, to) is None
+
+    def may_claim(self, sides: Iterable[Side]) -> tuple[Side, ...]:
+        """The sides among these this phone may claim now (the claim card's buttons)."""
+        return tuple(side for side in sides if self.may(Action.CLAIM, side))
 
     def require(
         self,
@@ -196,7 +211,11 @@ def viewer_at(match: Match, phone: str | None, seats: Iterable[Seat] | None = No
     seat_id, side_id, player = found or (None, None, "")
     side = next((s for s in match.sides if s.id == side_id), None)
     is_host = phone is not None and phone == match.host_phone
-    return Viewer(match, phone, seat_id, side, is_host, player)
+    played: frozenset[int] = frozenset()
+    if seat_id is not None and side_id is None:
+        query = db.session.scalars(SIDES_PLAYED, {"match_id": match.id, "phone": phone})
+        played = frozenset(query)
+    return Viewer(match, phone, seat_id, side, is_host, player, played)
 
 
 def refusal(
@@ -208,9 +227,9 @@ def refusal(
 ) -> Refusal | None:
     """Why this phone may not take this action on its match now, or None if it may.
 
-    `side` is the column an entry goes into; `among` the ids of the sides tied on a Brisca
-    round, whose phones (and the host) may say who took the last trick; `to` the seat at this
-    match the host role would go to.
+    `side` is the column an entry goes into, or the side a phone claims; `among` the ids of
+    the sides tied on a Brisca round, whose phones (and the host) may say who took the last
+    trick; `to` the seat at this match the host role would go to.
     """
     match = viewer.match
     if action is Action.REOPEN:
@@ -269,7 +288,14 @@ def refusal(
             409,
             match,
         )
-    if action is Action.CLAIM and match.closed:
+    # A closed table keeps newcomers out, not the phones that played a side the host released
+    # (by mistake, or for a phone that died and came back), nor the host.
+    if (
+        action is Action.CLAIM
+        and match.closed
+        and not viewer.is_host
+        and (side is None or side.id not in viewer.played)
+    ):
         return Refusal(
             _("The host has closed the table: no new phone can take a side. You can still watch."),
             409,

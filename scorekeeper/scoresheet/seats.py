@@ -24,7 +24,7 @@ def claim_side(match: Match, side: Side, post: Post, player: str = "") -> Done:
     `player` is the name its player gave (a blank one keeps the name the seat has)."""
 
     def work(viewer: Viewer) -> Done:
-        viewer.require(Action.CLAIM)
+        viewer.require(Action.CLAIM, side)
         if side not in sides_with_room(match, seats_at(match)):
             raise Refusal(
                 _(

@@ -576,3 +576,41 @@ def test_go_on_the_keyboard_after_a_name_claims_no_side(new_phone, phones):
     assert page.evaluate("window.submitted") == 0, "Go sent the form"
     expect(page.locator(".code-line")).to_have_text("Not at the table yet")
     expect(page.get_by_role("button", name="I'm Alice")).to_be_visible()
+
+
+def test_a_released_side_s_own_phone_takes_it_back_on_a_closed_table(new_phone, phones, artifacts):
+    """The host released Ben by mistake and closed the table: Ben's phone is offered Ben again
+    with one tap; a phone that only watches is told the table is closed, and asked for no name
+    it could not send (here in Arabic, right to left, in the dark)."""
+    host = phones()
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="0")
+    ben = new_phone(dark=True)
+    seat(ben, code, "Ben")
+    host.enter(code, 1, 0, 40)
+    enter(ben, 1, "Ben", 12)
+    host.post(f"/m/{code}/release", {"target": 1, "confirmed": "y"})
+    host.post(f"/m/{code}/close")
+
+    ben.reload()
+    card = ben.locator(".claim")
+    expect(card.get_by_label("Your name")).to_have_value("Ben")
+    expect(card.locator(".notice")).to_have_count(0)
+    ben.screenshot(path=artifacts / "claim-taken-back.png", full_page=True)
+    ben.get_by_role("button", name="I'm Ben").click()
+    told(ben, "This phone now holds Ben.")
+    enter(ben, 2, "Ben", 7)
+
+    watcher = new_phone(dark=True, locale="ar")
+    watcher.goto(f"/m/{code}")
+    expect(watcher.locator("html")).to_have_attribute("dir", "rtl")
+    watcher.locator("#player").fill("جدّة")
+    watcher.locator(".claim button[formaction]").click()
+    expect(watcher.locator(".code-line")).to_contain_text("جدّة")
+    # Ben is free again: the watcher sees why it cannot take Ben, and no name field.
+    host.post(f"/m/{code}/release", {"target": 1, "confirmed": "y"})
+    watcher.reload()
+    claim_card = watcher.locator(".claim")
+    expect(claim_card.locator(".notice")).to_be_visible()
+    expect(claim_card.locator("input[name=player]")).to_have_count(0)
+    expect(claim_card.get_by_role("button")).to_have_count(0)
+    watcher.screenshot(path=artifacts / "claim-closed-watcher-ar.png", full_page=True)
