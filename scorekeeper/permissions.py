@@ -212,7 +212,8 @@ def viewer_at(match: Match, phone: str | None, seats: Iterable[Seat] | None = No
     side = next((s for s in match.sides if s.id == side_id), None)
     is_host = phone is not None and phone == match.host_phone
     played: frozenset[int] = frozenset()
-    if seat_id is not None and side_id is None:
+    # Only a closed table asks it: an open one lets any phone claim, and the host claims anyway.
+    if match.closed and not is_host and seat_id is not None and side_id is None:
         query = db.session.scalars(SIDES_PLAYED, {"match_id": match.id, "phone": phone})
         played = frozenset(query)
     return Viewer(match, phone, seat_id, side, is_host, player, played)

@@ -526,6 +526,13 @@ def release(code: str) -> ResponseReturnValue:
             # NOTE: %(side)s is a side's name, in this and the next two messages.
             _("Release %(side)s?", side=side.name),
             _(
+                "The phones holding %(side)s become watchers. The table is closed: only a "
+                "phone that played %(side)s, or you, can take it again. Its entries stay on "
+                "the sheet.",
+                side=side.name,
+            )
+            if match.closed
+            else _(
                 "The phones holding %(side)s become watchers, and any phone can claim "
                 "%(side)s. Its entries stay on the sheet.",
                 side=side.name,

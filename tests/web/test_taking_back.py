@@ -87,3 +87,14 @@ def test_the_host_takes_a_released_side_on_a_closed_table(app, phones) -> None:
     assert 'name="target" value="1"' in page
     assert "This phone now holds Ben" in host.post(f"/m/{code}/claim", {"target": 1}).shown
     assert "Hand 2: Ben 3 recorded." in host.enter(code, 2, 1, 3).shown
+
+
+def test_releasing_a_side_on_a_closed_table_says_who_can_take_it_again(
+    host: Phone, guest: Phone, basra: str
+) -> None:
+    asked = host.get(f"/m/{basra}/release?target=1").shown
+    assert "any phone can claim Ben" in asked
+    host.post(f"/m/{basra}/close")
+    asked = host.get(f"/m/{basra}/release?target=1").shown
+    assert "only a phone that played Ben, or you, can take it again" in asked
+    assert "any phone can claim" not in asked
