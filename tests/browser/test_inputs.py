@@ -1,0 +1,80 @@
+"""What a new player stumbled on (issue 22), on 360-px Chromium phones: digits as an Arabic
+phone types them, and the words app.js draws, from the first paint and in the phone's language."""
+
+from __future__ import annotations
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+from playwright.sync_api import Page, expect
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Entry
+from tests.browser.moves import told
+from tests.words import words
+
+pytestmark = pytest.mark.browser
+
+
+def seat_in(page: Page, language: str, code: str, side: str) -> None:
+    """Open the match by its QR link and claim a side, reading the page in its language."""
+    say = words(language)
+    page.goto(f"/j/{code}")
+    page.get_by_label(say("Your name")).fill(side)
+    page.get_by_role("button", name=say("I'm %(side)s", side=side)).click()
+    told(page, say("This phone now holds %(side)s.", side=side))
+
+
+def recorded(language: str, side: str, points: int) -> str:
+    """What the page says once a side's total for hand 1 is recorded."""
+    say = words(language)
+    return say(
+        "%(hand)s %(number)s: %(side)s %(points)s recorded.",
+        hand=say("Hand"),
+        number=1,
+        side=side,
+        points=points,
+    )
+
+
+def stored_entries(app: Flask) -> list[tuple[int, int, dict[str, int] | None]]:
+    """Every stored cell: its hand's id, its points, the calculator's counts."""
+    with app.app_context():
+        rows = db.session.execute(
+            sa.select(Entry.hand_id, Entry.points, Entry.counts).order_by(Entry.id)
+        )
+        return [tuple(row) for row in rows]
+
+
+def test_arabic_indic_digits_are_sent_and_saved_as_numbers(app, new_phone, phones, artifacts):
+    """README: digits typed Arabic-Indic are read all the same. The browser lets ١٢ through
+    to the server (no ASCII-only pattern), in the plain entry and in the calculator, and a
+    calculator stepper counts on from an Arabic-Indic digit."""
+    say = words("ar")
+    keeper = phones()
+    code = keeper.create("basra", table_format="2", side_0="عمر", side_1="سامي", host_side="-1")
+    omar, sami = new_phone(locale="ar"), new_phone(locale="ar", dark=True)
+    seat_in(omar, "ar", code, "عمر")
+    seat_in(sami, "ar", code, "سامي")
+
+    # The plain total, typed on an Arabic keypad.
+    omar.get_by_label(say("Your total for this hand")).fill("١٢")
+    omar.get_by_role("button", name=say("Enter", context="button"), exact=True).click()
+    told(omar, recorded("ar", "عمر", 12))
+
+    # The calculator: cards ٣٠ (the majority), aces ١ and one more with the stepper.
+    sami.get_by_role("link", name=say("Count with the calculator")).click()
+    sami.locator("#n_cards").fill("٣٠")
+    sami.locator("#n_aces").fill("١")
+    sami.get_by_role("button", name=say("One more: %(what)s", what=say("Aces"))).click()
+    expect(sami.locator("#n_aces")).to_have_value("2")
+    enter = sami.get_by_role("button", name=say("Enter %(total)s", total=32))
+    expect(enter).to_be_visible()
+    sami.screenshot(path=artifacts / "inputs-ar-calculator-digits.png", full_page=True)
+    enter.click()
+    told(sami, recorded("ar", "سامي", 32))
+
+    (_, omar_points, omar_counts), (_, sami_points, sami_counts) = stored_entries(app)
+    assert (omar_points, omar_counts) == (12, None)
+    assert sami_points == 32
+    assert sami_counts is not None and (sami_counts["cards"], sami_counts["aces"]) == (30, 2)
