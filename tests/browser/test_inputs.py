@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry
 from tests.browser.moves import told
+from tests.phones import stored_match
 from tests.words import words
 
 pytestmark = pytest.mark.browser
@@ -78,3 +79,22 @@ def test_arabic_indic_digits_are_sent_and_saved_as_numbers(app, new_phone, phone
     assert (omar_points, omar_counts) == (12, None)
     assert sami_points == 32
     assert sami_counts is not None and (sami_counts["cards"], sami_counts["aces"]) == (30, 2)
+
+
+def test_an_arabic_indic_target_is_typed_and_saved(app, new_phone, artifacts):
+    """The Other game's typed target takes ٥٠٠ from an Arabic keypad (a type=number field
+    dropped those digits as they were typed) and the match is made to 500 points."""
+    say = words("ar")
+    host = new_phone(locale="ar", dark=True)
+    host.goto("/new/other")
+    target = host.get_by_label(say("Target (points)"))
+    target.fill("")
+    target.press_sequentially("٥٠٠")
+    expect(target).to_have_value("٥٠٠")
+    host.get_by_label(say("Side %(number)s", number=1), exact=True).fill("عمر")
+    host.get_by_label(say("Side %(number)s", number=2), exact=True).fill("سامي")
+    host.get_by_label(say("Your name")).fill("عمر")
+    host.screenshot(path=artifacts / "inputs-ar-new-target.png", full_page=True)
+    host.get_by_role("button", name=say("Create match")).click()
+    code = host.locator("summary .code").inner_text()
+    assert stored_match(app, code).target == 500
