@@ -98,3 +98,63 @@ def test_an_arabic_indic_target_is_typed_and_saved(app, new_phone, artifacts):
     host.get_by_role("button", name=say("Create match")).click()
     code = host.locator("summary .code").inner_text()
     assert stored_match(app, code).target == 500
+
+
+@pytest.mark.parametrize("language", ["en", "ar", "ru", "es"])
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_this_phone_plays_on_reads_the_sides_from_the_first_paint(
+    new_phone, language: str, javascript: bool
+):
+    """Before anything is typed or tapped, "This phone plays on" names the sides as the name
+    fields do ("Side 1", in the phone's language), never app.js's key for the words."""
+    say = words(language)
+    page = new_phone(locale=language, javascript=javascript)
+    page.goto("/new/basra")
+    offered = page.get_by_label(say("This phone plays on")).locator("option:not([hidden])")
+    expect(offered).to_have_text(
+        [
+            say("Side %(number)s", number=1),
+            say("Side %(number)s", number=2),
+            *([say("Side %(number)s", number=3)] if not javascript else []),
+            say("No side: I only keep the sheet"),
+        ]
+    )
+
+
+def test_a_refused_form_without_javascript_offers_the_sides_by_the_names_typed(new_phone):
+    """Drawn again by the server after a refusal, on a phone without JavaScript, "This phone
+    plays on" names the sides as the name fields show them."""
+    page = new_phone(javascript=False)
+    page.goto("/new/other")
+    # One side named where Other game needs two: refused, and drawn again.
+    page.get_by_label("Side 1", exact=True).fill("Grandma")
+    page.get_by_label("Your name").fill("Omar")
+    page.get_by_role("button", name="Create match").click()
+    expect(page.get_by_text("Name 2 to 8 sides: one name per side.")).to_be_visible()
+    expect(page.get_by_label("This phone plays on").locator("option")).to_have_text(
+        ["Grandma", *(f"Side {n}" for n in range(2, 9)), "No side: I only keep the sheet"]
+    )
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_steppers_and_the_sign_button_are_named_in_the_phones_language(
+    new_phone, phones, artifacts, language: str
+):
+    """A screen reader reads the buttons app.js adds by their translated names: the
+    calculator's steppers ("One more: Aces") and Brasta's sign button ("Change sign")."""
+    say = words(language)
+    keeper = phones()
+    basra = keeper.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
+    brasta = keeper.create("brasta", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
+    page = new_phone(locale=language)
+
+    seat_in(page, language, basra, "Alice")
+    page.get_by_role("link", name=say("Count with the calculator")).click()
+    steps = page.locator(".count").filter(has=page.locator("#n_aces")).locator(".steps button")
+    aces = say("Aces")
+    expect(steps.nth(0)).to_have_attribute("aria-label", say("One less: %(what)s", what=aces))
+    expect(steps.nth(1)).to_have_attribute("aria-label", say("One more: %(what)s", what=aces))
+    page.screenshot(path=artifacts / f"inputs-{language}-steppers.png", full_page=True)
+
+    seat_in(page, language, brasta, "Alice")
+    expect(page.locator("#entry button.sign")).to_have_attribute("aria-label", say("Change sign"))
