@@ -271,6 +271,16 @@
     return text;
   }
 
+  // A count as a phone types it, in the digits the server reads (forms.DIGITS): ASCII,
+  // Arabic-Indic (٠-٩) and Extended Arabic-Indic (۰-۹). NaN for anything else.
+  function countOf(typed) {
+    var ascii = typed.trim().replace(/[\u0660-\u0669\u06F0-\u06F9]/g, function (digit) {
+      var code = digit.charCodeAt(0);
+      return String(code - (code < 0x06F0 ? 0x0660 : 0x06F0));
+    });
+    return /^-?[0-9]+$/.test(ascii) ? parseInt(ascii, 10) : NaN;
+  }
+
   /* Number fields: a minus key for games that go negative (phone keypads often lack one),
      and thumb-size steppers on calculator counts. */
   function enhance(root) {
@@ -299,7 +309,7 @@
         var label = input.labels && input.labels[0] ? input.labels[0].firstChild.textContent.trim() : input.name;
         b.setAttribute("aria-label", say(pair[1] < 0 ? "one_less" : "one_more", { what: label }));
         b.addEventListener("click", function () {
-          var n = parseInt(input.value, 10) || 0;
+          var n = countOf(input.value) || 0;
           var min = parseInt(input.getAttribute("min"), 10);
           var max = parseInt(input.getAttribute("max"), 10);
           n += pair[1];

@@ -66,15 +66,9 @@ def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
             invalid_choice_message=NOT_A_CHOICE,
         )
         player = player_field()
+        # Its choices name the sides as typed: given once the form has read them (below).
         host_side = SelectField(
-            _l("This phone plays on"),
-            choices=[
-                SelectChoice(str(i), _l("Side %(number)s", number=i + 1))
-                for i in range(game.max_sides)
-            ]
-            + [SelectChoice("-1", _l("No side: I only keep the sheet"))],
-            default="0",
-            invalid_choice_message=NOT_A_CHOICE,
+            _l("This phone plays on"), default="0", invalid_choice_message=NOT_A_CHOICE
         )
 
     if not game.target_typed:
@@ -138,7 +132,16 @@ def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
                 render_kw={"placeholder": _l("Players (optional)"), "autocomplete": "off"},
             ),
         )
-    return NewMatchForm(*args, **kwargs)
+    form = NewMatchForm(*args, **kwargs)
+    # By the names typed, as app.js renames them while the host types: so a form drawn again
+    # after a refusal, or on a phone without JavaScript, offers "Grandma", not "Side 1".
+    form.host_side.choices = [
+        SelectChoice(
+            str(i), (form[f"side_{i}"].data or "").strip() or _("Side %(number)s", number=i + 1)
+        )
+        for i in range(game.max_sides)
+    ] + [SelectChoice("-1", _("No side: I only keep the sheet"))]
+    return form
 
 
 def fields(form: FlaskForm, prefix: str) -> list[Field]:
