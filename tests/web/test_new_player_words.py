@@ -1,0 +1,61 @@
+"""What a new player stumbled on (issue 22), in the words the app says: each test failed on the
+app before its fix."""
+
+from __future__ import annotations
+
+import re
+
+
+def to_go_row(page: str) -> tuple[str, list[str]]:
+    """The row under the sheet's totals: its heading and each side's cell."""
+    row = re.search(r'<tr class="(?:to-go|room-left)"><th scope="row">([^<]*)</th>(.*?)</tr>', page)
+    assert row, "no row under the totals"
+    return row.group(1), re.findall(r"<td>([^<]*)</td>", row.group(2))
+
+
+def test_lowest_wins_shows_the_room_left_under_the_limit_not_points_to_go(host, guest):
+    code = host.create("other", rule_winner="lowest", target="100", side_0="Omar", side_1="Ben")
+    guest.join(code, side=1)
+    host.enter(code, 1, 0, 40)
+    guest.enter(code, 1, 1, 70)
+    # product.md: a side reaching 100 ends the match: the target is a limit, not a goal.
+    page = guest.get(f"/m/{code}").shown
+    assert to_go_row(page) == ("Room left", ["60", "30"])
+    assert "To go" not in page
+    tv = guest.get(f"/m/{code}/tv").shown
+    assert re.findall(r'<span class="tv-to-go">([^<]*)</span>', tv) == [
+        "room for 60 more",
+        "room for 30 more",
+    ]
+    assert "to go" not in tv
+
+
+def test_lowest_wins_tied_past_the_limit_shows_no_room_as_none_left(host, phones):
+    code = host.create(
+        "other", rule_winner="lowest", target="100", side_0="A", side_1="B", side_2="C"
+    )
+    b, c = phones(), phones()
+    b.join(code, side=1)
+    c.join(code, side=2)
+    host.enter(code, 1, 0, 100)
+    b.enter(code, 1, 1, 30)
+    c.enter(code, 1, 2, 30)
+    # B and C are level at the lowest: play on, and A has no room left (never a tick: A did
+    # not reach a goal, it hit the limit).
+    assert to_go_row(host.get(f"/m/{code}").shown) == ("Room left", ["0", "70", "70"])
+    tv = host.get(f"/m/{code}/tv").shown
+    assert re.findall(r'<span class="tv-to-go">([^<]*)</span>', tv) == [
+        "at the limit",
+        "room for 70 more",
+        "room for 70 more",
+    ]
+
+
+def test_highest_wins_still_counts_the_points_to_go(host, guest):
+    code = host.create("other", target="100", side_0="Omar", side_1="Ben")
+    guest.join(code, side=1)
+    host.enter(code, 1, 0, 40)
+    guest.enter(code, 1, 1, 70)
+    assert to_go_row(guest.get(f"/m/{code}").shown) == ("To go", ["60", "30"])
+    tv = guest.get(f"/m/{code}/tv").shown
+    assert re.findall(r'<span class="tv-to-go">([^<]*)</span>', tv) == ["60 to go", "30 to go"]
