@@ -59,3 +59,69 @@ def test_highest_wins_still_counts_the_points_to_go(host, guest):
     assert to_go_row(guest.get(f"/m/{code}").shown) == ("To go", ["60", "30"])
     tv = guest.get(f"/m/{code}/tv").shown
     assert re.findall(r'<span class="tv-to-go">([^<]*)</span>', tv) == ["60 to go", "30 to go"]
+
+
+# A stale edit names who changed the cell meanwhile.
+
+
+def test_a_partner_s_entry_meanwhile_names_the_partner(app, phones):
+    host, ana, omar = phones(), phones(), phones()
+    code = host.create("basra", table_format="2v2", side_0="Us", side_1="Them", host_side="1")
+    ana.post(f"/m/{code}/claim", {"target": 0, "player": "Ana"})
+    omar.post(f"/m/{code}/claim", {"target": 0, "player": "Omar"})
+    omar.enter(code, 1, 0, 10, revision=0)
+    late = ana.enter(code, 1, 0, 9, revision=0)
+    assert late.status_code == 409
+    assert (
+        "Omar (Us) changed Us's hand 1 meanwhile: it now reads 10. Nothing was saved: the form "
+        "below shows it now; enter yours again if it should change."
+    ) in late.shown
+
+
+def test_a_host_s_correction_meanwhile_names_the_host(app, host, guest):
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben", player="Omar")
+    guest.join(code, side=1)
+    host.enter(code, 1, 0, 40)
+    guest.enter(code, 1, 1, 3)
+    guest.enter(code, 2, 1, 5, revision=0)
+    host.correct(code, 2, 1, 7, revision=1)
+    stale = guest.enter(code, 2, 1, 6, revision=1)
+    assert stale.status_code == 409
+    assert "Omar (Alice), the host, changed Ben's hand 2 meanwhile: it now reads 7." in stale.shown
+
+
+def test_a_side_s_change_meanwhile_is_named_to_the_correcting_host(app, host, phones):
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    benny = phones()
+    benny.post(f"/m/{code}/claim", {"target": 1, "player": "Benny"})
+    # Hand 1 is open (Alice has not entered): Ben may still change his 3; the host's
+    # correction page was drawn while it read 3.
+    benny.enter(code, 1, 1, 3)
+    benny.enter(code, 1, 1, 5)
+    stale = host.correct(code, 1, 1, 4, revision=1)
+    assert stale.status_code == 409
+    assert (
+        "Benny (Ben) changed Ben's hand 1 meanwhile: it now reads 5. Nothing was saved; look "
+        "again and correct it if it is still wrong."
+    ) in stale.shown
+
+
+def test_the_host_s_own_other_page_is_named_as_this_phone(app, host, guest):
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    guest.join(code, side=1)
+    host.enter(code, 1, 0, 40)
+    guest.enter(code, 1, 1, 3)
+    host.correct(code, 1, 1, 13, revision=1)
+    stale = host.correct(code, 1, 1, 23, revision=1)
+    assert "This phone, on another page, changed Ben's hand 1 meanwhile: it now reads 13." in (
+        stale.shown
+    )
+
+
+def test_an_unnamed_side_s_change_is_told_by_its_side(app, host, guest):
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    guest.join(code, side=1)
+    guest.enter(code, 1, 1, 3)
+    guest.enter(code, 1, 1, 5)
+    stale = host.correct(code, 1, 1, 4, revision=1)
+    assert "A phone holding Ben changed Ben's hand 1 meanwhile: it now reads 5." in stale.shown
