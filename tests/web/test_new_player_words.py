@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
+from flask import Flask
+from itsdangerous import URLSafeTimedSerializer
+
 
 def to_go_row(page: str) -> tuple[str, list[str]]:
     """The row under the sheet's totals: its heading and each side's cell."""
@@ -125,3 +129,50 @@ def test_an_unnamed_side_s_change_is_told_by_its_side(app, host, guest):
     guest.enter(code, 1, 1, 5)
     stale = host.correct(code, 1, 1, 4, revision=1)
     assert "A phone holding Ben changed Ben's hand 1 meanwhile: it now reads 5." in stale.shown
+
+
+# A cookie the app cannot read: a new phone, told so once.
+
+NOT_RECOGNISED = (
+    "This phone was not recognised (its cookie could not be read), so it is treated as a new "
+    "phone: it may need to claim its side again."
+)
+
+
+def signed_elsewhere(app: Flask, contents: dict[str, str]) -> str:
+    """A session cookie holding `contents`, signed with a key that is not the app's."""
+    fake = URLSafeTimedSerializer("not-the-key", salt="cookie-session", signer_kwargs={})
+    return fake.dumps(contents)
+
+
+@pytest.mark.parametrize("cookie", ["garbage", "forged"])
+def test_an_unreadable_cookie_is_a_new_phone_told_so_once(app, host, phones, cookie):
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    phone = phones()
+    phone.join(code, side=1)
+    held_by = phone.identity()
+    value = "not a cookie" if cookie == "garbage" else signed_elsewhere(app, {"phone": held_by})
+    phone.client.set_cookie(app.config["SESSION_COOKIE_NAME"], value)
+    first = phone.get(f"/m/{code}")
+    assert first.status_code == 200
+    assert NOT_RECOGNISED in first.shown
+    # A new phone, as before: a new identity, holding no side.
+    assert phone.identity() not in (None, held_by)
+    assert "Not at the table yet" in first.shown
+    assert NOT_RECOGNISED not in phone.get(f"/m/{code}").shown
+    assert NOT_RECOGNISED not in phone.get("/").shown
+
+
+def test_a_phone_with_no_cookie_is_not_told_it_was_not_recognised(phones):
+    assert NOT_RECOGNISED not in phones().get("/").shown
+
+
+def test_a_post_with_an_unreadable_cookie_says_so_on_its_answer_once(app, host, guest):
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    guest.join(code, side=1)
+    guest.client.set_cookie(app.config["SESSION_COOKIE_NAME"], "not a cookie")
+    # Without a readable cookie the form's token is no good either: refused, and told why.
+    refused = guest.post(f"/m/{code}/enter", {"hand": 1, "side": 1, "points": 5}, csrf=False)
+    assert refused.status_code == 400
+    assert NOT_RECOGNISED in refused.shown
+    assert NOT_RECOGNISED not in guest.get(f"/m/{code}").shown
