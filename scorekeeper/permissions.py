@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 import sqlalchemy as sa
-from flask import Flask, request, session
+from flask import Flask, current_app, flash, request, session
 from flask_babel import gettext as _
 
 from scorekeeper.extensions import db
@@ -62,8 +62,28 @@ def init_app(app: Flask) -> None:
 
     @app.before_request
     def identify() -> None:
-        if request.method == "GET" and request.endpoint not in NO_IDENTITY:
+        if request.endpoint in NO_IDENTITY:
+            return
+        if unreadable_cookie():
+            # Its seats are out of reach now: the player should know why this phone holds no
+            # side, once, on the next page it is shown (a post's too: its answer writes a
+            # readable cookie, which would hide this from the next request).
+            flash(
+                _(
+                    "This phone was not recognised (its cookie could not be read), so it is "
+                    "treated as a new phone: it may need to claim its side again."
+                ),
+                "notice",
+            )
+        if request.method == "GET":
             ensure_phone()
+
+
+def unreadable_cookie() -> bool:
+    """Whether this request brought a session cookie the app could not read (signed with
+    another key, garbled, expired). Flask then starts an empty session, as for a phone with
+    no cookie; a cookie it can read is never empty (Flask drops an emptied one)."""
+    return bool(request.cookies.get(current_app.config["SESSION_COOKIE_NAME"])) and not session
 
 
 # Built once, as most requests run it: building a statement costs more than running it.

@@ -491,7 +491,18 @@
         }
         if (response.status === 400 && doc.querySelector("[data-refusal=csrf]") && !item.renewed) {
           // Its security token went stale meanwhile: a fresh one from the page, and again.
+          // This answer is not shown: what it says once ("this phone was not recognised")
+          // the next one says.
+          item.notice = messageOf(doc, "main > .flash.notice");
           return renewToken(item).then(function () { return send(item); });
+        }
+        if (item.notice) {
+          var said = doc.createElement("p");
+          said.className = "flash notice";
+          said.setAttribute("role", "status");
+          said.textContent = item.notice;
+          if (doc.querySelector("main")) doc.querySelector("main").prepend(said);
+          item.notice = "";
         }
         var here = item.page === location.pathname;
         if (response.ok) {
@@ -500,6 +511,7 @@
           if (here) { showAnswer(doc, response.url); return; }
           // Sent from a page left since: said where the phone is now.
           note("done", messageOf(doc, ".flash.done, .flash.repeated") || item.what);
+          note("notice", messageOf(doc, "main > .flash.notice"));
           return;
         }
         // Refused. Answered at once, it shows as a browser would show it (the refusal and the

@@ -155,10 +155,14 @@ class Standing(NamedTuple):
     leaders: tuple[int, ...]
     # By how much the top is ahead of the next side (0 when several are level at the top).
     lead: int
-    # How far each side is from the target (0: there); empty where the target isn't a total.
+    # How far each side is from the target (0: there); empty where the target isn't a total
+    # to reach.
     to_go: tuple[int, ...]
     # What wins, in words: "101 points wins."
     goal: str = ""
+    # Where the target is a limit (the lowest wins once a side reaches it): the points each
+    # side can still take before it reaches it (0: reached); to_go is then empty.
+    room_left: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -171,11 +171,13 @@ class Other(PointsGame):
             )
             return standing(totals, target, goal)._replace(to_go=())
         flipped = standing([-total for total in totals], 0)
+        # Reaching the target ends the match: nobody heads for it, each side keeps clear of it.
         return Standing(
             flipped.leaders,
             flipped.lead,
-            tuple(max(target - total, 0) for total in totals),
+            (),
             _("The lowest total when a side reaches %(target)d wins.", target=target),
+            room_left=tuple(max(target - total, 0) for total in totals),
         )
 
 

@@ -8,7 +8,7 @@ from flask_babel import gettext as _
 
 from scorekeeper.extensions import db
 from scorekeeper.games import EntryFacts
-from scorekeeper.models import Correction, Entry, Hand, Match, Side, utcnow
+from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side, person, utcnow
 from scorekeeper.permissions import Action, Refusal, Viewer
 from scorekeeper.scoresheet.sheet import Sheet, StoredEntry, cell_values, load_sheet
 from scorekeeper.scoresheet.writing import Done, Post, act
@@ -180,15 +180,8 @@ def check_unchanged(
             "change.",
             **said,
         )
-    elif correcting:
-        message = _(
-            "Someone changed %(side)s's %(noun)s %(number)s meanwhile: it now reads "
-            "%(points)s. Nothing was saved; look again and correct it if it is still wrong.",
-            points=entry.facts.points,
-            **said,
-        )
     else:
-        message = _changed_by(sheet, number, side, entry, viewer, said)
+        message = _changed_by(sheet, number, side, entry, viewer, said, correcting=correcting)
     raise Refusal(message, 409, sheet.match)
 
 
@@ -199,9 +192,12 @@ def _changed_by(
     entry: StoredEntry,
     viewer: Viewer,
     said: dict[str, object],
+    *,
+    correcting: bool,
 ) -> str:
-    """A side's stale entry refused, saying who changed its cell: the host (a correction
-    since it was entered), a partner's phone, or this phone on another page."""
+    """A stale entry or correction refused, naming who changed the cell since: this phone on
+    another page, the host (a correction since the side's entry), or the phone that entered
+    it, by the name the table knows them by; a phone that gave none is told as it can be."""
     stored = db.session.get_one(Entry, entry.id)
     corrected_by = db.session.scalar(
         sa.select(Correction.by_phone)
@@ -214,27 +210,87 @@ def _changed_by(
         .order_by(Correction.id.desc())
         .limit(1)
     )
-    if corrected_by is not None and corrected_by != viewer.phone:
+    by = corrected_by or stored.entered_by
+    said = {**said, "points": entry.facts.points}
+    if by == viewer.phone and correcting:
+        return _(
+            "This phone, on another page, changed %(side)s's %(noun)s %(number)s meanwhile: it "
+            "now reads %(points)s. Nothing was saved; look again and correct it if it is still "
+            "wrong.",
+            **said,
+        )
+    if by == viewer.phone:
+        return _(
+            "This phone, on another page, changed %(side)s's %(noun)s %(number)s meanwhile: it "
+            "now reads %(points)s. Nothing was saved: the form below shows it now; enter yours "
+            "again if it should change.",
+            **said,
+        )
+    seat = db.session.scalar(
+        sa.select(Seat).where(Seat.match_id == sheet.match.id, Seat.phone == by)
+    )
+    if corrected_by is not None:
+        # As the corrections trail names the host: "Omar (Us)", or the side the host holds; a
+        # host watching without a name has none to give.
+        named = seat is not None and (seat.player != "" or seat.side_id is not None)
+        name = seat.label if seat is not None and named else None
+    else:
+        # The player's name with the side they entered for (since released or not); the
+        # side's name alone would only repeat whose cell it is.
+        name = person(seat.player, side) if seat is not None and seat.player else None
+    if correcting and name is not None:
+        # NOTE: %(person)s is a player and their side: "Omar (Us)"; %(side)s a side's name.
+        return _(
+            "%(person)s changed %(side)s's %(noun)s %(number)s meanwhile: it now reads "
+            "%(points)s. Nothing was saved; look again and correct it if it is still wrong.",
+            person=name,
+            **said,
+        )
+    if correcting and corrected_by is not None:
+        # The host role has moved since: the correction was the host's before this phone's.
+        return _(
+            "The previous host changed %(side)s's %(noun)s %(number)s meanwhile: it now reads "
+            "%(points)s. Nothing was saved; look again and correct it if it is still wrong.",
+            **said,
+        )
+    if correcting:
+        # A phone that gave no name: the side it held says whose it was.
+        # NOTE: %(side)s is a side's name, said twice: "A phone holding Ben changed Ben's…".
+        return _(
+            "A phone holding %(side)s changed %(side)s's %(noun)s %(number)s meanwhile: it now "
+            "reads %(points)s. Nothing was saved; look again and correct it if it is still "
+            "wrong.",
+            **said,
+        )
+    if corrected_by is not None and name is not None:
+        # NOTE: %(person)s is the host, as the table knows them: "Omar (Us)".
+        return _(
+            "%(person)s, the host, changed %(side)s's %(noun)s %(number)s meanwhile: it now "
+            "reads %(points)s. Nothing was saved: the form below shows it now; enter yours "
+            "again if it should change.",
+            person=name,
+            **said,
+        )
+    if corrected_by is not None:
         return _(
             "The host changed %(side)s's %(noun)s %(number)s meanwhile: it now reads %(points)s. "
             "Nothing was saved: the form below shows it now; enter yours again if it should "
             "change.",
-            points=entry.facts.points,
             **said,
         )
-    if (corrected_by or stored.entered_by) != viewer.phone:
+    if name is not None:
+        # NOTE: %(person)s is the partner who entered it, with their side: "Omar (Us)".
         return _(
-            "Your partner's phone changed %(side)s's %(noun)s %(number)s meanwhile: it now reads "
+            "%(person)s changed %(side)s's %(noun)s %(number)s meanwhile: it now reads "
             "%(points)s. Nothing was saved: the form below shows it now; enter yours again if "
             "it should change.",
-            points=entry.facts.points,
+            person=name,
             **said,
         )
     return _(
-        "This phone, on another page, changed %(side)s's %(noun)s %(number)s meanwhile: it now "
-        "reads %(points)s. Nothing was saved: the form below shows it now; enter yours "
-        "again if it should change.",
-        points=entry.facts.points,
+        "Your partner's phone changed %(side)s's %(noun)s %(number)s meanwhile: it now reads "
+        "%(points)s. Nothing was saved: the form below shows it now; enter yours again if "
+        "it should change.",
         **said,
     )
 

@@ -391,9 +391,10 @@ def test_the_host_fixes_a_26_26_hand_in_one_form(new_phone, phones, artifacts):
 # Other game: lowest wins, or a fixed number of hands.
 
 
-def test_other_game_lowest_total_wins_like_hearts(new_phone, phones):
-    """Hearts: the match ends when a side reaches 100 and the lowest total wins."""
-    page = new_phone()
+def test_other_game_lowest_total_wins_like_hearts(new_phone, phones, artifacts):
+    """Hearts: the match ends when a side reaches 100 and the lowest total wins; until then the
+    sheet shows how much room each side has left under the limit."""
+    page = new_phone(dark=True)
     page.goto("/new/other")
     page.get_by_label("The lowest total when a side reaches the target (as in Hearts)").check()
     page.get_by_label("Target (points)").fill("100")
@@ -409,6 +410,12 @@ def test_other_game_lowest_total_wins_like_hearts(new_phone, phones):
     expect(page.locator(".standing")).to_have_text(
         "Omar ahead by 30 · The lowest total when a side reaches 100 wins.", timeout=LIVE_MS
     )
+    expect(page.locator("tr.room-left")).to_have_text("Room left6030")
+    page.screenshot(path=artifacts / "sheet-room-left.png", full_page=True)
+    tv = new_phone(viewport=TV, dark=True)
+    tv.goto(f"/m/{code}/tv")
+    expect(tv.locator(".tv-to-go")).to_have_text(["room for 60 more", "room for 30 more"])
+    tv.screenshot(path=artifacts / "tv-room-left.png")
     enter(page, 2, "Omar", 10)
     ben.enter(code, 2, 1, 35)
     expect(page.locator(".status .result")).to_have_text(

@@ -207,7 +207,8 @@ def test_a_side_never_overwrites_the_host_s_correction_unseen(app, table, host, 
     before = snapshot(app)
     stale = guest.enter(table, 2, 1, 6, revision=1)
     assert stale.status_code == 409
-    assert "The host changed Ben's hand 2 meanwhile: it now reads 7" in stale.shown
+    # The host gave no name: named by the side the host holds, as the trail names them.
+    assert "Alice, the host, changed Ben's hand 2 meanwhile: it now reads 7" in stale.shown
     assert snapshot(app) == before
     assert "Hand 2: Ben changed to 6." in guest.enter(table, 2, 1, 6, revision=2).shown
 
@@ -296,7 +297,7 @@ def test_a_whole_hand_correction_is_checked_together_and_refused_whole(app, host
     assert refused.status_code == 409
     assert "Round 1: nothing was saved." in refused.shown
     stale = host.post(f"/m/{code}/hand/1/correct", {**form, "points_1": 50, "revision_1": 0})
-    assert "Someone changed Bea's round 1 meanwhile: it now reads 59." in stale.shown
+    assert "A phone holding Bea changed Bea's round 1 meanwhile: it now reads 59." in stale.shown
     assert snapshot(app) == before
     done = host.post(f"/m/{code}/hand/1/correct", {**form, "points_1": 50})
     assert "Round 1 corrected: Ana 61 → 70, Bea 59 → 50." in done.shown
