@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorekeeper.games import CountError, EntryFacts, get_game
+from scorekeeper.games.base import Standing
 
 from .helpers import counted, lines_of, plain, table
 
@@ -478,6 +479,7 @@ def test_standing_says_who_leads_by_how_much_and_what_is_left() -> None:
     def after(*hands: tuple[int, int]):  # type: ignore[no-untyped-def]
         return BASRA.standing(tbl, BASRA.state(tbl, [[plain(a), plain(b)] for a, b in hands]))
 
-    assert after((80, 65)) == ((0,), 15, (21, 36), "101 points wins.")
-    assert after((70, 70)) == ((0, 1), 0, (31, 31), "101 points wins.")
-    assert after((60, 45), (50, 45)) == ((0,), 20, (0, 11), "101 points wins.")
+    # A target to reach: points to go, and no room left (that is a limit's, lowest wins).
+    assert after((80, 65)) == Standing((0,), 15, (21, 36), "101 points wins.", room_left=())
+    assert after((70, 70)) == Standing((0, 1), 0, (31, 31), "101 points wins.", room_left=())
+    assert after((60, 45), (50, 45)) == Standing((0,), 20, (0, 11), "101 points wins.")
