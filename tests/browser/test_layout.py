@@ -84,3 +84,48 @@ def test_every_control_on_the_main_pages_is_a_thumb_big(new_phone, artifacts):
 
     small = {name: taps for name, taps in pages.items() if taps}
     assert small == {}, "\n".join(f"{name}: {taps}" for name, taps in small.items())
+
+
+# Five sides at 360 px.
+
+FIVE = ["Charlie", "Alexandra", "Maximilian", "Grandma Rose", "Bob"]
+
+# Each word of each side's name in the sheet's head, as the lines it is drawn on: a word
+# split across two lines ("Charli/e") is drawn on two. And whether the name shows whole.
+MEASURE_NAMES = """() => [...document.querySelectorAll("table.sheet thead .name")].map((name) => {
+        const text = name.firstChild;
+        const words = [];
+        for (const found of text.data.matchAll(/\\S+/g)) {
+            const range = document.createRange();
+            range.setStart(text, found.index);
+            range.setEnd(text, found.index + found[0].length);
+            words.push([found[0], range.getClientRects().length]);
+        }
+        return {words, whole: name.scrollWidth <= name.clientWidth + 0.5
+                              && name.scrollHeight <= name.clientHeight + 0.5};
+    })"""
+
+
+@pytest.mark.parametrize("locale", ["en", "ar"])
+def test_five_long_names_are_never_split_inside_a_word(new_phone, phones, artifacts, locale):
+    """An Other game of five sides: each name is read whole, no word broken across lines,
+    nothing scrolls sideways; in Arabic (right to left) and dark mode as well."""
+    host = phones()
+    names = {f"side_{at}": name for at, name in enumerate(FIVE)}
+    code = host.create("other", target="500", **names)
+    host.enter(code, 1, 0, 125)
+    page = new_phone(locale=locale, dark=locale == "ar")
+    page.goto(f"/m/{code}")
+    expect(page.locator("table.sheet thead .name")).to_have_text(FIVE)
+
+    measured = page.evaluate(MEASURE_NAMES)
+    page.screenshot(path=artifacts / f"sheet-five-sides-{locale}.png", full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert [word for name in measured for word in name["words"] if word[1] != 1] == []
+    assert all(name["whole"] for name in measured), measured
+    # The hands' column, a thumb wide for the host, still holds its words ("Total").
+    cut = page.evaluate(
+        """() => [...document.querySelectorAll("table.sheet tr > :first-child")]
+            .filter((cell) => cell.scrollWidth > cell.clientWidth).map((cell) => cell.innerText)"""
+    )
+    assert cut == []
