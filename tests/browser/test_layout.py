@@ -129,3 +129,35 @@ def test_five_long_names_are_never_split_inside_a_word(new_phone, phones, artifa
             .filter((cell) => cell.scrollWidth > cell.clientWidth).map((cell) => cell.innerText)"""
     )
     assert cut == []
+
+
+# The New match form's placeholders at 360 px.
+
+# Each shown field's placeholder, measured in the field's own font, against the room inside
+# the field (its width less its padding).
+MEASURE_PLACEHOLDERS = """() => {
+    const pen = document.createElement("canvas").getContext("2d");
+    return [...document.querySelectorAll("input[placeholder]")]
+        .filter((field) => field.getClientRects().length > 0)
+        .map((field) => {
+            const words = getComputedStyle(field, "::placeholder");
+            pen.font = `${words.fontWeight} ${words.fontSize} ${words.fontFamily}`;
+            const box = getComputedStyle(field);
+            const room = field.clientWidth - parseFloat(box.paddingInlineStart)
+                - parseFloat(box.paddingInlineEnd);
+            return [field.placeholder, pen.measureText(field.placeholder).width, room];
+        });
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en", "ar", "ru", "es"])
+@pytest.mark.parametrize("game", ["basra", "other"])
+def test_new_match_placeholders_read_whole(new_phone, artifacts, locale, game):
+    """Every placeholder of the New match form fits its field at 360 px in every language
+    ("Players (optional)" was cut)."""
+    page = new_phone(locale=locale, dark=locale == "ar")
+    page.goto(f"/new/{game}")
+    measured = page.evaluate(MEASURE_PLACEHOLDERS)
+    page.screenshot(path=artifacts / f"new-{game}-{locale}.png", full_page=True)
+    assert len(measured) >= 3, measured
+    assert [shown for shown in measured if shown[1] > shown[2]] == []
