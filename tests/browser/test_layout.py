@@ -161,3 +161,64 @@ def test_new_match_placeholders_read_whole(new_phone, artifacts, locale, game):
     page.screenshot(path=artifacts / f"new-{game}-{locale}.png", full_page=True)
     assert len(measured) >= 3, measured
     assert [shown for shown in measured if shown[1] > shown[2]] == []
+
+
+# The charts' words, as big as they are shown.
+
+# Each word drawn on or under a chart, in CSS px as shown: an SVG label's size is its font
+# size in the chart's units times the chart's scale on screen.
+MEASURE_CHART_WORDS = """() => ({
+    labels: [...document.querySelectorAll("svg.chart text")].map((label) => [
+        label.textContent,
+        parseFloat(getComputedStyle(label).fontSize) * label.getScreenCTM().a]),
+    keys: [...document.querySelectorAll(".chart-key .key")].map((key) => [
+        key.textContent.trim(), parseFloat(getComputedStyle(key).fontSize)]),
+})"""
+
+TV = {"width": 1280, "height": 720}
+
+
+def smallest(measured: dict[str, list[list[object]]]) -> tuple[float, float]:
+    """The smallest label on the charts and the smallest word of their keys, in CSS px."""
+    return (
+        min(float(size) for _, size in measured["labels"]),  # type: ignore[arg-type]
+        min(float(size) for _, size in measured["keys"]),  # type: ignore[arg-type]
+    )
+
+
+def test_the_charts_words_read_on_a_phone_and_across_the_room(new_phone, phones, artifacts):
+    """The sheet's chart and History's at 360 px: labels of 12 CSS px at least, a key naming
+    each side; the TV's at 1280×720 twice as big, and the TV still fits its screen. In
+    Arabic and dark mode too."""
+    omar = new_phone(dark=True)
+    code = create_match(omar, "Basra", "2 head to head", ["Omar", "Ben"], player="Omar")
+    ben = phones()
+    ben.join(code, side=1)
+    for hand, (ours, theirs) in enumerate([(20, 12), (35, 8), (14, 30)], start=1):
+        enter(omar, hand, "Omar", ours)
+        ben.enter(code, hand, 1, theirs)
+    expect(omar.locator("tr.totals td")).to_have_text(["69", "50"], timeout=LIVE_MS)
+
+    sheet = omar.evaluate(MEASURE_CHART_WORDS)
+    assert [name for name, _ in sheet["keys"]] == ["Omar", "Ben", "target 101"]
+    assert min(smallest(sheet)) >= 12, sheet
+    omar.locator("figure.chart-box").screenshot(path=artifacts / "chart-sheet-dark.png")
+
+    omar.get_by_role("link", name="History").click()
+    history = omar.evaluate(MEASURE_CHART_WORDS)
+    assert [name for name, _ in history["keys"]] == ["Omar", "Ben", "target 101"]
+    assert min(smallest(history)) >= 12, history
+    omar.locator(".language summary").click()
+    omar.get_by_role("button", name="العربية").click()
+    expect(omar.locator("html")).to_have_attribute("dir", "rtl")
+    omar.screenshot(path=artifacts / "chart-history-ar-dark.png", full_page=True)
+    omar.goto(f"/m/{code}")
+    omar.locator("figure.chart-box").screenshot(path=artifacts / "chart-sheet-ar-dark.png")
+
+    laptop = new_phone(viewport=TV)
+    laptop.goto(f"/m/{code}/tv")
+    tv = laptop.evaluate(MEASURE_CHART_WORDS)
+    assert [name for name, _ in tv["keys"]] == ["Omar", "Ben", "target 101"]
+    assert min(smallest(tv)) >= 20, tv
+    laptop.screenshot(path=artifacts / "chart-tv-1280x720.png", full_page=True)
+    assert laptop.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")
