@@ -11,19 +11,26 @@ from flask_babel import gettext as _
 from scorekeeper.languages import direction
 
 WIDTH, HEIGHT = 320, 150
-PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 30, 8, 10, 18
+PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 30, 8, 10, 20
+# Each side's line drawn in a dash of its own (as its sample in the key), so the lines are
+# told apart without their colours: in dark mode, in print, by a colour-blind player. The
+# target's line has its own (the stylesheet's "4 3"), unlike any of these.
+DASHES = ("none", "10 4", "2 3", "10 3 2 3", "6 6", "14 3 2 3 2 3", "1 6", "16 3 4 3")
 
 
 class Line(NamedTuple):
-    """A side's line: its colour (side-0…side-7), its points (hand, total), its tooltip."""
+    """A side's line: its colour (side-0…side-7) and dash, its points (hand, total), its
+    tooltip, and the name the chart's key gives it."""
 
     colour: int
+    dash: str
     points: str
     title: str
+    name: str
 
 
 class Chart(NamedTuple):
-    """Where everything on the chart goes, in the SVG's units (the running_chart macro of
+    """Where everything on the chart goes, in the SVG's units (the chart_figure macro of
     _macros.html draws it): the axis at zero from left to right, the target's line and label
     (y, label x, label y, target), the last hand's label (text, y), and the lines."""
 
@@ -93,10 +100,10 @@ def running_chart(
         left=x(PAD_LEFT),
         right=x(WIDTH - PAD_RIGHT),
         zero=f"{y(0):.1f}",
-        zero_label=(x(PAD_LEFT - 4), f"{y(0) + 4:.1f}"),
+        zero_label=(x(PAD_LEFT - 4), f"{y(0) + 5:.1f}"),
         # Inside the plot, under its line: a target of any length is read whole (in the
         # margin, 100000 was cut to "0000").
-        goal=(f"{y(target):.1f}", x(PAD_LEFT + 3), f"{y(target) + 11:.1f}", target)
+        goal=(f"{y(target):.1f}", x(PAD_LEFT + 3), f"{y(target) + 15:.1f}", target)
         if target is not None
         else None,
         last=(last, HEIGHT - 4) if last is not None else None,
@@ -104,10 +111,12 @@ def running_chart(
         lines=tuple(
             Line(
                 side % 8,
+                DASHES[side % 8],
                 " ".join([f"{i},{row[side]}" for i, row in enumerate(points)]),
                 # NOTE: a line of the chart, as its tooltip names it: a side's name and its
                 # total.
                 _("%(side)s: %(total)s", side=names[side], total=points[-1][side]),
+                names[side],
             )
             for side in range(sides)
         ),

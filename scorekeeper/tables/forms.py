@@ -129,7 +129,9 @@ def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
                     Length(max=200, message=_l("Keep the names under 200 letters.")),
                     printable,
                 ],
-                render_kw={"placeholder": _l("Players (optional)"), "autocomplete": "off"},
+                # The field's name alone, as "(optional)" was cut at 360 px; the hint above
+                # the sides says they are optional.
+                render_kw={"placeholder": _l("Players"), "autocomplete": "off"},
             ),
         )
     form = NewMatchForm(*args, **kwargs)
