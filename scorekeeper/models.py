@@ -158,6 +158,9 @@ class Seat(Model):
     # of sorting all its matches.
     match_open: so.Mapped[bool]
     match_created_at: so.Mapped[datetime]
+    # The place of the side this phone held when the host released it (None if never, or once
+    # it holds a side again): its own to take back on a closed table (permissions.py).
+    released_from: so.Mapped[int | None]
 
     match: so.Mapped[Match] = so.relationship(back_populates="seats")
     side: so.Mapped[Side | None] = so.relationship()

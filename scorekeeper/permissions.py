@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 
 from scorekeeper.extensions import db
 from scorekeeper.games import EntryFacts
-from scorekeeper.models import Entry, Hand, Match, Seat, Side, person
+from scorekeeper.models import Match, Seat, Side, person
 
 # A phone's identity.
 
@@ -87,16 +87,8 @@ def unreadable_cookie() -> bool:
 
 
 # Built once, as most requests run it: building a statement costs more than running it.
-SEAT_OF = sa.select(Seat.id, Seat.side_id, Seat.player).where(
+SEAT_OF = sa.select(Seat.id, Seat.side_id, Seat.player, Seat.released_from).where(
     Seat.match_id == sa.bindparam("match_id"), Seat.phone == sa.bindparam("phone")
-)
-# The sides a phone entered a total for at a match: a release keeps no trace of the side a
-# seat held, its entries do.
-SIDES_PLAYED = (
-    sa.select(Entry.side_id)
-    .distinct()
-    .join(Hand, Hand.id == Entry.hand_id)
-    .where(Hand.match_id == sa.bindparam("match_id"), Entry.entered_by == sa.bindparam("phone"))
 )
 
 
@@ -173,9 +165,9 @@ class Viewer:
     is_host: bool
     # The name its player gave at this match ("" if none).
     player: str = ""
-    # The ids of the sides this phone entered a total for, read only while it watches (it may
-    # have played a side the host since released): its own to take back on a closed table.
-    played: frozenset[int] = frozenset()
+    # The place of the side it held when the host released it: its own to take back on a
+    # closed table.
+    released_from: int | None = None
 
     @property
     def label(self) -> str:
@@ -223,20 +215,18 @@ def viewer_for(match: Match, seats: Iterable[Seat] | None = None) -> Viewer:
 def viewer_at(match: Match, phone: str | None, seats: Iterable[Seat] | None = None) -> Viewer:
     """Who is looking at this match from this phone: its seat among `seats` if given (the
     match's seats as already read), else read now."""
-    found: tuple[int, int | None, str] | None = None
+    found: tuple[int, int | None, str, int | None] | None = None
     if phone is not None and seats is None:
         found = db.session.execute(SEAT_OF, {"match_id": match.id, "phone": phone}).first()
     elif phone is not None and seats is not None:
-        found = next(((s.id, s.side_id, s.player) for s in seats if s.phone == phone), None)
-    seat_id, side_id, player = found or (None, None, "")
+        found = next(
+            ((s.id, s.side_id, s.player, s.released_from) for s in seats if s.phone == phone),
+            None,
+        )
+    seat_id, side_id, player, released_from = found or (None, None, "", None)
     side = next((s for s in match.sides if s.id == side_id), None)
     is_host = phone is not None and phone == match.host_phone
-    played: frozenset[int] = frozenset()
-    # Only a closed table asks it: an open one lets any phone claim, and the host claims anyway.
-    if match.closed and not is_host and seat_id is not None and side_id is None:
-        query = db.session.scalars(SIDES_PLAYED, {"match_id": match.id, "phone": phone})
-        played = frozenset(query)
-    return Viewer(match, phone, seat_id, side, is_host, player, played)
+    return Viewer(match, phone, seat_id, side, is_host, player, released_from)
 
 
 def refusal(
@@ -315,7 +305,7 @@ def refusal(
         action is Action.CLAIM
         and match.closed
         and not viewer.is_host
-        and (side is None or side.id not in viewer.played)
+        and (side is None or side.position != viewer.released_from)
     ):
         return Refusal(
             _("The host has closed the table: no new phone can take a side. You can still watch."),

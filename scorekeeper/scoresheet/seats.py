@@ -37,6 +37,7 @@ def claim_side(match: Match, side: Side, post: Post, player: str = "") -> Done:
         if viewer.seat_id is not None:
             seat = db.session.get_one(Seat, viewer.seat_id)
             seat.side_id = side.id
+            seat.released_from = None
             seat.player = player or seat.player
         else:
             db.session.add(seat_at(match, viewer.phone or "", side.id, player))
@@ -101,6 +102,7 @@ def release_side(match: Match, side: Side, post: Post) -> Done:
             raise Refusal(_("%(side)s is already free.", side=side.name), 409, match)
         for seat in seats:
             seat.side_id = None
+            seat.released_from = side.position
         return Done(_("%(side)s is free to be claimed again.", side=side.name))
 
     return act(match, post, work)

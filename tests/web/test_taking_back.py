@@ -4,7 +4,10 @@ a stranger still cannot."""
 from __future__ import annotations
 
 import pytest
+import sqlalchemy as sa
 
+from scorekeeper.extensions import db
+from scorekeeper.models import Seat
 from tests.phones import Phone, snapshot
 
 NAME_FIELD = 'name="player"'
@@ -98,3 +101,33 @@ def test_releasing_a_side_on_a_closed_table_says_who_can_take_it_again(
     asked = host.get(f"/m/{basra}/release?target=1").shown
     assert "only a phone that played Ben, or you, can take it again" in asked
     assert "any phone can claim" not in asked
+
+
+def test_a_phone_released_before_its_first_entry_takes_its_side_back(
+    host: Phone, guest: Phone, basra: str
+) -> None:
+    # Ben's phone died before he typed anything; the host let his side go and closed the table.
+    host.post(f"/m/{basra}/release", {"target": 1, "confirmed": "y"})
+    host.post(f"/m/{basra}/close")
+    assert "I'm Ben" in guest.get(f"/m/{basra}").shown
+    assert "This phone now holds Ben" in guest.post(f"/m/{basra}/claim", {"target": 1}).shown
+
+
+def test_a_host_who_filled_a_side_s_cell_has_not_played_it(app, phones) -> None:
+    old_host, alice, ben = phones(), phones(), phones()
+    code = old_host.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
+    alice.join(code, side=0)
+    ben.join(code, side=1)
+    # The host fills Ben's cell (his phone is slow), then hands the role to Alice and watches.
+    old_host.correct(code, 1, 1, 12)
+    with app.app_context():
+        alices = db.session.scalar(sa.select(Seat.id).where(Seat.phone == alice.identity()))
+    old_host.post(f"/m/{code}/host", {"target": alices, "confirmed": "y"})
+    alice.post(f"/m/{code}/release", {"target": 1, "confirmed": "y"})
+    alice.post(f"/m/{code}/close")
+    assert "I'm Ben" not in old_host.get(f"/m/{code}").shown
+    before = snapshot(app)
+    refused = old_host.post(f"/m/{code}/claim", {"target": 1})
+    assert refused.status_code == 409 and "closed the table" in refused.shown
+    assert snapshot(app) == before
+    assert "This phone now holds Ben" in ben.post(f"/m/{code}/claim", {"target": 1}).shown
