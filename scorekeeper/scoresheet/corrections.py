@@ -10,7 +10,7 @@ from flask_babel import pgettext
 
 from scorekeeper.extensions import db
 from scorekeeper.games import EntryFacts
-from scorekeeper.models import Correction, Match, Side
+from scorekeeper.models import Correction, Match, Side, utcnow
 from scorekeeper.permissions import Action, Refusal, Viewer
 from scorekeeper.scoresheet.entries import check_beside_the_others, check_unchanged, write_cell
 from scorekeeper.scoresheet.sheet import Sheet, StoredEntry, cell_values, load_sheet
@@ -49,7 +49,10 @@ def _record_fix(
     sheet: Sheet, number: int, fix: Fix, entry: StoredEntry | None, reason: str, phone: str
 ) -> None:
     """Write the host's value into the cell, and the old one into the trail."""
-    write_cell(sheet, number, fix.side, fix.facts, phone, restamp=False)
+    # One moment for both: a cell the host filled is the host's correction, not an entry made
+    # after it (a stale post names who changed the cell by comparing the two).
+    now = utcnow()
+    write_cell(sheet, number, fix.side, fix.facts, phone, restamp=False, at=now)
     db.session.add(
         Correction(
             match_id=sheet.match.id,
@@ -61,6 +64,7 @@ def _record_fix(
             new_detail=cell_values(fix.facts),
             reason=reason.strip(),
             by_phone=phone,
+            made_at=now,
         )
     )
 

@@ -3,6 +3,8 @@ the last trick of a Brisca round tied at the top."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import sqlalchemy as sa
 from flask_babel import gettext as _
 
@@ -15,11 +17,18 @@ from scorekeeper.scoresheet.writing import Done, Post, act
 
 
 def write_cell(
-    sheet: Sheet, number: int, side: Side, facts: EntryFacts, phone: str, *, restamp: bool
+    sheet: Sheet,
+    number: int,
+    side: Side,
+    facts: EntryFacts,
+    phone: str,
+    *,
+    restamp: bool,
+    at: datetime | None = None,
 ) -> None:
     """Store a side's cell: a new entry (starting the hand if need be), or the next revision
     of the one there. `restamp` records this phone as the one who entered it (an entry does;
-    a correction keeps the side's)."""
+    a correction keeps the side's); `at` is when a new entry was made (now if not given)."""
     values = cell_values(facts)
     cell = sheet.cell(number, side)
     if cell is not None and cell.entry is not None:
@@ -30,7 +39,7 @@ def write_cell(
             .values(revision=Entry.revision + 1, **values, **stamp)
         )
         return
-    entry = Entry(side_id=side.id, entered_by=phone, **values)
+    entry = Entry(side_id=side.id, entered_by=phone, entered_at=at or utcnow(), **values)
     if number <= len(sheet.hands):
         entry.hand_id = sheet.hands[number - 1].id
     else:
