@@ -160,9 +160,9 @@ class Standing(NamedTuple):
     to_go: tuple[int, ...]
     # What wins, in words: "101 points wins."
     goal: str = ""
-    # Where the target is a limit (the lowest wins once a side reaches it): the points each
-    # side can still take before it reaches it (0: reached); to_go is then empty.
-    room_left: tuple[int, ...] = ()
+    # Where the target is a limit (the lowest wins once a side reaches it): how far each side
+    # is from it (0: reached), the points that would take it there; to_go is then empty.
+    to_limit: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

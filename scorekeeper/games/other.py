@@ -177,7 +177,7 @@ class Other(PointsGame):
             flipped.lead,
             (),
             _("The lowest total when a side reaches %(target)d wins.", target=target),
-            room_left=tuple(max(target - total, 0) for total in totals),
+            to_limit=tuple(max(target - total, 0) for total in totals),
         )
 
 

@@ -410,12 +410,12 @@ def test_other_game_lowest_total_wins_like_hearts(new_phone, phones, artifacts):
     expect(page.locator(".standing")).to_have_text(
         "Omar ahead by 30 · The lowest total when a side reaches 100 wins.", timeout=LIVE_MS
     )
-    expect(page.locator("tr.room-left")).to_have_text("Room left6030")
-    page.screenshot(path=artifacts / "sheet-room-left.png", full_page=True)
+    expect(page.locator("tr.to-limit")).to_have_text("To the limit6030")
+    page.screenshot(path=artifacts / "sheet-to-limit.png", full_page=True)
     tv = new_phone(viewport=TV, dark=True)
     tv.goto(f"/m/{code}/tv")
-    expect(tv.locator(".tv-to-go")).to_have_text(["room for 60 more", "room for 30 more"])
-    tv.screenshot(path=artifacts / "tv-room-left.png")
+    expect(tv.locator(".tv-to-go")).to_have_text(["60 to the limit", "30 to the limit"])
+    tv.screenshot(path=artifacts / "tv-to-limit.png")
     enter(page, 2, "Omar", 10)
     ben.enter(code, 2, 1, 35)
     expect(page.locator(".status .result")).to_have_text(

@@ -479,7 +479,7 @@ def test_standing_says_who_leads_by_how_much_and_what_is_left() -> None:
     def after(*hands: tuple[int, int]):  # type: ignore[no-untyped-def]
         return BASRA.standing(tbl, BASRA.state(tbl, [[plain(a), plain(b)] for a, b in hands]))
 
-    # A target to reach: points to go, and no room left (that is a limit's, lowest wins).
-    assert after((80, 65)) == Standing((0,), 15, (21, 36), "101 points wins.", room_left=())
-    assert after((70, 70)) == Standing((0, 1), 0, (31, 31), "101 points wins.", room_left=())
+    # A target to reach: points to go, and no distance to a limit (that is a limit's, lowest wins).
+    assert after((80, 65)) == Standing((0,), 15, (21, 36), "101 points wins.", to_limit=())
+    assert after((70, 70)) == Standing((0, 1), 0, (31, 31), "101 points wins.", to_limit=())
     assert after((60, 45), (50, 45)) == Standing((0,), 20, (0, 11), "101 points wins.")

@@ -76,7 +76,7 @@ def test_lowest_total_wins_once_a_side_reaches_the_target() -> None:
     assert standing.leaders == (1,) and standing.lead == 40
     assert standing.goal == "The lowest total when a side reaches 100 wins."
     # The target is a limit to keep under: room left before it, never points to go.
-    assert (standing.to_go, standing.room_left) == ((), (10, 50))
+    assert (standing.to_go, standing.to_limit) == ((), (10, 50))
 
 
 def test_a_fixed_number_of_hands_goes_to_the_highest() -> None:

@@ -12,29 +12,29 @@ from itsdangerous import URLSafeTimedSerializer
 
 def to_go_row(page: str) -> tuple[str, list[str]]:
     """The row under the sheet's totals: its heading and each side's cell."""
-    row = re.search(r'<tr class="(?:to-go|room-left)"><th scope="row">([^<]*)</th>(.*?)</tr>', page)
+    row = re.search(r'<tr class="(?:to-go|to-limit)"><th scope="row">([^<]*)</th>(.*?)</tr>', page)
     assert row, "no row under the totals"
     return row.group(1), re.findall(r"<td>([^<]*)</td>", row.group(2))
 
 
-def test_lowest_wins_shows_the_room_left_under_the_limit_not_points_to_go(host, guest):
+def test_lowest_wins_shows_the_distance_to_the_limit_not_points_to_go(host, guest):
     code = host.create("other", rule_winner="lowest", target="100", side_0="Omar", side_1="Ben")
     guest.join(code, side=1)
     host.enter(code, 1, 0, 40)
     guest.enter(code, 1, 1, 70)
     # product.md: a side reaching 100 ends the match: the target is a limit, not a goal.
     page = guest.get(f"/m/{code}").shown
-    assert to_go_row(page) == ("Room left", ["60", "30"])
+    assert to_go_row(page) == ("To the limit", ["60", "30"])
     assert "To go" not in page
     tv = guest.get(f"/m/{code}/tv").shown
     assert re.findall(r'<span class="tv-to-go">([^<]*)</span>', tv) == [
-        "room for 60 more",
-        "room for 30 more",
+        "60 to the limit",
+        "30 to the limit",
     ]
     assert "to go" not in tv
 
 
-def test_lowest_wins_tied_past_the_limit_shows_no_room_as_none_left(host, phones):
+def test_lowest_wins_tied_past_the_limit_shows_a_side_there_at_none(host, phones):
     code = host.create(
         "other", rule_winner="lowest", target="100", side_0="A", side_1="B", side_2="C"
     )
@@ -44,14 +44,14 @@ def test_lowest_wins_tied_past_the_limit_shows_no_room_as_none_left(host, phones
     host.enter(code, 1, 0, 100)
     b.enter(code, 1, 1, 30)
     c.enter(code, 1, 2, 30)
-    # B and C are level at the lowest: play on, and A has no room left (never a tick: A did
+    # B and C are level at the lowest: play on, and A is 0 from the limit (never a tick: A did
     # not reach a goal, it hit the limit).
-    assert to_go_row(host.get(f"/m/{code}").shown) == ("Room left", ["0", "70", "70"])
+    assert to_go_row(host.get(f"/m/{code}").shown) == ("To the limit", ["0", "70", "70"])
     tv = host.get(f"/m/{code}/tv").shown
     assert re.findall(r'<span class="tv-to-go">([^<]*)</span>', tv) == [
         "at the limit",
-        "room for 70 more",
-        "room for 70 more",
+        "70 to the limit",
+        "70 to the limit",
     ]
 
 
