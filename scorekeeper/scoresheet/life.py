@@ -62,9 +62,10 @@ def reopen_match(match: Match, post: Post) -> Done:
         match.result = ""
         match.ended_at = None
         # Played on, it is no longer the match the rematch followed: its end offers a new one.
-        match.rematch_code = None
+        # The rematch and those after it leave its series, so their series lines change.
+        rematch, match.rematch_code = match.rematch_code, None
         _reorder_history(match)
-        return Done(_("Match reopened."))
+        return Done(_("Match reopened."), series_from=rematch)
 
     return act(match, post, work)
 

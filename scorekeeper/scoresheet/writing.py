@@ -70,6 +70,10 @@ class Done:
     changed: bool = True
     # The match the phone goes on to, if not this one (a new match, a rematch).
     go_to: str | None = None
+    # The first of the later matches whose pages this action changed too (they show the
+    # series it was in): it and each rematch after it get a new version, and their phones
+    # fetch again.
+    series_from: str | None = None
 
 
 def _lock(match: Match) -> int:
@@ -87,6 +91,24 @@ def _lock(match: Match) -> int:
     )
     db.session.execute(bumped).one()
     return match.version
+
+
+def _bump_series(code: str | None) -> list[tuple[str, int]]:
+    """Give this match and each rematch after it a new version, announced as the lock's is:
+    (code, version) for each. A statement per match of the series, a handful at most."""
+    bumped: list[tuple[str, int]] = []
+    while code is not None and code not in dict(bumped):
+        row = db.session.execute(
+            sa.update(Match)
+            .where(Match.code == code)
+            .values(version=Match.version + 1)
+            .returning(Match.version, Match.rematch_code, *announcement(db.engine.dialect.name))
+        ).first()
+        if row is None:
+            break
+        bumped.append((code, row.version))
+        code = row.rematch_code
+    return bumped
 
 
 def _carried_out_before(post: Post, match: Match | None) -> Submission | None:
@@ -135,6 +157,7 @@ def write(post: Post, work: Callable[[], Done], match: Match | None = None) -> D
     everything on a refusal. A repeated create goes on to the match the first one made."""
     code = match.code if match else None
     version = None
+    later: list[tuple[str, int]] = []
     try:
         if match is not None:
             version = _lock(match)
@@ -149,6 +172,7 @@ def write(post: Post, work: Callable[[], Done], match: Match | None = None) -> D
         if not done.changed:
             db.session.rollback()
             return done
+        later = _bump_series(done.series_from)
         if match is None and post.key:
             # The key now names the match it made, for a resend to go on to.
             made_id = sa.select(Match.id).where(Match.code == done.go_to).scalar_subquery()
@@ -169,6 +193,8 @@ def write(post: Post, work: Callable[[], Done], match: Match | None = None) -> D
         raise
     if code is not None and version is not None:
         versions().ring(code, version)
+    for later_code, later_version in later:
+        versions().ring(later_code, later_version)
     return done
 
 

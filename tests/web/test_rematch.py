@@ -94,3 +94,21 @@ def test_the_series_is_said_in_the_phone_s_language(app, host, guest):
     # Arabic keeps Western digits, as its score cells do (languages.number).
     assert "Series:" not in page
     assert "السلسلة: Alice في المقدمة، 1–0" in page
+
+
+def test_reopening_a_match_redraws_the_series_of_the_rematches_after_it(app, host, guest):
+    first = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    guest.join(first, side=1)
+    play_out(host, guest, first, 101, 20)  # Alice
+    second = rematch_of(app, host, guest, first)
+    play_out(host, guest, second, 20, 101)  # Ben
+    third = rematch_of(app, host, guest, second)
+    # The guest's phones show the later two matches' live parts, each with its ETag.
+    shown = {code: guest.client.get(f"/m/{code}/live") for code in (second, third)}
+    assert "Series: level, 1–1" in shown[third].get_data(as_text=True)
+    # The first match was ended by mistake: the host reopens it, and it leaves the series.
+    assert "Match reopened." in host.post(f"/m/{first}/reopen").shown
+    for code, before in shown.items():
+        asked = {"If-None-Match": before.headers["ETag"]}
+        assert guest.client.get(f"/m/{code}/live", headers=asked).status_code == 200
+    assert "Series: Ben ahead, 1–0" in guest.get(f"/m/{third}").shown
