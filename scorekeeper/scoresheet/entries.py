@@ -271,7 +271,7 @@ def _changed_by(
             "wrong.",
             **said,
         )
-    if corrected_by is not None and name is not None:
+    if corrected_by is not None and name is not None and corrected_by == sheet.match.host_phone:
         # NOTE: %(person)s is the host, as the table knows them: "Omar (Us)".
         return _(
             "%(person)s, the host, changed %(side)s's %(noun)s %(number)s meanwhile: it now "
@@ -280,7 +280,7 @@ def _changed_by(
             person=name,
             **said,
         )
-    if corrected_by is not None:
+    if corrected_by is not None and name is None:
         return _(
             "The host changed %(side)s's %(noun)s %(number)s meanwhile: it now reads %(points)s. "
             "Nothing was saved: the form below shows it now; enter yours again if it should "
@@ -288,7 +288,8 @@ def _changed_by(
             **said,
         )
     if name is not None:
-        # NOTE: %(person)s is the partner who entered it, with their side: "Omar (Us)".
+        # NOTE: %(person)s is the partner who entered it, or a host who has since handed the
+        # role on, with their side: "Omar (Us)".
         return _(
             "%(person)s changed %(side)s's %(noun)s %(number)s meanwhile: it now reads "
             "%(points)s. Nothing was saved: the form below shows it now; enter yours again if "

@@ -6,8 +6,12 @@ from __future__ import annotations
 import re
 
 import pytest
+import sqlalchemy as sa
 from flask import Flask
 from itsdangerous import URLSafeTimedSerializer
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Seat
 
 
 def to_go_row(page: str) -> tuple[str, list[str]]:
@@ -187,3 +191,18 @@ def test_a_cell_the_host_filled_meanwhile_names_the_host(app, host, guest):
     stale = guest.enter(code, 1, 1, 6, revision=0)
     assert stale.status_code == 409
     assert "Omar (Alice), the host, changed Ben's hand 1 meanwhile: it now reads 7." in stale.shown
+
+
+def test_a_correction_by_a_host_since_handed_over_is_not_called_the_host_s(app, host, guest):
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben", player="Omar")
+    guest.join(code, side=1)
+    host.enter(code, 1, 0, 40)
+    guest.enter(code, 1, 1, 3)
+    guest.enter(code, 2, 1, 5, revision=0)
+    host.correct(code, 2, 1, 7, revision=1)
+    with app.app_context():
+        bens = db.session.scalar(sa.select(Seat.id).where(Seat.phone == guest.identity()))
+    host.post(f"/m/{code}/host", {"target": bens, "confirmed": "y"})
+    stale = guest.enter(code, 2, 1, 6, revision=1)
+    assert stale.status_code == 409
+    assert "Omar (Alice) changed Ben's hand 2 meanwhile: it now reads 7." in stale.shown
