@@ -2,7 +2,7 @@
 and nothing else of the app.
 
 What a page like the loaded sheet page costs on this stack before Scorekeeper does anything of
-its own: Flask under the same gunicorn command line, the page's four statements through
+its own: Flask under the same gunicorn command line, the page's five statements through
 SQLAlchemy Core on the same database, and one Jinja template that writes the same bytes (the
 real page, saved by the bench, with its rows drawn from the rows read), compressed as the
 app's are. No session, CSRF, languages, forms, ORM, permissions or rules. The bench loads it
@@ -28,6 +28,7 @@ from werkzeug.wrappers import Response
 from scorekeeper import _driver_url
 from scorekeeper.live import announcement
 from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side, Submission, utcnow
+from scorekeeper.scoresheet.series import WALKED_BACK
 from scorekeeper.scoresheet.sheet import HANDS_OF
 
 # The real page as the app served it (the bench writes it): everything but its rows is kept.
@@ -81,13 +82,15 @@ def create_floor() -> Flask:
 
     @app.get("/m/<code>")
     def sheet(code: str) -> str:
-        """The page's four statements, its rows worked out (running totals), the same bytes."""
+        """The page's five statements, its rows worked out (running totals), the same bytes."""
         with engine.connect() as connection:
             sides = connection.execute(MATCH_WITH_SIDES, {"code": code}).all()
             match_id = sides[0][0]
             connection.execute(SEATS_AT, {"match_id": match_id}).all()
             hands = connection.execute(HANDS_OF, {"ids": [match_id]}).all()
             connection.execute(TRAIL_OF, {"match_id": match_id}).all()
+            # The series the match is in, walked back as the app walks it.
+            connection.execute(WALKED_BACK, {"ids": [match_id]}).all()
         column = {side[1]: at for at, side in enumerate(sides)}
         totals = [0] * len(sides)
         rows: dict[int, list[tuple[int, int]]] = {}

@@ -896,7 +896,7 @@ def report(
     print(
         "\nThe sheet page row is the same page over and over, worked out cold each time (the "
         "app keeps no pages). The floor (bench/floor.py) is the least a page like it can cost "
-        "here: the same four statements through SQLAlchemy Core and the same bytes from one "
+        "here: the same five statements through SQLAlchemy Core and the same bytes from one "
         "Jinja template under the same gunicorn, without the app's session, CSRF, languages, "
         "forms, ORM, permissions or rules. The post floor is an entry post's writes alone "
         "through Core: the lock (the version bumped and announced), the post's key, the entry "
