@@ -56,12 +56,17 @@ def sides_for(game: Game, choice: NewMatch) -> list[tuple[str, str]]:
             )
         return named
     table_format = game.format(choice.table_format)
-    # A side left unnamed is called as the form's placeholder called it, in the host's language:
-    # stored, it is the side's name from then on, the same on every phone.
     return [
-        (name.strip() or _("Side %(number)s", number=i + 1), players.strip())
+        (side_name(name, i), players.strip())
         for i, (name, players) in enumerate(choice.names[: table_format.sides])
     ]
+
+
+def side_name(typed: str, place: int) -> str:
+    """A side's name as the host typed it; one left unnamed is called as the form's placeholder
+    calls it, in the host's language: stored, it is the side's name from then on, the same on
+    every phone."""
+    return typed.strip() or _("Side %(number)s", number=place + 1)
 
 
 def add_match(

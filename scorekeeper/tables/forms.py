@@ -18,6 +18,7 @@ from scorekeeper.forms import (
     printable,
 )
 from scorekeeper.games import Game
+from scorekeeper.scoresheet.setup import side_name
 
 # What a choice field says of a value that is none of its choices (a forged or stale form).
 NOT_A_CHOICE = _l("Not a valid choice.")
@@ -138,9 +139,7 @@ def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
     # By the names typed, as app.js renames them while the host types: so a form drawn again
     # after a refusal, or on a phone without JavaScript, offers "Grandma", not "Side 1".
     form.host_side.choices = [
-        SelectChoice(
-            str(i), (form[f"side_{i}"].data or "").strip() or _("Side %(number)s", number=i + 1)
-        )
+        SelectChoice(str(i), side_name(form[f"side_{i}"].data or "", i))
         for i in range(game.max_sides)
     ] + [SelectChoice("-1", _("No side: I only keep the sheet"))]
     return form
