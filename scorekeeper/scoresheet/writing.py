@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
 from flask_babel import gettext as _
@@ -83,30 +84,32 @@ def _lock(match: Match) -> int:
     # What an action may have changed since the request read the match is read again, from
     # the row the lock returns; its settings and sides stay as read (no action changes them).
     db.session.expire(match, CHANGING)
-    bumped = (
-        sa.update(Match)
-        .where(Match.id == match.id)
-        .values(version=Match.version + 1)
-        .returning(Match, *announcement(db.engine.dialect.name))
-    )
-    db.session.execute(bumped).one()
+    db.session.execute(_bumped(Match.id == match.id, Match)).one()
     return match.version
 
 
-def _bump_series(code: str | None) -> list[tuple[str, int]]:
-    """Give this match and each rematch after it a new version, announced as the lock's is:
-    (code, version) for each. A statement per match of the series, a handful at most."""
-    bumped: list[tuple[str, int]] = []
-    while code is not None and code not in dict(bumped):
+def _bumped(which: sa.ColumnElement[bool], *returned: Any) -> sa.UpdateBase:
+    """The statement that gives a match a new version and announces it to every worker
+    (live.py), returning `returned`: the lock's, and the series' after a reopen."""
+    return (
+        sa.update(Match)
+        .where(which)
+        .values(version=Match.version + 1)
+        .returning(*returned, *announcement(db.engine.dialect.name))
+    )
+
+
+def _bump_series(code: str | None) -> dict[str, int]:
+    """Give this match and each rematch after it a new version: the new version by code. A
+    statement per match of the series, a handful at most."""
+    bumped: dict[str, int] = {}
+    while code is not None and code not in bumped:
         row = db.session.execute(
-            sa.update(Match)
-            .where(Match.code == code)
-            .values(version=Match.version + 1)
-            .returning(Match.version, Match.rematch_code, *announcement(db.engine.dialect.name))
+            _bumped(Match.code == code, Match.version, Match.rematch_code)
         ).first()
         if row is None:
             break
-        bumped.append((code, row.version))
+        bumped[code] = row.version
         code = row.rematch_code
     return bumped
 
@@ -157,7 +160,7 @@ def write(post: Post, work: Callable[[], Done], match: Match | None = None) -> D
     everything on a refusal. A repeated create goes on to the match the first one made."""
     code = match.code if match else None
     version = None
-    later: list[tuple[str, int]] = []
+    later: dict[str, int] = {}
     try:
         if match is not None:
             version = _lock(match)
@@ -193,7 +196,7 @@ def write(post: Post, work: Callable[[], Done], match: Match | None = None) -> D
         raise
     if code is not None and version is not None:
         versions().ring(code, version)
-    for later_code, later_version in later:
+    for later_code, later_version in later.items():
         versions().ring(later_code, later_version)
     return done
 
