@@ -14,7 +14,7 @@ from itsdangerous import BadSignature
 from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Match
+from scorekeeper.models import Match, Seat
 
 CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 # A radio button the form checks by default: its name and value.
@@ -192,3 +192,15 @@ def stored_match(app: Flask, code: str) -> Match:
         assert match is not None
         db.session.expunge(match)
         return match
+
+
+def seat_of(app: Flask, phone: Phone, code: str) -> int:
+    """The id of this phone's seat at this match (what the host's tools post as a target)."""
+    with app.app_context():
+        seat_id = db.session.scalar(
+            sa.select(Seat.id)
+            .join(Match, Match.id == Seat.match_id)
+            .where(Match.code == code, Seat.phone == phone.identity())
+        )
+    assert seat_id is not None
+    return seat_id

@@ -6,12 +6,10 @@ from __future__ import annotations
 import re
 
 import pytest
-import sqlalchemy as sa
 from flask import Flask
 from itsdangerous import URLSafeTimedSerializer
 
-from scorekeeper.extensions import db
-from scorekeeper.models import Seat
+from tests.phones import Phone, seat_of
 
 
 def to_go_row(page: str) -> tuple[str, list[str]]:
@@ -86,13 +84,20 @@ def test_a_partner_s_entry_meanwhile_names_the_partner(app, phones):
     ) in late.shown
 
 
-def test_a_host_s_correction_meanwhile_names_the_host(app, host, guest):
+def corrected_meanwhile(host: Phone, guest: Phone) -> str:
+    """Omar, the host (on Alice), corrects Ben's 5 in hand 2 to 7 while Ben's phone still
+    shows its 5 in the form: the match's code."""
     code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben", player="Omar")
     guest.join(code, side=1)
     host.enter(code, 1, 0, 40)
     guest.enter(code, 1, 1, 3)
     guest.enter(code, 2, 1, 5, revision=0)
     host.correct(code, 2, 1, 7, revision=1)
+    return code
+
+
+def test_a_host_s_correction_meanwhile_names_the_host(app, host, guest):
+    code = corrected_meanwhile(host, guest)
     stale = guest.enter(code, 2, 1, 6, revision=1)
     assert stale.status_code == 409
     assert "Omar (Alice), the host, changed Ben's hand 2 meanwhile: it now reads 7." in stale.shown
@@ -194,15 +199,8 @@ def test_a_cell_the_host_filled_meanwhile_names_the_host(app, host, guest):
 
 
 def test_a_correction_by_a_host_since_handed_over_is_not_called_the_host_s(app, host, guest):
-    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben", player="Omar")
-    guest.join(code, side=1)
-    host.enter(code, 1, 0, 40)
-    guest.enter(code, 1, 1, 3)
-    guest.enter(code, 2, 1, 5, revision=0)
-    host.correct(code, 2, 1, 7, revision=1)
-    with app.app_context():
-        bens = db.session.scalar(sa.select(Seat.id).where(Seat.phone == guest.identity()))
-    host.post(f"/m/{code}/host", {"target": bens, "confirmed": "y"})
+    code = corrected_meanwhile(host, guest)
+    host.post(f"/m/{code}/host", {"target": seat_of(app, guest, code), "confirmed": "y"})
     stale = guest.enter(code, 2, 1, 6, revision=1)
     assert stale.status_code == 409
     assert "Omar (Alice) changed Ben's hand 2 meanwhile: it now reads 7." in stale.shown

@@ -4,11 +4,8 @@ a stranger still cannot."""
 from __future__ import annotations
 
 import pytest
-import sqlalchemy as sa
 
-from scorekeeper.extensions import db
-from scorekeeper.models import Seat
-from tests.phones import Phone, snapshot
+from tests.phones import Phone, seat_of, snapshot
 
 NAME_FIELD = 'name="player"'
 
@@ -74,12 +71,18 @@ def test_a_phone_takes_back_only_the_side_it_played(app, host: Phone, phones) ->
     assert snapshot(app) == before
 
 
-def test_the_host_takes_a_released_side_on_a_closed_table(app, phones) -> None:
+def kept_by_a_host_apart(phones) -> tuple[Phone, Phone, Phone, str]:
+    """A Basra match whose host runs the table from a phone that plays no side, Alice's and
+    Ben's phones at their sides: the host's, Alice's and Ben's phones, and the code."""
     host, alice, ben = phones(), phones(), phones()
-    # The host runs the table from a phone that plays no side.
     code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
     alice.join(code, side=0)
     ben.join(code, side=1)
+    return host, alice, ben, code
+
+
+def test_the_host_takes_a_released_side_on_a_closed_table(app, phones) -> None:
+    host, alice, ben, code = kept_by_a_host_apart(phones)
     alice.enter(code, 1, 0, 40)
     ben.enter(code, 1, 1, 12)
     host.post(f"/m/{code}/release", {"target": 1, "confirmed": "y"})
@@ -114,15 +117,10 @@ def test_a_phone_released_before_its_first_entry_takes_its_side_back(
 
 
 def test_a_host_who_filled_a_side_s_cell_has_not_played_it(app, phones) -> None:
-    old_host, alice, ben = phones(), phones(), phones()
-    code = old_host.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
-    alice.join(code, side=0)
-    ben.join(code, side=1)
+    old_host, alice, ben, code = kept_by_a_host_apart(phones)
     # The host fills Ben's cell (his phone is slow), then hands the role to Alice and watches.
     old_host.correct(code, 1, 1, 12)
-    with app.app_context():
-        alices = db.session.scalar(sa.select(Seat.id).where(Seat.phone == alice.identity()))
-    old_host.post(f"/m/{code}/host", {"target": alices, "confirmed": "y"})
+    old_host.post(f"/m/{code}/host", {"target": seat_of(app, alice, code), "confirmed": "y"})
     alice.post(f"/m/{code}/release", {"target": 1, "confirmed": "y"})
     alice.post(f"/m/{code}/close")
     assert "I'm Ben" not in old_host.get(f"/m/{code}").shown
