@@ -248,6 +248,52 @@
     navigator.connection.addEventListener("change", resumeLive);
   }
 
+  /* Screen awake: a phone laid on the table between hands must not go dark and lock. While a
+     page with the switch (a match's sheet, its TV view) is shown and the switch is on, the page
+     holds a screen wake lock; the browser lets it go whenever the page is hidden, so it is
+     taken again when the page is shown. The switch is remembered on the phone, and shown only
+     where the browser has wake locks: elsewhere, and without JavaScript, the phone sleeps as
+     it is set to. */
+  var AWAKE = "scorekeeper.awake";
+  var awakeLock = null;
+  var askingAwake = false;
+
+  function awakeSwitch() {
+    var toggle = "wakeLock" in navigator ? document.getElementById("awake") : null;
+    if (toggle && !toggle.dataset.enhanced) {
+      toggle.dataset.enhanced = "1";
+      try { toggle.checked = localStorage.getItem(AWAKE) !== "off"; } catch (e) { /* on, as drawn */ }
+      toggle.addEventListener("change", function () {
+        try { localStorage.setItem(AWAKE, toggle.checked ? "on" : "off"); } catch (e) { /* this page only */ }
+        stayAwake();
+      });
+      toggle.closest(".awake").hidden = false;
+    }
+    return toggle;
+  }
+
+  function stayAwake() {
+    var toggle = awakeSwitch();
+    if (!(toggle && toggle.checked && !document.hidden)) {
+      if (awakeLock) awakeLock.release().catch(function () {});
+      awakeLock = null;
+      return;
+    }
+    if (awakeLock || askingAwake) return;
+    askingAwake = true;
+    navigator.wakeLock.request("screen").then(function (lock) {
+      askingAwake = false;
+      awakeLock = lock;
+      lock.addEventListener("release", function () { if (awakeLock === lock) awakeLock = null; });
+      // Switched off, or the page left, while it was asked for: let it go again.
+      stayAwake();
+    }, function () {
+      // Refused (a battery saver, a page hidden meanwhile): the phone sleeps as it is set to.
+      askingAwake = false;
+    });
+  }
+  document.addEventListener("visibilitychange", stayAwake);
+
   /* Times: the server writes them in the phone's zone once it knows it (languages.py reads
      this cookie). A phone's first page shows UTC, labelled, and its live part is fetched again
      at once in local time; whether the zone was new is what this answers. */
@@ -702,6 +748,7 @@
     var calc = root.querySelector("form.calculator");
     if (calc) startCalculator(calc);
     drawOutbox();
+    stayAwake();
   }
 
   document.addEventListener("DOMContentLoaded", function () {
