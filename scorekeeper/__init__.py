@@ -62,6 +62,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # A match's stream says it is alive this often (seconds), and a page with a stream open
         # fetches its live part this often anyway (four times as often while it has none).
         STREAM_HEARTBEAT=live.HEARTBEAT,
+        # Where workers don't hear each other's writes, how often (seconds) each reads the
+        # versions its streams watch (live.py: on SQLite a write wakes them at once as well).
+        READ_VERSIONS_EVERY=live.READ_EVERY,
         SAFETY_FETCH_SECONDS=60,
     )
     if test_config is None:

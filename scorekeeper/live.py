@@ -32,11 +32,20 @@ means every version announced before it was heard too. After RECONNECT_AFTER sec
 one the listener starts over on a new connection. LISTEN_FOR_VERSIONS = False (a pooler that
 cannot LISTEN) turns listening off; SQLite has no NOTIFY.
 
-Whenever the worker cannot trust what it hears (SQLite, listening off, a late echo), it reads
-the versions of every match its streams watch, in one statement every READ_EVERY seconds, and
-rings from what it read; once more when trust starts afresh, for what went unheard meanwhile.
-So a write through any worker or server rings every phone within a few seconds at worst, and
-at once while the listener hears.
+On SQLite the workers share one machine and one file instead (`make run`: gunicorn, two
+workers): each worker that holds streams binds a Unix datagram socket in a folder named
+after the database file (in the system's temporary folder), and a worker that commits a write
+sends one empty datagram to every other socket there. A wake-up says nothing of the data: the
+woken worker reads the versions its streams watch from the database, as its fallback read
+does, and rings from what it read. A socket whose worker is gone refuses the datagram and is
+removed. So each phone hears of a write at once, whichever worker holds its stream.
+
+Whenever the worker cannot trust what it hears (SQLite, where a wake-up can be lost, listening
+off, a late echo), it reads the versions of every match its streams watch, in one statement every READ_EVERY seconds
+(READ_VERSIONS_EVERY in the app's config), and rings from what it read; once more when trust
+starts afresh, for what went unheard meanwhile. So a write through any worker or server rings
+every phone within a few seconds at worst, and at once while the listener hears or the workers
+share a machine.
 """
 
 from __future__ import annotations
@@ -45,9 +54,12 @@ import hashlib
 import logging
 import os
 import secrets
+import socket
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -190,6 +202,9 @@ RECONNECT_AFTER = 10.0
 ECHO = "echo "
 # Where nothing is heard, how often the versions of the matches streams watch are read.
 READ_EVERY = 1.0
+# The wake-up one worker sends the others on its machine after a write (SQLite): its content
+# is never read.
+WAKE_UP = b"!"
 
 # Built once: every stream that opens reads its match's version so.
 VERSION_OF = sa.select(Match.version).where(Match.code == sa.bindparam("code"))
@@ -197,6 +212,20 @@ VERSION_OF = sa.select(Match.version).where(Match.code == sa.bindparam("code"))
 VERSIONS_OF = sa.select(Match.code, Match.version).where(
     Match.code.in_(sa.bindparam("codes", expanding=True))
 )
+
+
+def wake_folder(engine: sa.Engine) -> str | None:
+    """Where the workers sharing this SQLite file keep their wake-up sockets: a folder of the
+    system's temporary folder named after the file and the user (a socket's path must be
+    short: 104 bytes at most on macOS, whose temporary folder is long). None for another
+    database, or SQLite in memory (one process)."""
+    path = engine.url.database
+    if engine.dialect.name != "sqlite" or not hasattr(socket, "AF_UNIX"):
+        return None
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return None
+    named = hashlib.blake2s(os.path.realpath(path).encode(), digest_size=6).hexdigest()
+    return os.path.join(tempfile.gettempdir(), f"scorekeeper-{os.getuid()}-{named}")
 
 
 @dataclass(eq=False)
@@ -238,6 +267,10 @@ class MatchVersions:
             and self.engine.dialect.name == "postgresql"
             and self.engine.dialect.driver == "psycopg"
         )
+        self.read_every = float(app.config.get("READ_VERSIONS_EVERY", READ_EVERY))
+        self.wake_folder = wake_folder(self.engine)
+        # This process's wake-up socket's path, while its reader has one.
+        self._wake_path: str | None = None
         self._lock = threading.Lock()
         # When the listener last heard its own echo (time.monotonic()), None while it hasn't.
         self._echo_heard: float | None = None
@@ -312,8 +345,14 @@ class MatchVersions:
         watch.bell.set()
 
     def ring(self, code: str, version: int) -> None:
-        """A match is at `version` now: ring every stream watching it that was told less (a
-        write this process committed rings at once, rather than when it is heard or read)."""
+        """This process committed a write that took a match to `version`: ring its streams
+        watching it at once, rather than when it is heard or read, and wake the other workers
+        sharing its SQLite file."""
+        self._ring(code, version)
+        self._wake_others()
+
+    def _ring(self, code: str, version: int) -> None:
+        """A match is at `version` now: ring every stream watching it that was told less."""
         with self._lock:
             watching = list(self._watches.get(code, ()))
         for watch in watching:
@@ -333,26 +372,129 @@ class MatchVersions:
 
     def _read(self) -> None:
         """The reader thread: while the listener's word can't be trusted, read the versions of
-        every watched match once a second; once more whenever trust starts afresh."""
+        every watched match every `read_every` seconds; once more whenever trust starts afresh,
+        and at once whenever another worker sharing the SQLite file wakes it."""
         read_in_era = None
-        while not self._stop.wait(READ_EVERY):
-            with self._lock:
-                codes = list(self._watches)
-                era = self._era
-            # Trust that started afresh (a new era) may follow announcements missed: read once.
-            if not codes or (self.trusted() and era == read_in_era):
-                continue
+        awake = self._wake_socket()
+        try:
+            while not self._stop.is_set():
+                woken = self._wait(awake)
+                with self._lock:
+                    codes = list(self._watches)
+                    era = self._era
+                # Trust that started afresh (a new era) may follow announcements missed: read once.
+                if self._stop.is_set() or not codes:
+                    continue
+                if not woken and self.trusted() and era == read_in_era:
+                    continue
+                if self._read_versions(codes):
+                    read_in_era = era
+        finally:
+            if awake is not None:
+                self._unbind(awake)
+
+    def _read_versions(self, codes: list[str]) -> bool:
+        """Read the versions of these matches in one statement and ring from what was read;
+        whether they could be read."""
+        try:
+            with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as read:
+                rows = read.execute(VERSIONS_OF, {"codes": codes}).all()
+        except Exception:
+            # Whatever went wrong (the database away, the pool exhausted by a crowd of
+            # reconnecting phones), the next read tries again: the reader never ends.
+            log.warning("match versions: watched versions not read", exc_info=True)
+            return False
+        for code, version in rows:
+            self._ring(code, version)
+        return True
+
+    # -- waking the other workers on this machine (SQLite) ---------------------------------
+
+    def _wake_socket(self) -> socket.socket | None:
+        """This process's wake-up socket, bound in the wake folder; None where there is none
+        (not SQLite, or the folder can't be made: the workers then only read)."""
+        folder = self.wake_folder
+        if folder is None:
+            return None
+        path = os.path.join(folder, f"{os.getpid()}-{secrets.token_hex(3)}.sock")
+        awake = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        # Twice: another worker's last reader may remove the folder between makedirs and bind.
+        for attempt in (1, 2):
             try:
-                with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as read:
-                    rows = read.execute(VERSIONS_OF, {"codes": codes}).all()
-            except Exception:
-                # Whatever went wrong (the database away, the pool exhausted by a crowd of
-                # reconnecting phones), the next second tries again: the reader never ends.
-                log.warning("match versions: watched versions not read", exc_info=True)
-                continue
-            read_in_era = era
-            for code, version in rows:
-                self.ring(code, version)
+                os.makedirs(folder, mode=0o700, exist_ok=True)
+                # Only this user's workers wake each other: a folder another user made is not used.
+                if os.stat(folder).st_uid != os.getuid():
+                    raise PermissionError(f"{folder} belongs to another user")
+                awake.bind(path)
+                break
+            except FileNotFoundError:
+                if attempt == 2:
+                    raise
+            except OSError:
+                log.warning("match versions: no wake-up socket, versions are read", exc_info=True)
+                awake.close()
+                return None
+        self._wake_path = path
+        return awake
+
+    def _unbind(self, awake: socket.socket) -> None:
+        """The reader ends: its socket is closed and removed, and the folder too once empty."""
+        awake.close()
+        if self._wake_path is not None and self.wake_folder is not None:
+            with suppress(OSError):
+                os.unlink(self._wake_path)
+            with suppress(OSError):
+                os.rmdir(self.wake_folder)
+            self._wake_path = None
+
+    def _wait(self, awake: socket.socket | None) -> bool:
+        """Wait `read_every` seconds, or until another worker wakes this one (then take every
+        wake-up waiting: one read answers them all); whether one did."""
+        if awake is None:
+            self._stop.wait(self.read_every)
+            return False
+        awake.settimeout(self.read_every)
+        try:
+            awake.recv(16)
+        except TimeoutError:
+            return False
+        except OSError:
+            log.warning("match versions: wake-up socket failed", exc_info=True)
+            self._stop.wait(self.read_every)
+            return False
+        awake.settimeout(0)
+        with suppress(OSError):
+            while awake.recv(16):
+                pass
+        return True
+
+    def _wake_others(self) -> None:
+        """Wake the reader of every other worker sharing this SQLite file: every socket in the
+        wake folder but this process's own."""
+        folder = self.wake_folder
+        if folder is None:
+            return
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            return  # no folder: no worker holds a stream
+        paths = [os.path.join(folder, name) for name in names if name.endswith(".sock")]
+        self._wake([path for path in paths if path != self._wake_path])
+
+    def _wake(self, paths: list[str]) -> None:
+        """An empty datagram to each of these sockets. One nobody holds any more (its worker
+        ended without a word, kill -9) refuses it and is removed."""
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as send:
+            # Never wait on a reader: one whose queue is full has wake-ups waiting already.
+            send.setblocking(False)
+            for path in paths:
+                try:
+                    send.sendto(WAKE_UP, path)
+                except ConnectionRefusedError:
+                    with suppress(OSError):
+                        os.unlink(path)
+                except OSError:
+                    pass
 
     # -- listening (PostgreSQL) ------------------------------------------------------------
 
@@ -435,7 +577,7 @@ class MatchVersions:
         """An announcement: 'CODE match_id version'."""
         try:
             code, _match_id, version = payload.split(" ")
-            self.ring(code, int(version))
+            self._ring(code, int(version))
         except ValueError:
             log.warning("match versions: ignored a malformed announcement %r", payload)
 
@@ -448,6 +590,9 @@ class MatchVersions:
             watching = [watch for watches in self._watches.values() for watch in watches]
         for watch in watching:
             watch.bell.set()
+        if self._wake_path is not None:
+            # The reader waits on its socket: woken, it sees the app is closing.
+            self._wake([self._wake_path])
         for thread in (self._listener, self._reader):
             if thread is not None and thread is not threading.current_thread():
                 thread.join(timeout=5)
