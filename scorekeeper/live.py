@@ -40,12 +40,12 @@ woken worker reads the versions its streams watch from the database, as its fall
 does, and rings from what it read. A socket whose worker is gone refuses the datagram and is
 removed. So each phone hears of a write at once, whichever worker holds its stream.
 
-Whenever the worker cannot trust what it hears (SQLite, where a wake-up can be lost, listening
-off, a late echo), it reads the versions of every match its streams watch, in one statement every READ_EVERY seconds
-(READ_VERSIONS_EVERY in the app's config), and rings from what it read; once more when trust
-starts afresh, for what went unheard meanwhile. So a write through any worker or server rings
-every phone within a few seconds at worst, and at once while the listener hears or the workers
-share a machine.
+Whenever the worker cannot trust what it hears (SQLite, where a wake-up can be lost; listening
+off; a late echo), it reads the versions of every match its streams watch, in one statement
+every READ_EVERY seconds (READ_VERSIONS_EVERY in the app's config), and rings from what it
+read; once more when trust starts afresh, for what went unheard meanwhile. So a write through
+any worker or server rings every phone within a few seconds at worst, and at once while the
+listener hears or the workers share a machine.
 """
 
 from __future__ import annotations
