@@ -220,7 +220,7 @@ def wake_folder(engine: sa.Engine) -> str | None:
     short: 104 bytes at most on macOS, whose temporary folder is long). None for another
     database, or SQLite in memory (one process)."""
     path = engine.url.database
-    if engine.dialect.name != "sqlite" or not hasattr(socket, "AF_UNIX"):
+    if engine.dialect.name != "sqlite" or not hasattr(socket, "AF_UNIX") or os.name != "posix":
         return None
     if not path or path == ":memory:" or path.startswith("file:"):
         return None

@@ -5,6 +5,9 @@ seconds, so only the wake-up can ring a stream in time."""
 
 from __future__ import annotations
 
+import os
+import socket
+
 import pytest
 
 from tests.servers import HttpPhone, gunicorn, gunicorns
@@ -56,3 +59,19 @@ def test_make_run_rings_every_phone_at_once_whichever_worker_holds_its_stream(sq
     with gunicorn(sqlite_database, workers=2, READ_VERSIONS_EVERY=READ_RARELY) as (base, _):
         alice, ben, code = seated(base, base)
         every_entry_rings_at_once(alice, ben, code, streams_on_every_worker(base, code))
+
+
+def test_the_socket_of_a_worker_killed_without_a_word_is_removed_at_the_next_write(
+    app, host, guest, basra
+):
+    folder = app.extensions["match_versions"].wake_folder
+    if folder is None:
+        pytest.skip("workers on PostgreSQL hear each other by LISTEN/NOTIFY")
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    # As kill -9 leaves it: the socket's file, and nobody reading it.
+    left = os.path.join(folder, "1-dead.sock")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as killed:
+        killed.bind(left)
+    assert os.path.exists(left)
+    assert "Hand 1: Alice 40 recorded" in host.enter(basra, 1, 0, 40).shown
+    assert not os.path.exists(left)
