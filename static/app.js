@@ -249,7 +249,7 @@
   }
 
   /* Screen awake: a phone laid on the table between hands must not go dark and lock. While a
-     page with the switch (a match's sheet, its TV view) is shown and the switch is on, the page
+     page with the switch (a match's sheet) is shown and the switch is on, the page
      holds a screen wake lock; the browser lets it go whenever the page is hidden, so it is
      taken again when the page is shown. The switch is remembered on the phone, and shown only
      where the browser has wake locks: elsewhere, and without JavaScript, the phone sleeps as
