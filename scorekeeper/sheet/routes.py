@@ -39,8 +39,8 @@ from scorekeeper.live import (
     version_events,
     versions,
 )
-from scorekeeper.matches import answer, match_or_404, side_at
-from scorekeeper.models import Correction, Match, Seat
+from scorekeeper.matches import MATCH_BY_CODE, answer, match_or_404, side_at
+from scorekeeper.models import Correction, Match, Seat, Side
 from scorekeeper.permissions import (
     Action,
     Refusal,
@@ -50,6 +50,7 @@ from scorekeeper.permissions import (
     player_name,
     remember_name,
     seats_at,
+    viewer_at,
     viewer_for,
 )
 from scorekeeper.scoresheet import corrections, entries, life, seats
@@ -141,12 +142,36 @@ def _qr_svg(match: Match) -> Markup:
     return _qr_code(url_for("tables.join_link", code=match.code, _external=True))
 
 
-def _etag(match: Match) -> str:
-    """This phone's ETag for the match as just read (live.py)."""
+def _etag(match: Match, rematch: Match | None) -> str:
+    """This phone's ETag for the match as just read (live.py), and for its rematch's version:
+    an ended match's page offers its rematch only while it can be joined."""
     key = current_app.extensions["page_tag_key"]
     zone = request.cookies.get(ZONE_COOKIE)
     tag = request_tag(current_phone(), session.get("lang"), zone, request.environ, key)
+    if rematch is not None:
+        tag = f"{tag}.{rematch.version}"
     return etag_for(match.version, tag)
+
+
+def _rematch_of(match: Match) -> Match | None:
+    """The rematch started from this match, with its sides (None if there is none)."""
+    if match.rematch_code is None:
+        return None
+    return db.session.scalars(MATCH_BY_CODE, {"code": match.rematch_code}).unique().first()
+
+
+def _rematch_side(rematch: Match | None, viewer: Viewer) -> Side | None:
+    """The side this phone held, in the rematch, if it may take it there now (its claim would
+    be taken): an ended rematch, a side this phone holds there already or one the rematch's
+    phones fill is not offered."""
+    if rematch is None or viewer.side is None:
+        return None
+    side = next((s for s in rematch.sides if s.position == viewer.side.position), None)
+    at_table = seats_at(rematch)
+    there = viewer_at(rematch, viewer.phone, at_table)
+    if side is None or not there.may(Action.CLAIM, side):
+        return None
+    return side if side in sides_with_room(rematch, at_table) else None
 
 
 def render_match(
@@ -161,7 +186,8 @@ def render_match(
     """The match page (or its live part) from the database, with this phone's ETag; a 304 if
     the phone already shows it. The match's row (its version) is read before the seats and
     hands, so the page is never older than its ETag says."""
-    etag = _etag(match)
+    rematch = _rematch_of(match)
+    etag = _etag(match, rematch)
     # A page that shows a message (after a post) is this once: it is shown whatever the phone
     # holds, and not stored, so no later 304 brings the message back.
     once = bool(session.get("_flashes"))
@@ -186,6 +212,8 @@ def render_match(
         series=read_series([match]).get(match.id),
         dealer=dealer_of(order, match.first_dealer, sheet.current_hand or len(sheet.hands) + 1),
         qr_svg=_qr_svg(match),
+        rematch=rematch,
+        rematch_side=_rematch_side(rematch, viewer),
         etag=quote_etag(etag, weak=True),
     )
     response = make_response(page, status)
