@@ -1,0 +1,29 @@
+"""Smaller things a new player tripped on (issue 30), on 360-px Chromium phones: each test
+fails on the app as it was before its fix."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["script", "no-script"])
+def test_a_tv_watches_without_a_name(new_phone, phones, artifacts, javascript):
+    """A TV or laptop has no name to give: its "Just watch" works with the name left empty,
+    while the name stays asked for a phone that takes a side."""
+    host = phones()
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    tv = new_phone(javascript=javascript, viewport={"width": 1280, "height": 720})
+    tv.goto(f"/m/{code}")
+    expect(tv.get_by_label("Your name")).to_have_value("")
+    tv.get_by_role("button", name="Just watch").click()
+    expect(tv.locator(".code-line")).to_contain_text("Watching")
+    expect(tv.get_by_role("button", name="Just watch")).to_have_count(0)
+    tv.screenshot(path=artifacts / f"watching-without-a-name-{tv_kind(javascript)}.png")
+
+
+def tv_kind(javascript: bool) -> str:
+    """The screenshot's name part for a page with or without its script."""
+    return "script" if javascript else "no-script"
