@@ -92,6 +92,9 @@ def count_changes(correction: Correction, sheet: Sheet) -> str:
     old = correction.old_detail or {}
     new = correction.new_detail or {}
     old_counts, new_counts = old.get("counts") or {}, new.get("counts") or {}
+    # Counts are compared only between two calculator cells: a cell that became a plain total
+    # (or came from one) had no counts on that side, not counts of 0.
+    compared = sorted(set(old_counts) | set(new_counts)) if old_counts and new_counts else []
     changes = [
         # NOTE: a count a correction changed: what it counts, before → after ("aces 3 → 4").
         _(
@@ -100,10 +103,10 @@ def count_changes(correction: Correction, sheet: Sheet) -> str:
             old=old_counts.get(key, 0),
             new=new_counts.get(key, 0),
         )
-        for key in sorted(set(old_counts) | set(new_counts))
+        for key in compared
         if old_counts.get(key, 0) != new_counts.get(key, 0)
     ]
-    if old and bool(old.get("counts")) != bool(new.get("counts")):
+    if old and bool(old_counts) != bool(new_counts):
         # NOTE: a correction changed how a cell was entered: with the calculator, or as a total.
         changes.append(
             _("now from the calculator") if new.get("counts") else _("now a plain total")
