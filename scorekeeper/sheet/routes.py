@@ -200,13 +200,17 @@ def render_match(
     viewer = viewer_for(match, at_table)
     sheet = load_sheet(match)
     order = dealing_order(sheet.sides, players_per_side(match), at_table)
+    holding = phones_on(at_table)
     page = render_template(
         template,
         sheet=sheet,
         match=match,
         viewer=viewer,
         seats=at_table,
-        phones_holding=phones_on(at_table),
+        phones_holding=holding,
+        # The invite (code and QR card) unfolds only while a new phone could take a side no
+        # phone holds: once every side is held it would push the entry form down for nothing.
+        inviting=match.is_open and not match.closed and len(holding) < len(match.sides),
         sides_with_room=sides_with_room(match, at_table),
         entry_form=entry_form or _entry_form(sheet, viewer, given_back),
         given_back=given_back is not None,

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.moves import LIVE_MS, create_match, not_reloaded
+
 pytestmark = pytest.mark.browser
 
 
@@ -27,3 +29,18 @@ def test_a_tv_watches_without_a_name(new_phone, phones, artifacts, javascript):
 def tv_kind(javascript: bool) -> str:
     """The screenshot's name part for a page with or without its script."""
     return "script" if javascript else "no-script"
+
+
+def test_the_invite_folds_on_the_host_s_page_once_every_side_is_held(new_phone, phones, artifacts):
+    """The host's page opens with the QR card unfolded; when the last free side is taken on
+    another phone, it folds there live (no reload), so the entry form comes up the screen."""
+    host = new_phone(dark=True)
+    code = create_match(host, "Basra", "2 head to head", ["Alice", "Ben"])
+    invite = host.locator("details.invite")
+    expect(invite).to_have_attribute("open", "")
+    phones().join(code, side=1)
+    expect(invite).not_to_have_attribute("open", "", timeout=LIVE_MS)
+    expect(host.locator(".code-line")).to_be_visible()
+    expect(host.get_by_label("Your total for this hand")).to_be_in_viewport()
+    not_reloaded(host)
+    host.screenshot(path=artifacts / "invite-folded.png")
