@@ -12,6 +12,7 @@ from flask import (
     Response,
     abort,
     current_app,
+    flash,
     make_response,
     render_template,
     request,
@@ -50,6 +51,7 @@ from scorekeeper.permissions import (
     player_name,
     remember_name,
     seats_at,
+    told,
     viewer_at,
     viewer_for,
 )
@@ -198,6 +200,14 @@ def render_match(
         return Response(status=304, headers=not_modified_headers(etag))
     at_table = seats_at(match)
     viewer = viewer_for(match, at_table)
+    # What the host did to this phone: said once by the full page (a flash, kept in the
+    # cookie as said), and by the live part until then (nothing kept: it may be swapped away).
+    full_page = template == "sheet/match.html"
+    notices = told(viewer, keep=full_page) if template != "sheet/tv.html" else []
+    if full_page and notices:
+        for notice in notices:
+            flash(notice, "notice")
+        once, notices = True, []
     sheet = load_sheet(match)
     order = dealing_order(sheet.sides, players_per_side(match), at_table)
     holding = phones_on(at_table)
@@ -212,6 +222,7 @@ def render_match(
         # phone holds: once every side is held it would push the entry form down for nothing.
         inviting=match.is_open and not match.closed and len(holding) < len(match.sides),
         sides_with_room=sides_with_room(match, at_table),
+        notices=notices,
         entry_form=entry_form or _entry_form(sheet, viewer, given_back),
         given_back=given_back is not None,
         error=error,

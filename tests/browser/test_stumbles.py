@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.moves import LIVE_MS, create_match, not_reloaded
+from tests.browser.moves import LIVE_MS, create_match, not_reloaded, seat
 
 pytestmark = pytest.mark.browser
 
@@ -44,3 +44,22 @@ def test_the_invite_folds_on_the_host_s_page_once_every_side_is_held(new_phone, 
     expect(host.get_by_label("Your total for this hand")).to_be_in_viewport()
     not_reloaded(host)
     host.screenshot(path=artifacts / "invite-folded.png")
+
+
+def test_a_released_phone_is_told_live_and_once_more_on_its_next_page(new_phone, phones, artifacts):
+    """Ben's page is open when the host releases Ben: it says so live, not only "Watching",
+    says it once more on the next page, and then no more."""
+    host = phones()
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    ben = new_phone(dark=True)
+    seat(ben, code, "Ben")
+    host.post(f"/m/{code}/release", {"target": 1, "confirmed": "y"})
+    released = "The host released Ben from this phone, which now only watches."
+    expect(ben.locator("#live .flash.notice")).to_contain_text(released, timeout=LIVE_MS)
+    not_reloaded(ben)
+    ben.screenshot(path=artifacts / "released-told.png", full_page=True)
+    ben.reload()
+    expect(ben.locator(".flash.notice").filter(has_text=released)).to_have_count(1)
+    ben.reload()
+    expect(ben.locator("main")).to_contain_text("Which side is this phone?")
+    expect(ben.locator(".flash.notice").filter(has_text=released)).to_have_count(0)
