@@ -40,3 +40,24 @@ def test_the_new_match_title_names_the_game_on_its_own(
 def test_the_join_page_names_the_game_on_its_own(host: Phone):
     code = host.create("other", target="100", side_0="Omar", side_1="Ben")
     assert heading(host.get(f"/m/{code}/qr").shown) == "Join the match: Other game"
+
+
+def shown_text(page: str, css_class: str) -> str:
+    """The words of the page's first paragraph of this class, tags taken out."""
+    found = re.search(rf'<p class="{css_class}">(.*?)</p>', page, re.S)
+    assert found, f"no {css_class} line"
+    return re.sub(r"<[^>]+>", "", found.group(1)).strip()
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Omar (Us) deals hand 1."),
+        ("es", "Reparte Omar (Us): mano 1."),
+        ("ru", "Сдаёт Omar (Us): раздача 1."),
+    ],
+)
+def test_the_dealer_line_starts_with_a_capital(host: Phone, language: str, said: str):
+    code = host.create("basra", table_format="2", side_0="Us", side_1="Them", player="Omar")
+    host.post(f"/m/{code}/dealer", {"target": 0})
+    assert shown_text(speaking(host, language).get(f"/m/{code}").shown, "dealer") == said
