@@ -27,7 +27,7 @@ from werkzeug.http import quote_etag
 
 from scorekeeper.extensions import db
 from scorekeeper.forms import ActionForm, post_of
-from scorekeeper.games import EntryFacts, get_game
+from scorekeeper.games import EntryFacts, get_game, listed
 from scorekeeper.languages import ZONE_COOKIE
 from scorekeeper.live import (
     CACHE_CONTROL,
@@ -56,7 +56,7 @@ from scorekeeper.permissions import (
     viewer_for,
 )
 from scorekeeper.scoresheet import corrections, entries, life, seats
-from scorekeeper.scoresheet.corrections import Fix, check_started, listed
+from scorekeeper.scoresheet.corrections import Fix, check_started
 from scorekeeper.scoresheet.series import read_series
 from scorekeeper.scoresheet.sheet import (
     Sheet,

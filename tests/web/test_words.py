@@ -5,6 +5,7 @@ comma."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -61,3 +62,62 @@ def test_the_dealer_line_starts_with_a_capital(host: Phone, language: str, said:
     code = host.create("basra", table_format="2", side_0="Us", side_1="Them", player="Omar")
     host.post(f"/m/{code}/dealer", {"target": 0})
     assert shown_text(speaking(host, language).get(f"/m/{code}").shown, "dealer") == said
+
+
+# The Arabic comma, with its space: what the catalog's "list separator" says in Arabic.
+ARABIC_COMMA = "، "
+
+
+def line_with(page: str, words: str) -> str:
+    """The paragraph of the page that holds these words, tags taken out."""
+    for paragraph in re.findall(r"<p(?:\s[^>]*)?>(.*?)</p>", page, re.S):
+        text = re.sub(r"<[^>]+>", "", paragraph)
+        if words in text:
+            return " ".join(text.split())
+    raise AssertionError(f"no line with {words!r}")
+
+
+def test_an_arabic_page_joins_its_lists_with_the_arabic_comma(phones):
+    host, ben, cleo = phones(), phones(), phones()
+    code = host.create("other", target="100", side_0="Ana", side_1="Ben", side_2="Cleo")
+    ben.post(f"/m/{code}/claim", {"target": 1, "player": "Bob"})
+    cleo.post(f"/m/{code}/claim", {"target": 2, "player": "Cy"})
+    page = speaking(host, "ar").get(f"/m/{code}").shown
+    waiting = line_with(page, "Cleo (Cy)")
+    assert f"Ana{ARABIC_COMMA}Ben (Bob){ARABIC_COMMA}Cleo (Cy)" in waiting, waiting
+    players = shown_text(page, "sheet-players")
+    assert f"Bob (Ben){ARABIC_COMMA}Cy (Cleo)" in players, players
+
+
+def test_a_refusal_names_the_other_sides_with_the_arabic_comma(phones):
+    ana, bea, cloe = phones(), phones(), phones()
+    code = ana.create(
+        "brisca", table_format="3", target="3", side_0="Ana", side_1="Bea", side_2="Cloe"
+    )
+    bea.join(code, side=1)
+    cloe.join(code, side=2)
+    ana.enter(code, 1, 0, 50)
+    bea.enter(code, 1, 1, 50)
+    refused = speaking(cloe, "ar").enter(code, 1, 2, 40)
+    assert refused.status_code == 409
+    assert f"Ana 50{ARABIC_COMMA}Bea 50" in refused.shown
+
+
+ROOT = Path(__file__).resolve().parents[2]
+# A list joined in code rather than with the language's own separator (listed(), or the
+# "list separator" word in a template); the Vary header's list is for machines.
+HARD_CODED_COMMA = re.compile(r"""["'], ["']\.join|join\(["'], ["']\)|["'], ["'] if not loop""")
+
+
+def test_no_list_a_person_reads_is_joined_with_a_hard_coded_comma():
+    sources = [
+        *ROOT.joinpath("scorekeeper").rglob("*.py"),
+        *ROOT.joinpath("templates").rglob("*.html"),
+    ]
+    joined = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sources
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if HARD_CODED_COMMA.search(line) and "VARY" not in line
+    ]
+    assert not joined, joined
