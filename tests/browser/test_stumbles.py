@@ -3,10 +3,14 @@ fails on the app as it was before its fix."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.moves import LIVE_MS, create_match, not_reloaded, seat
+from tests.phones import Phone, stored_match
+from tests.words import words
 
 pytestmark = pytest.mark.browser
 
@@ -63,3 +67,47 @@ def test_a_released_phone_is_told_live_and_once_more_on_its_next_page(new_phone,
     ben.reload()
     expect(ben.locator("main")).to_contain_text("Which side is this phone?")
     expect(ben.locator(".flash.notice").filter(has_text=released)).to_have_count(0)
+
+
+def same_phone(page, app) -> Phone:  # type: ignore[no-untyped-def]
+    """A test client holding this browser's cookie: the same phone, for moves that are not
+    what the test looks at."""
+    cookie = next(c for c in page.context.cookies() if c["name"] == "session")
+    phone = Phone(app)
+    phone.client.set_cookie(cookie["name"], cookie["value"])
+    return phone
+
+
+def test_an_ended_rematch_is_a_link_on_the_match_before_it_in_arabic(
+    new_phone, phones, app, artifacts
+):
+    """Ben's phone, in Arabic, is offered its side in the rematch while it can take it there;
+    once the rematch has ended, a link to it instead of a button a tap would refuse."""
+    say = words("ar")
+    host, stand_in = phones(), phones()
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    ben = new_phone(locale="ar", dark=True)
+    ben.goto(f"/j/{code}")
+    ben.get_by_label(say("Your name")).fill("Ben")
+    ben.get_by_role("button", name=say("I'm %(side)s", side="Ben")).click()
+    expect(ben.locator(".code-line")).to_contain_text("Ben")
+    host.enter(code, 1, 0, 101)
+    same_phone(ben, app).enter(code, 1, 1, 20)
+    host.post(f"/m/{code}/end")
+    host.post(f"/m/{code}/rematch")
+    second = stored_match(app, code).rematch_code
+    play = ben.get_by_role("button", name=say("Play the rematch as %(side)s", side="Ben"))
+    expect(play).to_be_visible(timeout=LIVE_MS)
+    ben.screenshot(path=artifacts / "rematch-offered-ar.png", full_page=True)
+    # Another phone plays Ben there, and the rematch ends.
+    stand_in.post(f"/m/{second}/claim", {"target": 1})
+    host.enter(second, 1, 0, 101)
+    stand_in.enter(second, 1, 1, 20)
+    host.post(f"/m/{second}/end")
+    ben.reload()
+    expect(play).to_have_count(0)
+    expect(ben.locator(".rematch")).to_contain_text(say("The rematch has ended."))
+    ben.get_by_role("link", name=say("Open the rematch")).click()
+    expect(ben).to_have_url(re.compile(f"/m/{second}$"))
+    ben.go_back()
+    ben.screenshot(path=artifacts / "rematch-ended-ar.png", full_page=True)
