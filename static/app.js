@@ -150,7 +150,11 @@
           var doc = new DOMParser().parseFromString(fresh.html, "text/html");
           var freshLive = doc.getElementById("live");
           if (freshLive) {
+            // The last free side was just taken: the invite folds, as a reload would draw it.
+            var wasInviting = live.querySelector("[data-inviting]");
             live.innerHTML = freshLive.innerHTML;
+            var invite = document.querySelector("details.invite");
+            if (wasInviting && invite && !live.querySelector("[data-inviting]")) invite.open = false;
             if (freshLive.dataset.version) version = freshLive.dataset.version;
           }
           // "Hand 2: Bob 10 recorded." was about the sheet as it was: the sheet moved on.

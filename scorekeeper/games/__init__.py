@@ -15,6 +15,7 @@ from .base import (
     Table,
     TableFormat,
     TableRule,
+    listed,
 )
 from .basra import BASRA_GAME
 from .brasta import BRASTA_GAME
@@ -49,4 +50,5 @@ __all__ = [
     "TableFormat",
     "TableRule",
     "get_game",
+    "listed",
 ]

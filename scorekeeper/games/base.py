@@ -8,11 +8,19 @@ on its own reads as written.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 from flask_babel import gettext as _
+from flask_babel import pgettext
+
+
+def listed(items: Iterable[str]) -> str:
+    """Several things in a row, as the phone's language separates them ("a, b, c"; Arabic
+    "a، b، c"): every list a sentence names, here and in the templates (the same words)."""
+    # NOTE: what separates the items of a list ("Ana 61 → 70, Bea 59 → 50"), with its space.
+    return pgettext("list separator", ", ").join(items)
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from .base import (
     Table,
     TableFormat,
     TableRule,
+    listed,
 )
 from .calculator import calculation, count_field, line, read_counts
 from .game import Game, Outcome, every_side
@@ -207,7 +208,7 @@ class Brisca(Game):
         last = len(theirs) == table.sides - 1
         if total <= DECK_POINTS and not (last and total != DECK_POINTS):
             return None
-        named = ", ".join(f"{table.side_name(at)} {cell.points}" for at, cell in theirs)
+        named = listed(f"{table.side_name(at)} {cell.points}" for at, cell in theirs)
         if last and others <= DECK_POINTS:
             # NOTE: %(named)s is each other side's name and card points ("Side 1 70").
             return _(

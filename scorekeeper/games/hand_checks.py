@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from .base import EntryFacts
+from .base import EntryFacts, listed
 from .calculator import MOST_ALONE, MOST_NO, MOST_TIED
 
 
@@ -67,7 +67,7 @@ def most_cards_problems(counts: Sequence[Mapping[str, int]]) -> list[str]:
     wanted = [has_most if side in holders else MOST_NO for side in range(len(counts))]
     if claims == wanted:
         return []
-    shown = ", ".join(str(count) for count in cards)
+    shown = listed(str(count) for count in cards)
     # NOTE: %(counts)s is each side's card count, as "20, 16, 16".
     return [_("Most cards: the claims don't match the card counts (%(counts)s)", counts=shown)]
 
@@ -93,7 +93,7 @@ def over_the_pack(
                 side=held[0][0],
                 what=rule.noun,
             )
-        named = ", ".join(f"{name} {count}" for name, count in held)
+        named = listed(f"{name} {count}" for name, count in held)
         # NOTE: "Aces: Side 1 3 already, and your 2 would make 5; there are only 4." %(what)s is
         # what was counted; %(named)s each other side's name and count.
         return _(

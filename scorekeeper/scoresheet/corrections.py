@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from flask_babel import gettext as _
-from flask_babel import pgettext
 
 from scorekeeper.extensions import db
-from scorekeeper.games import EntryFacts
+from scorekeeper.games import EntryFacts, listed
 from scorekeeper.models import Correction, Match, Side, utcnow
 from scorekeeper.permissions import Action, Refusal, Viewer
 from scorekeeper.scoresheet.entries import check_beside_the_others, check_unchanged, write_cell
@@ -153,9 +152,3 @@ def _cell_change(fix: Fix, entry: StoredEntry | None) -> str:
         return _("%(side)s empty → %(new)s", side=side, new=now)
     # NOTE: one cell of a corrected hand: a side's name, its points before → after.
     return _("%(side)s %(old)s → %(new)s", side=side, old=entry.facts.points, new=now)
-
-
-def listed(items: Iterable[str]) -> str:
-    """Several things in a row, as the phone's language separates them ("a, b, c")."""
-    # NOTE: what separates the items of a list ("Ana 61 → 70, Bea 59 → 50"), with its space.
-    return pgettext("list separator", ", ").join(items)

@@ -178,14 +178,14 @@ def check_unchanged(
     said = {"side": side.name, "noun": sheet.game.hand_noun, "number": number}
     if entry is None and correcting:
         message = _(
-            "Someone changed %(side)s's %(noun)s %(number)s meanwhile: it is empty again. "
-            "Nothing was saved; look again and correct it if it is still wrong.",
+            "Someone changed the cell of %(side)s in %(noun)s %(number)s meanwhile: it is empty "
+            "again. Nothing was saved; look again and correct it if it is still wrong.",
             **said,
         )
     elif entry is None:
         message = _(
-            "The host changed %(side)s's %(noun)s %(number)s meanwhile: it is empty again. "
-            "Nothing was saved: the form below shows it now; enter yours again if it should "
+            "The host changed the cell of %(side)s in %(noun)s %(number)s meanwhile: it is empty "
+            "again. Nothing was saved: the form below shows it now; enter yours again if it should "
             "change.",
             **said,
         )
@@ -223,16 +223,16 @@ def _changed_by(
     said = {**said, "points": entry.facts.points}
     if by == viewer.phone and correcting:
         return _(
-            "This phone, on another page, changed %(side)s's %(noun)s %(number)s meanwhile: it "
-            "now reads %(points)s. Nothing was saved; look again and correct it if it is still "
-            "wrong.",
+            "This phone, on another page, changed the cell of %(side)s in %(noun)s %(number)s "
+            "meanwhile: it now reads %(points)s. Nothing was saved; look again and correct it if "
+            "it is still wrong.",
             **said,
         )
     if by == viewer.phone:
         return _(
-            "This phone, on another page, changed %(side)s's %(noun)s %(number)s meanwhile: it "
-            "now reads %(points)s. Nothing was saved: the form below shows it now; enter yours "
-            "again if it should change.",
+            "This phone, on another page, changed the cell of %(side)s in %(noun)s %(number)s "
+            "meanwhile: it now reads %(points)s. Nothing was saved: the form below shows it now; "
+            "enter yours again if it should change.",
             **said,
         )
     seat = db.session.scalar(
@@ -250,57 +250,59 @@ def _changed_by(
     if correcting and name is not None:
         # NOTE: %(person)s is a player and their side: "Omar (Us)"; %(side)s a side's name.
         return _(
-            "%(person)s changed %(side)s's %(noun)s %(number)s meanwhile: it now reads "
-            "%(points)s. Nothing was saved; look again and correct it if it is still wrong.",
+            "%(person)s changed the cell of %(side)s in %(noun)s %(number)s meanwhile: it now "
+            "reads %(points)s. Nothing was saved; look again and correct it if it is still wrong.",
             person=name,
             **said,
         )
     if correcting and corrected_by is not None:
         # The host role has moved since: the correction was the host's before this phone's.
         return _(
-            "The previous host changed %(side)s's %(noun)s %(number)s meanwhile: it now reads "
-            "%(points)s. Nothing was saved; look again and correct it if it is still wrong.",
+            "The previous host changed the cell of %(side)s in %(noun)s %(number)s meanwhile: it "
+            "now reads %(points)s. Nothing was saved; look again and correct it if it is still "
+            "wrong.",
             **said,
         )
     if correcting:
         # A phone that gave no name: the side it held says whose it was.
-        # NOTE: %(side)s is a side's name, said twice: "A phone holding Ben changed Ben's…".
+        # NOTE: %(side)s is a side's name, said twice: "A phone holding Ben changed the cell of
+        # Ben…".
         return _(
-            "A phone holding %(side)s changed %(side)s's %(noun)s %(number)s meanwhile: it now "
-            "reads %(points)s. Nothing was saved; look again and correct it if it is still "
-            "wrong.",
+            "A phone holding %(side)s changed the cell of %(side)s in %(noun)s %(number)s "
+            "meanwhile: it now reads %(points)s. Nothing was saved; look again and correct it if "
+            "it is still wrong.",
             **said,
         )
     if corrected_by is not None and name is not None and corrected_by == sheet.match.host_phone:
         # NOTE: %(person)s is the host, as the table knows them: "Omar (Us)".
         return _(
-            "%(person)s, the host, changed %(side)s's %(noun)s %(number)s meanwhile: it now "
-            "reads %(points)s. Nothing was saved: the form below shows it now; enter yours "
+            "%(person)s, the host, changed the cell of %(side)s in %(noun)s %(number)s meanwhile: "
+            "it now reads %(points)s. Nothing was saved: the form below shows it now; enter yours "
             "again if it should change.",
             person=name,
             **said,
         )
     if corrected_by is not None and name is None:
         return _(
-            "The host changed %(side)s's %(noun)s %(number)s meanwhile: it now reads %(points)s. "
-            "Nothing was saved: the form below shows it now; enter yours again if it should "
-            "change.",
+            "The host changed the cell of %(side)s in %(noun)s %(number)s meanwhile: it now reads "
+            "%(points)s. Nothing was saved: the form below shows it now; enter yours again if it "
+            "should change.",
             **said,
         )
     if name is not None:
         # NOTE: %(person)s is the partner who entered it, or a host who has since handed the
         # role on, with their side: "Omar (Us)".
         return _(
-            "%(person)s changed %(side)s's %(noun)s %(number)s meanwhile: it now reads "
-            "%(points)s. Nothing was saved: the form below shows it now; enter yours again if "
-            "it should change.",
+            "%(person)s changed the cell of %(side)s in %(noun)s %(number)s meanwhile: it now "
+            "reads %(points)s. Nothing was saved: the form below shows it now; enter yours again "
+            "if it should change.",
             person=name,
             **said,
         )
     return _(
-        "Your partner's phone changed %(side)s's %(noun)s %(number)s meanwhile: it now reads "
-        "%(points)s. Nothing was saved: the form below shows it now; enter yours again if "
-        "it should change.",
+        "Your partner's phone changed the cell of %(side)s in %(noun)s %(number)s meanwhile: it "
+        "now reads %(points)s. Nothing was saved: the form below shows it now; enter yours again "
+        "if it should change.",
         **said,
     )
 

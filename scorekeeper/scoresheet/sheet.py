@@ -162,10 +162,14 @@ class Sheet:
     @property
     def last_round(self) -> tuple[int, Side, tuple[int | None, ...]] | None:
         """Brisca: the last round someone took, as (its number, who took it, the card
-        points), for "Ben took round 2, 61–59"; None before any (or in a points game)."""
+        points), for "Ben took round 2, 61–59"; None before any (or in a points game). The
+        taker's points come first, as a table says it, then the others' from most to fewest."""
         for hand, result in zip(reversed(self.hands), reversed(self.state.hands), strict=True):
-            if result.round_winner is not None:
-                return hand.number, self.sides[result.round_winner], result.points
+            taker = result.round_winner
+            if taker is not None:
+                others = [p for at, p in enumerate(result.points) if at != taker]
+                others.sort(key=lambda points: -(points or 0))
+                return hand.number, self.sides[taker], (result.points[taker], *others)
         return None
 
     @property

@@ -12,6 +12,7 @@ from flask import (
     Response,
     abort,
     current_app,
+    flash,
     make_response,
     render_template,
     request,
@@ -26,7 +27,7 @@ from werkzeug.http import quote_etag
 
 from scorekeeper.extensions import db
 from scorekeeper.forms import ActionForm, post_of
-from scorekeeper.games import EntryFacts, get_game
+from scorekeeper.games import EntryFacts, get_game, listed
 from scorekeeper.languages import ZONE_COOKIE
 from scorekeeper.live import (
     CACHE_CONTROL,
@@ -39,8 +40,8 @@ from scorekeeper.live import (
     version_events,
     versions,
 )
-from scorekeeper.matches import answer, match_or_404, side_at
-from scorekeeper.models import Correction, Match, Seat
+from scorekeeper.matches import MATCH_BY_CODE, answer, match_or_404, side_at
+from scorekeeper.models import Correction, Match, Seat, Side
 from scorekeeper.permissions import (
     Action,
     Refusal,
@@ -50,10 +51,12 @@ from scorekeeper.permissions import (
     player_name,
     remember_name,
     seats_at,
+    told,
+    viewer_at,
     viewer_for,
 )
 from scorekeeper.scoresheet import corrections, entries, life, seats
-from scorekeeper.scoresheet.corrections import Fix, check_started, listed
+from scorekeeper.scoresheet.corrections import Fix, check_started
 from scorekeeper.scoresheet.series import read_series
 from scorekeeper.scoresheet.sheet import (
     Sheet,
@@ -91,6 +94,9 @@ def count_changes(correction: Correction, sheet: Sheet) -> str:
     old = correction.old_detail or {}
     new = correction.new_detail or {}
     old_counts, new_counts = old.get("counts") or {}, new.get("counts") or {}
+    # Counts are compared only between two calculator cells: a cell that became a plain total
+    # (or came from one) had no counts on that side, not counts of 0.
+    compared = sorted(set(old_counts) | set(new_counts)) if old_counts and new_counts else []
     changes = [
         # NOTE: a count a correction changed: what it counts, before → after ("aces 3 → 4").
         _(
@@ -99,10 +105,10 @@ def count_changes(correction: Correction, sheet: Sheet) -> str:
             old=old_counts.get(key, 0),
             new=new_counts.get(key, 0),
         )
-        for key in sorted(set(old_counts) | set(new_counts))
+        for key in compared
         if old_counts.get(key, 0) != new_counts.get(key, 0)
     ]
-    if old and bool(old.get("counts")) != bool(new.get("counts")):
+    if old and bool(old_counts) != bool(new_counts):
         # NOTE: a correction changed how a cell was entered: with the calculator, or as a total.
         changes.append(
             _("now from the calculator") if new.get("counts") else _("now a plain total")
@@ -141,12 +147,36 @@ def _qr_svg(match: Match) -> Markup:
     return _qr_code(url_for("tables.join_link", code=match.code, _external=True))
 
 
-def _etag(match: Match) -> str:
-    """This phone's ETag for the match as just read (live.py)."""
+def _etag(match: Match, rematch: Match | None) -> str:
+    """This phone's ETag for the match as just read (live.py), and for its rematch's version:
+    an ended match's page offers its rematch only while it can be joined."""
     key = current_app.extensions["page_tag_key"]
     zone = request.cookies.get(ZONE_COOKIE)
     tag = request_tag(current_phone(), session.get("lang"), zone, request.environ, key)
+    if rematch is not None:
+        tag = f"{tag}.{rematch.version}"
     return etag_for(match.version, tag)
+
+
+def _rematch_of(match: Match) -> Match | None:
+    """The rematch started from this match, with its sides (None if there is none)."""
+    if match.rematch_code is None:
+        return None
+    return db.session.scalars(MATCH_BY_CODE, {"code": match.rematch_code}).unique().first()
+
+
+def _rematch_side(rematch: Match | None, viewer: Viewer) -> Side | None:
+    """The side this phone held, in the rematch, if it may take it there now (its claim would
+    be taken): an ended rematch, a side this phone holds there already or one the rematch's
+    phones fill is not offered."""
+    if rematch is None or viewer.side is None:
+        return None
+    side = next((s for s in rematch.sides if s.position == viewer.side.position), None)
+    at_table = seats_at(rematch)
+    there = viewer_at(rematch, viewer.phone, at_table)
+    if side is None or not there.may(Action.CLAIM, side):
+        return None
+    return side if side in sides_with_room(rematch, at_table) else None
 
 
 def render_match(
@@ -161,7 +191,8 @@ def render_match(
     """The match page (or its live part) from the database, with this phone's ETag; a 304 if
     the phone already shows it. The match's row (its version) is read before the seats and
     hands, so the page is never older than its ETag says."""
-    etag = _etag(match)
+    rematch = _rematch_of(match)
+    etag = _etag(match, rematch)
     # A page that shows a message (after a post) is this once: it is shown whatever the phone
     # holds, and not stored, so no later 304 brings the message back.
     once = bool(session.get("_flashes"))
@@ -169,16 +200,29 @@ def render_match(
         return Response(status=304, headers=not_modified_headers(etag))
     at_table = seats_at(match)
     viewer = viewer_for(match, at_table)
+    # What the host did to this phone: said once by the full page (a flash, kept in the
+    # cookie as said), and by the live part until then (nothing kept: it may be swapped away).
+    full_page = template == "sheet/match.html"
+    notices = told(viewer, keep=full_page) if template != "sheet/tv.html" else []
+    if full_page and notices:
+        for notice in notices:
+            flash(notice, "notice")
+        once, notices = True, []
     sheet = load_sheet(match)
     order = dealing_order(sheet.sides, players_per_side(match), at_table)
+    holding = phones_on(at_table)
     page = render_template(
         template,
         sheet=sheet,
         match=match,
         viewer=viewer,
         seats=at_table,
-        phones_holding=phones_on(at_table),
+        phones_holding=holding,
+        # The invite (code and QR card) unfolds only while a new phone could take a side no
+        # phone holds: once every side is held it would push the entry form down for nothing.
+        inviting=match.is_open and not match.closed and len(holding) < len(match.sides),
         sides_with_room=sides_with_room(match, at_table),
+        notices=notices,
         entry_form=entry_form or _entry_form(sheet, viewer, given_back),
         given_back=given_back is not None,
         error=error,
@@ -186,6 +230,8 @@ def render_match(
         series=read_series([match]).get(match.id),
         dealer=dealer_of(order, match.first_dealer, sheet.current_hand or len(sheet.hands) + 1),
         qr_svg=_qr_svg(match),
+        rematch=rematch,
+        rematch_side=_rematch_side(rematch, viewer),
         etag=quote_etag(etag, weak=True),
     )
     response = make_response(page, status)

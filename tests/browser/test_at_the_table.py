@@ -286,7 +286,7 @@ def test_brisca_target_is_a_list_and_the_qr_page_says_what_it_is(new_phone):
     expect(page.locator("input[name=target]")).to_have_count(0)
     code = create_match(page, "Brisca", "2 head to head", ["Ana", "Bea"])
     page.goto(f"/m/{code}/qr")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Join the Brisca match")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Join the match: Brisca")
 
 
 # Times in the phone's own zone.

@@ -86,7 +86,7 @@ def test_a_whole_hand_in_the_players_language(new_phone, artifacts, table: Table
     expect(host.get_by_role("heading", name=say("New match"))).to_be_visible()
     host.get_by_role("link", name=say(table.game), exact=True).click()
     expect(host.get_by_role("heading", level=1)).to_have_text(
-        say("New %(game)s match", game=say(table.game))
+        say("New match: %(game)s", game=say(table.game))
     )
     host.get_by_label(say("2 head to head")).check()
     if table.target is not None:

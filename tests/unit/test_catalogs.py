@@ -3,6 +3,7 @@ translated (every plural form), not fuzzy, with the same placeholders, and compi
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -90,3 +91,29 @@ def test_the_compiled_catalog_is_the_catalog(language: str) -> None:
             # A compiled plural comes back as a list, a source one as a tuple.
             built_strings = built.string if isinstance(built.string, str) else tuple(built.string)
             assert built_strings == message.string, message.id
+
+
+def test_no_message_builds_a_possessive_on_a_name() -> None:
+    """A side's or a player's name takes no English 's ("Reds's hand 3"): the sentence is
+    turned so the name stands alone, as the translations already do (no name is declined)."""
+    names = "side|sides|person|player|name|phone|winner|taker"
+    possessive = re.compile(rf"%\((?:{names})\)s['’]")
+    built = [msgid for msgid, _context in marked() if possessive.search(msgid)]
+    assert not built, built
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_no_sentence_starts_with_the_game_s_word_for_a_hand(language: str) -> None:
+    """%(noun)s is the game's word for a hand inside a sentence, in lower case ("hand",
+    "раздача"): a translation that starts a sentence with it starts it in lower case."""
+    path = TRANSLATIONS / language / "LC_MESSAGES" / "messages.po"
+    with open(path, "rb") as f:
+        catalog = read_po(f, locale=language)
+    starts = re.compile(r"(?:^|[.!?]\s+)%\(noun\)s")
+    lower = []
+    for message in catalog:
+        msgid = message.id[0] if isinstance(message.id, tuple) else message.id
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if msgid and not starts.search(msgid) and any(starts.search(s) for s in strings):
+            lower.append(msgid)
+    assert not lower, f"{language}: {lower}"

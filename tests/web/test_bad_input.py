@@ -106,7 +106,7 @@ def test_stale_correction_is_refused_with_the_new_value(app, table, host, guest)
     before = snapshot(app)
     response = host.correct(table, 1, 1, 23, revision=1)
     assert response.status_code == 409
-    assert "changed Ben's hand 1 meanwhile: it now reads 13" in response.shown
+    assert "changed the cell of Ben in hand 1 meanwhile: it now reads 13" in response.shown
     assert snapshot(app) == before
 
 

@@ -86,3 +86,13 @@ def test_other_game_with_four_named_sides_and_a_negative_hand(app, host, phones)
         page = phone.enter(code, 2, i, 25).shown
     assert rounds(page) == ["15", "35", "45", "55"]
     assert "W has won!" in page
+
+
+def test_the_round_line_gives_the_winner_s_card_points_first(host, guest):
+    code = host.create("brisca", table_format="2", target="3", side_0="Ana", side_1="Bea")
+    guest.join(code, side=1)
+    host.enter(code, 1, 0, 39)
+    # Bea, in the second column, took the round: her 81 comes first, as a table says it.
+    assert "Bea took round 1, 81–39." in guest.enter(code, 1, 1, 81).shown
+    host.enter(code, 2, 0, 70)
+    assert "Ana took round 2, 70–50." in guest.enter(code, 2, 1, 50).shown

@@ -214,3 +214,15 @@ def test_only_the_host_sees_or_posts_a_correction_calculator(app, basra, guest, 
         assert tried.status_code == 403
         assert "Only the host's phone can do that." in tried.shown
     assert snapshot(app) == before
+
+
+def test_a_calculator_cell_corrected_to_a_plain_total_keeps_its_counts_out_of_the_trail(
+    basra, host, guest
+):
+    count(host, basra, ALICE)
+    count(guest, basra, BEN)
+    page = host.correct(basra, 1, 1, 9, reason="counted twice").shown
+    # The counts were not zeroed: the cell is a plain total now, and the trail says only that.
+    assert "Hand 1, Ben: 5 → 9 [now a plain total] (counted twice)" in page
+    assert "Cards captured 22 → 0" not in page
+    assert "Cards captured" not in guest.get(f"/m/{basra}/hand/1/side/1").shown

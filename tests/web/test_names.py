@@ -53,3 +53,11 @@ def test_a_name_is_changed_at_the_match_and_a_bad_one_changes_nothing(app, host,
     assert stranger.status_code == 403
     assert "claim a side or watch first" in stranger.shown
     assert snapshot(app) == before
+
+
+def test_a_tv_watches_with_its_name_left_empty(app, host, watcher):
+    code = host.create("basra", table_format="2", side_0="Us", side_1="Them", player="Omar")
+    page = watcher.post(f"/m/{code}/watch", {"player": "   "})
+    assert page.status_code == 200
+    assert "Watching this match." in page.shown
+    assert names_at(app, code) == ["Omar", ""]

@@ -79,8 +79,8 @@ def test_a_partner_s_entry_meanwhile_names_the_partner(app, phones):
     late = ana.enter(code, 1, 0, 9, revision=0)
     assert late.status_code == 409
     assert (
-        "Omar (Us) changed Us's hand 1 meanwhile: it now reads 10. Nothing was saved: the form "
-        "below shows it now; enter yours again if it should change."
+        "Omar (Us) changed the cell of Us in hand 1 meanwhile: it now reads 10. Nothing was "
+        "saved: the form below shows it now; enter yours again if it should change."
     ) in late.shown
 
 
@@ -100,7 +100,9 @@ def test_a_host_s_correction_meanwhile_names_the_host(app, host, guest):
     code = corrected_meanwhile(host, guest)
     stale = guest.enter(code, 2, 1, 6, revision=1)
     assert stale.status_code == 409
-    assert "Omar (Alice), the host, changed Ben's hand 2 meanwhile: it now reads 7." in stale.shown
+    assert (
+        "Omar (Alice), the host, changed the cell of Ben in hand 2 meanwhile: it now reads 7."
+    ) in stale.shown
 
 
 def test_a_side_s_change_meanwhile_is_named_to_the_correcting_host(app, host, phones):
@@ -114,8 +116,8 @@ def test_a_side_s_change_meanwhile_is_named_to_the_correcting_host(app, host, ph
     stale = host.correct(code, 1, 1, 4, revision=1)
     assert stale.status_code == 409
     assert (
-        "Benny (Ben) changed Ben's hand 1 meanwhile: it now reads 5. Nothing was saved; look "
-        "again and correct it if it is still wrong."
+        "Benny (Ben) changed the cell of Ben in hand 1 meanwhile: it now reads 5. Nothing was "
+        "saved; look again and correct it if it is still wrong."
     ) in stale.shown
 
 
@@ -126,9 +128,9 @@ def test_the_host_s_own_other_page_is_named_as_this_phone(app, host, guest):
     guest.enter(code, 1, 1, 3)
     host.correct(code, 1, 1, 13, revision=1)
     stale = host.correct(code, 1, 1, 23, revision=1)
-    assert "This phone, on another page, changed Ben's hand 1 meanwhile: it now reads 13." in (
-        stale.shown
-    )
+    assert (
+        "This phone, on another page, changed the cell of Ben in hand 1 meanwhile: it now reads 13."
+    ) in stale.shown
 
 
 def test_an_unnamed_side_s_change_is_told_by_its_side(app, host, guest):
@@ -137,7 +139,9 @@ def test_an_unnamed_side_s_change_is_told_by_its_side(app, host, guest):
     guest.enter(code, 1, 1, 3)
     guest.enter(code, 1, 1, 5)
     stale = host.correct(code, 1, 1, 4, revision=1)
-    assert "A phone holding Ben changed Ben's hand 1 meanwhile: it now reads 5." in stale.shown
+    assert (
+        "A phone holding Ben changed the cell of Ben in hand 1 meanwhile: it now reads 5."
+    ) in stale.shown
 
 
 # A cookie the app cannot read: a new phone, told so once.
@@ -195,7 +199,9 @@ def test_a_cell_the_host_filled_meanwhile_names_the_host(app, host, guest):
     host.correct(code, 1, 1, 7, revision=0)
     stale = guest.enter(code, 1, 1, 6, revision=0)
     assert stale.status_code == 409
-    assert "Omar (Alice), the host, changed Ben's hand 1 meanwhile: it now reads 7." in stale.shown
+    assert (
+        "Omar (Alice), the host, changed the cell of Ben in hand 1 meanwhile: it now reads 7."
+    ) in stale.shown
 
 
 def test_a_correction_by_a_host_since_handed_over_is_not_called_the_host_s(app, host, guest):
@@ -203,4 +209,6 @@ def test_a_correction_by_a_host_since_handed_over_is_not_called_the_host_s(app, 
     host.post(f"/m/{code}/host", {"target": seat_of(app, guest, code), "confirmed": "y"})
     stale = guest.enter(code, 2, 1, 6, revision=1)
     assert stale.status_code == 409
-    assert "Omar (Alice) changed Ben's hand 2 meanwhile: it now reads 7." in stale.shown
+    assert (
+        "Omar (Alice) changed the cell of Ben in hand 2 meanwhile: it now reads 7."
+    ) in stale.shown

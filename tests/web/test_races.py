@@ -249,7 +249,7 @@ def test_host_correcting_while_the_side_changes_its_open_cell_loses_neither(app,
         else:
             # The side got in first: the host's page was stale, so nothing of it was stored.
             assert by_host.status_code == 409
-            assert "changed Ben's hand 1 meanwhile: it now reads 30" in by_host.shown
+            assert "changed the cell of Ben in hand 1 meanwhile: it now reads 30" in by_host.shown
             assert trail == []
             assert cells == [(1, 1, 30, seen + 1)]
 

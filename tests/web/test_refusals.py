@@ -191,7 +191,9 @@ def test_partners_never_overwrite_each_other_unseen(app, phones):
     before = snapshot(app)
     late = ana.enter(code, 1, 0, 9, revision=0)
     assert late.status_code == 409
-    assert "Your partner's phone changed Us's hand 1 meanwhile: it now reads 10" in late.shown
+    assert (
+        "Your partner's phone changed the cell of Us in hand 1 meanwhile: it now reads 10"
+    ) in late.shown
     assert snapshot(app) == before
     # The form now shows Omar's 10 at its revision: Ana confirms her 9 knowingly.
     assert 'name="points" value="10"' in late.get_data(as_text=True)
@@ -208,7 +210,9 @@ def test_a_side_never_overwrites_the_host_s_correction_unseen(app, table, host, 
     stale = guest.enter(table, 2, 1, 6, revision=1)
     assert stale.status_code == 409
     # The host gave no name: named by the side the host holds, as the trail names them.
-    assert "Alice, the host, changed Ben's hand 2 meanwhile: it now reads 7" in stale.shown
+    assert (
+        "Alice, the host, changed the cell of Ben in hand 2 meanwhile: it now reads 7"
+    ) in stale.shown
     assert snapshot(app) == before
     assert "Hand 2: Ben changed to 6." in guest.enter(table, 2, 1, 6, revision=2).shown
 
@@ -297,7 +301,9 @@ def test_a_whole_hand_correction_is_checked_together_and_refused_whole(app, host
     assert refused.status_code == 409
     assert "Round 1: nothing was saved." in refused.shown
     stale = host.post(f"/m/{code}/hand/1/correct", {**form, "points_1": 50, "revision_1": 0})
-    assert "A phone holding Bea changed Bea's round 1 meanwhile: it now reads 59." in stale.shown
+    assert (
+        "A phone holding Bea changed the cell of Bea in round 1 meanwhile: it now reads 59."
+    ) in stale.shown
     assert snapshot(app) == before
     done = host.post(f"/m/{code}/hand/1/correct", {**form, "points_1": 50})
     assert "Round 1 corrected: Ana 61 → 70, Bea 59 → 50." in done.shown

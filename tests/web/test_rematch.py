@@ -112,3 +112,25 @@ def test_reopening_a_match_redraws_the_series_of_the_rematches_after_it(app, hos
         asked = {"If-None-Match": before.headers["ETag"]}
         assert guest.client.get(f"/m/{code}/live", headers=asked).status_code == 200
     assert "Series: Ben ahead, 1–0" in guest.get(f"/m/{third}").shown
+
+
+def test_the_rematch_is_offered_only_while_its_side_can_be_taken(app, host, guest):
+    first = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    guest.join(first, side=1)
+    play_out(host, guest, first, 101, 20)
+    guest.post(f"/m/{first}/rematch")
+    second = stored_match(app, first).rematch_code
+    # The guest took Ben there by asking for it: only the host still has a side to take.
+    assert "Play the rematch as Ben" not in guest.get(f"/m/{first}").shown
+    page = host.get(f"/m/{first}")
+    assert "Play the rematch as Alice" in page.shown
+    host.post(f"/m/{second}/claim", {"target": 0})
+    play_out(host, guest, second, 101, 20)
+    # The rematch has ended: nothing left to join there, its sheet a link away.
+    again = host.client.get(f"/m/{first}", headers={"If-None-Match": page.headers["ETag"]})
+    assert again.status_code == 200
+    for phone in (host, guest):
+        shown = phone.get(f"/m/{first}").shown
+        assert "Play the rematch as" not in shown
+        assert "The rematch has ended." in shown
+        assert f'href="/m/{second}"' in shown
