@@ -211,5 +211,7 @@ def test_a_black_hand_round_need_not_add_up() -> None:
 
 def test_counts_past_the_deck_name_the_card() -> None:
     two = table("brisca")
-    said = BRISCA.entry_conflict(two, [counted(two, aces=3)], 1, counted(two, aces=2))
-    assert said == "Aces: Side 1 3 already, and your 2 would make 5; there are only 4."
+    said = BRISCA.entry_conflicts(two, [counted(two, aces=3)], 1, counted(two, aces=2))
+    assert said[0] == ("Aces: Side 1 3 already, and your 2 would make 5; there are only 4.", "aces")
+    # Every line at once: the round's 55 card points are not the deck's 120 either.
+    assert "come to 55, and the deck holds 120" in said[1].reason
