@@ -211,7 +211,12 @@ def ticked_words(tick: str, ticked: bool, points: int, side: str | None) -> str:
         return _("You did not tick “%(tick)s”.", tick=tick)
     if ticked:
         # NOTE: %(side)s is a side's name, %(points)s what it entered, %(tick)s a tick's label.
-        return _("%(side)s entered %(points)s and ticked “%(tick)s”.", side=side, points=points, tick=tick)
+        return _(
+            "%(side)s entered %(points)s and ticked “%(tick)s”.",
+            side=side,
+            points=points,
+            tick=tick,
+        )
     return _(
         "%(side)s entered %(points)s and did not tick “%(tick)s”.",
         side=side,
@@ -238,7 +243,9 @@ def ticked_twice(
     points `mine`) and by other sides already (named, with their points)."""
     return [
         Conflict(
-            both_said(ticked_words(tick, True, mine, me), ticked_words(tick, True, points, name), name)
+            both_said(
+                ticked_words(tick, True, mine, me), ticked_words(tick, True, points, name), name
+            )
         )
         for name, points in theirs
     ]

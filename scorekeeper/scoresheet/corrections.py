@@ -132,7 +132,8 @@ def correct_hand(match: Match, number: int, fixes: Sequence[Fix], reason: str, p
         # ones are checked against those too (a split ticked beside a count of 30 cards).
         hand: list[EntryFacts | None] = [None] * len(sheet.sides)
         for fix, entry in seen:
-            hand[fix.side.position] = fix.facts if entry is None or _differs(entry, fix) else entry.facts
+            kept = entry is not None and not _differs(entry, fix)
+            hand[fix.side.position] = entry.facts if entry is not None and kept else fix.facts
         for fix, _entry in changed:
             check_beside_the_others(sheet, number, fix.side, fix.facts, hand, named=True)
         for fix, entry in changed:

@@ -110,8 +110,13 @@ def test_the_preview_names_what_is_wrong_beside_the_others(basra, host, guest):
     count(host, basra, {"n_cards": 31, "n_aces": 3})
     response = guest.client.post(
         f"/m/{basra}/calc",
-        data={"hand": 1, "intent": "preview", "csrf_token": guest.token(), "n_cards": 25,
-              "n_aces": 2},
+        data={
+            "hand": 1,
+            "intent": "preview",
+            "csrf_token": guest.token(),
+            "n_cards": 25,
+            "n_aces": 2,
+        },
         headers={"X-Preview": "1"},
     )
     page = response.shown
@@ -153,7 +158,9 @@ def test_the_host_whole_hand_correction_is_held_to_the_same(app, basra, host, gu
 def test_two_black_hands_in_the_host_correction_are_refused(app, host, guest):
     """Brisca with the Black hand rule: only one side can hold Ace, Three and King of trumps,
     at entry and in the host's whole-hand correction."""
-    code = host.create("brisca", table_format="2", side_0="Ana", side_1="Omar", rule_black_hand="on")
+    code = host.create(
+        "brisca", table_format="2", side_0="Ana", side_1="Omar", rule_black_hand="on"
+    )
     guest.join(code, side=1)
     host.enter(code, 1, 0, 30, black_hand="y")
     refused = guest.enter(code, 1, 1, 20, black_hand="y")
