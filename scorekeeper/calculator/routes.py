@@ -75,7 +75,7 @@ def _calculator(
     if given_back is not None:
         # Drawn again for the open hand as the entry left it, with the counts as typed (a
         # field draws what was posted before its data: that is forgotten here).
-        sheet = load_sheet(match)
+        sheet = load_sheet(match, corrections=False)
         if sheet.current_hand is None:
             raise entries.no_open_hand(sheet)
         number = sheet.current_hand
@@ -129,7 +129,9 @@ def for_my_side(code: str) -> ResponseReturnValue:
     """This phone's side works out its total for the open hand."""
     match = match_or_404(code)
     viewer = viewer_for(match)
-    sheet = load_sheet(match)
+    # Without the corrections trail, which the calculator doesn't show: each keystroke's
+    # preview reads this sheet.
+    sheet = load_sheet(match, corrections=False)
     side, number = viewer.side, sheet.current_hand
     if side is None or number is None:
         # No side of its own, or no hand open: the page says why (the entry would too).
@@ -151,4 +153,5 @@ def correct(code: str, number: int, position: int) -> ResponseReturnValue:
     """The host corrects a cell with the calculator (to mend a hand that doesn't add up)."""
     match = match_or_404(code)
     viewer, side = viewer_for(match), side_at(match, position)
-    return _calculator(match, load_sheet(match), viewer, side, number, correcting=True)
+    sheet = load_sheet(match, corrections=False)
+    return _calculator(match, sheet, viewer, side, number, correcting=True)

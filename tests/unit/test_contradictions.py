@@ -192,3 +192,15 @@ def test_only_one_side_holds_a_black_hand_or_takes_the_last_trick() -> None:
     last = plain(60, last_trick=True)
     assert BRISCA.entry_conflicts(tied, [plain(60, last_trick=True)], 1, last)
     assert not BRISCA.entry_conflicts(tied, [plain(60)], 1, last)
+
+
+def test_brasta_most_clubs_and_last_hand_go_to_one_side() -> None:
+    """Brasta's "most" lines follow from the counts: two sides with 7 clubs, or both with the
+    Last Hand, are past the pack, every line named."""
+    brasta = get_game("brasta")
+    two = table("brasta")
+    theirs = counted(two, cards=20, clubs=7, last_hand=1)
+    mine = counted(two, cards=20, clubs=7, last_hand=1)
+    said = brasta.entry_conflicts(two, [theirs, None], 1, mine)
+    assert [conflict.field for conflict in said] == ["clubs", "last_hand"]
+    assert said[0].reason == "Clubs: Side 1 7 already, and your 7 would make 14; there are only 13."
