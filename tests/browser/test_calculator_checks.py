@@ -10,7 +10,9 @@ from playwright.sync_api import expect
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry
 from tests.browser.moves import seat, told
+from tests.browser.test_inputs import seat_in
 from tests.web.test_calculator import count
+from tests.words import words
 
 pytestmark = pytest.mark.browser
 
@@ -94,3 +96,30 @@ def test_offline_the_calculator_says_so_and_keeps_the_counts(app, phones, new_ph
     with app.app_context():
         stored = db.session.scalars(sa.select(Entry)).one()
         assert stored.points == 7 and stored.counts["cards"] == 20
+
+
+def test_two_alone_claims_refused_in_arabic_with_the_counts_given_back(
+    app, phones, new_phone, artifacts
+):
+    """Pastura, three players, in Arabic on a dark phone: Omar answers "Yes, alone" after Ana
+    did; the calculator tells him as he chooses it, in both sides' words, with no Enter to
+    tap, and nothing is saved (the refusal at Enter: tests/web/test_contradictions.py)."""
+    say = words("ar")
+    keeper = phones()
+    code = keeper.create(
+        "pastura", table_format="3", side_0="آنا", side_1="عمر", side_2="سامي", host_side="0"
+    )
+    count(keeper, code, {"n_cards": 18, "n_most_cards": 1, "n_aces": 2})
+    omar = new_phone(locale="ar", dark=True)
+    seat_in(omar, "ar", code, "عمر")
+    omar.get_by_role("link", name=say("Count with the calculator")).click()
+    omar.locator("#n_cards").fill("19")
+    omar.locator("#n_jacks").fill("3")
+    omar.get_by_label(say("Yes, alone")).check()
+    reasons = omar.locator("#breakdown .reasons")
+    expect(reasons).to_contain_text("آنا")
+    expect(reasons).to_contain_text(say("Yes, alone"))
+    expect(omar.locator("#breakdown button")).to_have_count(0)
+    omar.screenshot(path=artifacts / "calculator-two-alone-ar-dark.png", full_page=True)
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Entry)) == 1
