@@ -8,6 +8,7 @@ import re
 import pytest
 
 from tests.phones import snapshot, totals
+from tests.statements import statements
 from tests.web.test_calculator import count
 
 SPLIT = "Cards split evenly (26–26)"
@@ -192,3 +193,36 @@ def test_a_hand_short_of_the_pack_is_still_flagged_afterwards(basra, host, guest
     page = count(guest, basra, {"n_cards": 20}).shown
     assert "Cards add up to 50, not 52" in page
     assert totals(page) == ["30", "0"]
+
+
+def _preview(phone, code: str, counts: dict) -> str:
+    """One keystroke's preview, as app.js asks it."""
+    response = phone.client.post(
+        f"/m/{code}/calc",
+        data={"intent": "preview", "csrf_token": phone.token(), **counts},
+        headers={"X-Preview": "1"},
+    )
+    return response.get_data(as_text=True)
+
+
+def test_a_keystrokes_check_reads_a_few_statements_however_long_the_sheet(app, host, guest):
+    """The check beside the others runs on every keystroke's preview: it reads the sheet in a
+    few statements (the match, the seats, the hands), as many on hand 9 as on hand 1, and
+    not the corrections trail it never shows."""
+    code = host.create("basra", table_format="2", target="121", side_0="Alice", side_1="Ben")
+    guest.join(code, side=1)
+    counts = {"n_cards": 20, "n_aces": 1}
+
+    def sent_for(number: int) -> list[str]:
+        with statements(app) as sent:
+            page = _preview(guest, code, {**counts, "hand": number})
+        assert "Enter 1" in page
+        return sent
+
+    first = sent_for(1)
+    for hand in range(1, 9):
+        host.enter(code, hand, 0, 5)
+        guest.enter(code, hand, 1, 5)
+    ninth = sent_for(9)
+    assert len(ninth) == len(first) <= 3, ninth
+    assert not any("correction" in sql.lower() for sql in ninth)
