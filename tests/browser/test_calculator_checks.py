@@ -123,3 +123,25 @@ def test_two_alone_claims_refused_in_arabic_with_the_counts_given_back(
     omar.screenshot(path=artifacts / "calculator-two-alone-ar-dark.png", full_page=True)
     with app.app_context():
         assert db.session.scalar(sa.select(sa.func.count()).select_from(Entry)) == 1
+
+
+def test_a_one_sided_split_is_refused_on_the_phone_with_the_total_kept(
+    app, phones, new_phone, artifacts
+):
+    """Alice ticked "Cards split evenly (26–26)" with her 10; Ben types 70 without it: the
+    sheet says why, in both sides' words, and his 70 is still in the form to change or send."""
+    code, alice, ben = _table(phones, new_phone)
+    alice.enter(code, 1, 0, 10, even_split="y")
+    ben.get_by_label("Your total for this hand").fill("70")
+    ben.get_by_role("button", name="Enter", exact=True).click()
+    refusal = ben.locator(".flash.error")
+    expect(refusal).to_contain_text("You did not tick “Cards split evenly (26–26)”.")
+    expect(refusal).to_contain_text("Alice entered 10 and ticked “Cards split evenly (26–26)”.")
+    expect(ben.get_by_label("Your total for this hand")).to_have_value("70")
+    ben.screenshot(path=artifacts / "entry-one-sided-split.png", full_page=True)
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Entry)) == 1
+
+    ben.get_by_label("Cards split evenly (26–26): nobody took the majority").check()
+    ben.get_by_role("button", name="Enter", exact=True).click()
+    told(ben, "Hand 1: Ben 70 recorded.")
