@@ -239,13 +239,6 @@ class Game:
             found += claim_conflicts(mine, claims, me)
         return found
 
-    def entry_conflict(
-        self, table: Table, hand: HandFacts, side: int, entry: EntryFacts
-    ) -> str | None:
-        """entry_conflicts said in one go (None: the entry can stand)."""
-        found = self.entry_conflicts(table, hand, side, entry)
-        return " ".join(conflict.reason for conflict in found) if found else None
-
     def claim_of(self, table: Table, entry: EntryFacts) -> Claim | None:
         """What an entry says about who has the most cards (None: nothing): with three or
         more sides, the calculator's answer to "Most cards" and the count it was given with."""
