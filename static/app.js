@@ -367,7 +367,8 @@
       })
         .then(function (r) { return r.text(); })
         .then(function (html) {
-          if (mine !== asked) return;
+          // A later keystroke's answer is coming, or the page moved on (an answer shown).
+          if (mine !== asked || !form.isConnected) return;
           var doc = new DOMParser().parseFromString(html, "text/html");
           var fresh = doc.getElementById("breakdown");
           var old = document.getElementById("breakdown");
@@ -376,12 +377,24 @@
           if (old) old.replaceWith(fresh);
           markRefused(fresh);
         })
-        .catch(function () { if (mine === asked) offline(); });
+        .catch(function () { if (mine === asked && form.isConnected) offline(); });
+    }
+    // A total shown for counts since changed is not the total of these: until the answer
+    // comes, the total reads "…" and Enter says no number (it sends the counts, which the
+    // server works out).
+    function unsure() {
+      var shown = document.getElementById("breakdown");
+      var said = document.getElementById("calc-offline");
+      if (!shown || shown.dataset.offline) return;
+      shown.setAttribute("aria-busy", "true");
+      var total = shown.querySelector(".calc-total");
+      if (total) total.textContent = "…";
+      var enter = shown.querySelector("button[name=intent][value=enter]");
+      if (enter && said) enter.textContent = said.content.querySelector("button").textContent;
     }
     function soon(wait) {
-      // A total shown for counts since changed is not the total of these: gone at once
-      // offline, and replaced by the answer online.
       if (navigator.onLine === false) offline();
+      else unsure();
       clearTimeout(timer);
       timer = setTimeout(preview, wait);
     }

@@ -145,3 +145,25 @@ def test_a_one_sided_split_is_refused_on_the_phone_with_the_total_kept(
     ben.get_by_label("Cards split evenly (26–26): nobody took the majority").check()
     ben.get_by_role("button", name="Enter", exact=True).click()
     told(ben, "Hand 1: Ben 70 recorded.")
+
+
+def test_while_the_answer_is_on_its_way_no_total_is_shown_for_other_counts(app, phones, new_phone):
+    """On a slow connection, the total shown for the counts before a keystroke is not kept
+    beside the new counts: it reads "…" and Enter names no number until the answer comes."""
+    code, _alice, ben = _table(phones, new_phone)
+    ben.get_by_role("link", name="Count with the calculator").click()
+    ben.locator("#n_cards").fill("20")
+    expect(ben.get_by_role("button", name="Enter 0")).to_be_visible()
+    held = []
+    ben.route("**/calc", lambda route: held.append(route))
+    ben.locator("#n_aces").fill("2")
+    expect(ben.locator("#breakdown .calc-total")).to_have_text("…")
+    expect(ben.get_by_role("button", name="Enter", exact=True)).to_be_visible()
+    expect(ben.get_by_role("button", name="Enter 0")).to_have_count(0)
+    ben.wait_for_timeout(300)
+    assert held, "the preview was not asked"
+    for route in held:
+        route.continue_()
+    ben.unroute("**/calc")
+    expect(ben.get_by_role("button", name="Enter 2")).to_be_visible()
+    expect(ben.locator("#breakdown .calc-total")).to_have_text("2")
