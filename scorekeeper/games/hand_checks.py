@@ -135,7 +135,7 @@ def claim_conflicts(
     words. `me` names the side entering (None: its own phone, "you")."""
     field = "most_cards" if mine.answer is not None else "cards" if mine.cards is not None else None
     return [
-        Conflict(both_said(claim_words(mine, me), claim_words(other, name), name), field)
+        Conflict(both_said(claim_words(mine, me), claim_words(other, name), name, me), field)
         for name, other in theirs
         if contradicts(mine, other)
     ]
@@ -225,14 +225,23 @@ def ticked_words(tick: str, ticked: bool, points: int, side: str | None) -> str:
     )
 
 
-def both_said(mine: str, theirs: str, name: str) -> str:
-    """Two sides' words that can't both be true, and what to do about it."""
-    # NOTE: %(side)s is the other side's name.
-    end = _(
-        "Only one of these can be true: check with %(side)s; if theirs is wrong, the host can "
-        "correct it.",
-        side=name,
-    )
+def both_said(mine: str, theirs: str, name: str, me: str | None = None) -> str:
+    """Two sides' words that can't both be true, and what to do about it: to a side's own
+    phone, check with the other side; to the host writing for side `me`, make them agree."""
+    if me is None:
+        # NOTE: %(side)s is the other side's name.
+        end = _(
+            "Only one of these can be true: check with %(side)s; if theirs is wrong, the host "
+            "can correct it.",
+            side=name,
+        )
+    else:
+        # NOTE: said to the host, who writes the cells of both sides (%(side)s and %(other)s).
+        end = _(
+            "Only one of these can be true: make %(side)s and %(other)s agree.",
+            side=me,
+            other=name,
+        )
     return f"{mine} {theirs} {end}"
 
 
@@ -244,7 +253,10 @@ def ticked_twice(
     return [
         Conflict(
             both_said(
-                ticked_words(tick, True, mine, me), ticked_words(tick, True, points, name), name
+                ticked_words(tick, True, mine, me),
+                ticked_words(tick, True, points, name),
+                name,
+                me,
             )
         )
         for name, points in theirs

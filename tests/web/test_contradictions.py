@@ -151,6 +151,7 @@ def test_the_host_whole_hand_correction_is_held_to_the_same(app, basra, host, gu
     page = refused.shown
     assert f"Ben entered 70 and did not tick “{SPLIT}”." in page
     assert f"Alice entered 10 and ticked “{SPLIT}”." in page
+    assert "Only one of these can be true: make Ben and Alice agree." in page
     assert snapshot(app) == before
     assert re.search(r'name="points_1"[^>]*value="70"', page)
     assert "Ben miscounted" in page
