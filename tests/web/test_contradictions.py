@@ -227,3 +227,21 @@ def test_a_keystrokes_check_reads_a_few_statements_however_long_the_sheet(app, h
     ninth = sent_for(9)
     assert len(ninth) == len(first) <= 3, ninth
     assert not any("correction" in sql.lower() for sql in ninth)
+
+
+def test_three_players_a_tie_ticked_beside_a_claim_alone(host, phones):
+    """Basra, three players: Ana counted 30 cards, most alone; Sami's plain total with "Tied
+    for most cards" ticked can't be beside it, and is refused in both their words."""
+    code = host.create("basra", table_format="3", side_0="Ana", side_1="Omar", side_2="Sami")
+    omar, sami = phones(), phones()
+    omar.join(code, side=1)
+    sami.join(code, side=2)
+    count(host, code, {"n_cards": 30, "n_most_cards": 1})
+    assert "Hand 1: Omar 2 recorded." in omar.enter(code, 1, 1, 2).shown
+    refused = sami.enter(code, 1, 2, 4, even_split="y")
+    assert refused.status_code == 409
+    page = refused.shown
+    assert "You ticked “Tied for most cards”." in page
+    assert "Ana answered “Yes, alone” to “Most cards”, with 30 cards captured." in page
+    # Omar's plain total says nothing against Ana's claim; Sami's says it against both.
+    assert "Omar entered 2 and did not tick “Tied for most cards”." in page
