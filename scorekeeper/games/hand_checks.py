@@ -158,8 +158,10 @@ def _belied(claim: Claim, other: Claim) -> bool:
         if other.answer == MOST_ALONE:
             return True
         return claim.cards is not None and other.cards is not None and other.cards >= claim.cards
-    if claim.answer == MOST_TIED:
-        return claim.cards is not None and other.cards is not None and other.cards > claim.cards
+    if claim.answer == MOST_TIED and claim.cards is not None and other.cards is not None:
+        # Tied at the top with this count: a side with more can't be, nor one with as many
+        # that says it hasn't the most.
+        return other.cards > claim.cards or (other.cards == claim.cards and other.answer == MOST_NO)
     return False
 
 

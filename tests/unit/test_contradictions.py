@@ -50,7 +50,11 @@ def _most_cards_fit(entries: Sequence[EntryFacts]) -> bool:
     if alone:
         others = [c["cards"] for c in answered if c is not alone[0]]
         return len(alone) == 1 and not tied and all(n < alone[0]["cards"] for n in others)
-    return all(c["cards"] == top for c in tied)
+    # Tied at the top: every side at the top count says so.
+    at_top = [c for c in answered if c["cards"] == top]
+    return all(c["cards"] == top for c in tied) and (
+        not tied or all(c["most_cards"] == MOST_TIED for c in at_top)
+    )
 
 
 def _split_said(tbl: Table, entry: EntryFacts) -> bool | None:
