@@ -5,6 +5,7 @@ from __future__ import annotations
 from .base import (
     CalcField,
     Calculation,
+    Conflict,
     CountError,
     EntryFacts,
     HandFacts,
@@ -38,6 +39,7 @@ __all__ = [
     "GAMES",
     "CalcField",
     "Calculation",
+    "Conflict",
     "CountError",
     "EntryFacts",
     "Game",
