@@ -1,0 +1,220 @@
+"""One phone keeps the sheet (issue 30): the host enters the open hand for every side no phone
+holds from one form, or fills one such cell, checked as each side's own entry would be; a side
+a phone holds still enters its own."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+import pytest
+import sqlalchemy as sa
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Correction, Entry
+from tests.phones import Phone, snapshot, totals
+
+ONE_FORM = re.compile(r'<form method="post" action="(/m/\w+/hand/(\d+)/enter)"')
+FIELD = re.compile(r'<input type="(?:hidden|text)"(?: id="\w+")? name="(\w+)" value="([^"]*)"')
+
+
+def one_form(page: str) -> tuple[str, dict[str, str]]:
+    """The host's one form for the open hand as the page draws it: where it posts, and every
+    field it carries (hidden ones as drawn, the totals as drawn: blank for an empty cell)."""
+    found = ONE_FORM.search(page)
+    assert found, "no whole-hand form on the page"
+    form = page[found.start() : page.index("</form>", found.start())]
+    fields = dict(FIELD.findall(form))
+    return found.group(1), fields
+
+
+def enter_hand(phone: Phone, code: str, totals_by_side: dict[int, int], **extra: str):
+    """The host fills the open hand's form as drawn on its sheet, and taps Enter."""
+    url, fields = one_form(phone.get(f"/m/{code}").get_data(as_text=True))
+    typed = {f"points_{at}": str(points) for at, points in totals_by_side.items()}
+    data = {k: v for k, v in fields.items() if k not in ("csrf_token", "key")}
+    return phone.post(url, {**data, **typed, **extra})
+
+
+def count_of(app, model) -> int:  # type: ignore[no-untyped-def]
+    """How many rows a table holds."""
+    with app.app_context():
+        return db.session.scalar(sa.select(sa.func.count()).select_from(model))
+
+
+@pytest.fixture
+def keeper_basra(host: Phone) -> str:
+    """Basra head to head, kept on the host's phone alone ("No side: I only keep the sheet")."""
+    return host.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
+
+
+def test_the_keeper_is_not_asked_which_side_it_is_and_enters_the_whole_hand(
+    app, host, keeper_basra
+):
+    page = host.get(f"/m/{keeper_basra}").shown
+    assert "Which side is this phone?" not in page
+    assert "I'm Alice" not in page
+    # It may still play a side, from its tools.
+    assert "Play a side on this phone" in page
+    # The open hand's row is there before anyone entered, every cell the host's to fill.
+    assert page.count('class="fill"') == 2
+    url, fields = one_form(page)
+    assert url == f"/m/{keeper_basra}/hand/1/enter"
+    assert {"points_0", "points_1", "revision_0", "revision_1"} <= set(fields)
+
+    done = enter_hand(host, keeper_basra, {0: 40, 1: 12})
+    assert done.status_code == 200
+    assert "Hand 1: Alice 40, Ben 12 recorded." in done.shown
+    assert totals(done.get_data(as_text=True)) == ["40", "12"]
+    # The trail names the host's fills.
+    assert "Hand 1, Alice: empty → 40" in done.shown and "Hand 1, Ben: empty → 12" in done.shown
+    assert count_of(app, Correction) == 2
+    # On to hand 2, in the same form.
+    assert one_form(done.get_data(as_text=True))[0] == f"/m/{keeper_basra}/hand/2/enter"
+
+
+def test_the_whole_hand_correction_page_of_the_open_hand_leads_to_the_form(host, keeper_basra):
+    """Hand 1 hasn't started: its correction page is the sheet's form, not a dead end."""
+    page = host.get(f"/m/{keeper_basra}/hand/1/correct")
+    assert page.status_code == 302
+    assert page.headers["Location"].endswith(f"/m/{keeper_basra}#entry")
+    assert "hasn't started" not in host.client.get(page.headers["Location"]).shown
+
+
+def test_the_host_fills_an_unheld_cell_and_the_trail_says_so(app, host, guest):
+    """Three sides, the host on Ana, Cy's phone at the table, Bo with no phone: the host may
+    fill Bo's cell before anyone entered (its page and its calculator-less form)."""
+    code = host.create("other", side_0="Ana", side_1="Bo", side_2="Cy", target="100")
+    guest.join(code, side=2)
+    page = host.get(f"/m/{code}").shown
+    # Only Bo's cell offers a fill: Ana is this phone's own, Cy's phone enters its own.
+    assert page.count('class="fill"') == 1
+    assert f'href="/m/{code}/hand/1/side/1/correct"' in page
+    # The one form offers Ana (its own) and Bo, not Cy.
+    _url, fields = one_form(page)
+    assert "points_0" in fields and "points_1" in fields and "points_2" not in fields
+    assert "A side with a phone enters its own total." in page
+
+    filled = host.correct(code, 1, 1, 7)
+    assert "Hand 1: Bo filled in to 7." in filled.shown
+    assert "Hand 1, Bo: empty → 7" in filled.shown
+    with app.app_context():
+        line = db.session.scalars(sa.select(Correction)).one()
+        assert (line.old_points, line.new_points) == (None, 7)
+
+
+def test_the_host_cannot_fill_a_held_sides_open_cell(app, host, guest, keeper_basra):
+    guest.join(keeper_basra, side=1)
+    page = host.get(f"/m/{keeper_basra}").shown
+    assert f"/m/{keeper_basra}/hand/1/side/1/correct" not in page
+    _url, fields = one_form(page)
+    assert "points_1" not in fields
+
+    before = snapshot(app)
+    # Its cell's page, and its post, and the one form made to carry it, are all refused.
+    shown = host.get(f"/m/{keeper_basra}/hand/1/side/1/correct")
+    assert shown.status_code == 409
+    assert "A phone holds Ben: only that phone enters its total." in shown.shown
+    refused = host.correct(keeper_basra, 1, 1, 9, revision=0)
+    assert refused.status_code == 409
+    assert "A phone holds Ben: only that phone enters its total. Nothing was saved." in (
+        refused.shown
+    )
+    forged = host.post(
+        f"/m/{keeper_basra}/hand/1/enter",
+        {"points_0": 40, "revision_0": 0, "points_1": 9, "revision_1": 0},
+    )
+    assert forged.status_code == 409
+    assert "A phone holds Ben" in forged.shown
+    assert snapshot(app) == before
+
+    # Ben's phone enters its own; the host fills Alice's and the hand completes.
+    guest.enter(keeper_basra, 1, 1, 12)
+    done = enter_hand(host, keeper_basra, {0: 40})
+    assert "Hand 1: Alice 40 recorded." in done.shown
+    assert totals(done.get_data(as_text=True)) == ["40", "12"]
+
+
+def test_a_whole_hand_that_contradicts_is_refused_whole_and_given_back(app, host):
+    """Brisca, one phone: 70 and 60 card points come to 130, past the deck's 120. Nothing is
+    saved, the page says why, and the form holds both totals as typed."""
+    code = host.create("brisca", table_format="2", side_0="Ana", side_1="Ben", host_side="-1")
+    before = snapshot(app)
+    refused = enter_hand(host, code, {0: 70, 1: 60})
+    assert refused.status_code == 409
+    assert "Round 1: nothing was saved." in refused.shown
+    assert snapshot(app) == before
+    _url, fields = one_form(refused.get_data(as_text=True))
+    assert (fields["points_0"], fields["points_1"]) == ("70", "60")
+    assert 'data-given-back="1"' in refused.get_data(as_text=True)
+
+    done = enter_hand(host, code, {0: 70, 1: 50})
+    assert "Round 1: Ana 70, Ben 50 recorded." in done.shown
+
+
+def test_a_blank_total_is_refused_with_the_form_given_back(app, host, keeper_basra):
+    before = snapshot(app)
+    url, fields = one_form(host.get(f"/m/{keeper_basra}").get_data(as_text=True))
+    refused = host.post(url, {"revision_0": 0, "revision_1": 0, "points_0": "40", "points_1": ""})
+    assert refused.status_code == 400
+    assert "Nothing was saved: see below." in refused.shown
+    assert "Enter a number." in refused.shown
+    _url, again = one_form(refused.get_data(as_text=True))
+    assert again["points_0"] == "40"
+    assert snapshot(app) == before
+
+
+def test_a_double_post_of_the_whole_hand_is_recorded_once(app, host, keeper_basra):
+    url, fields = one_form(host.get(f"/m/{keeper_basra}").get_data(as_text=True))
+    data = {"revision_0": 0, "revision_1": 0, "points_0": 40, "points_1": 12}
+    key = uuid.uuid4().hex
+    first = host.post(url, data, key=key)
+    second = host.post(url, data, key=key)
+    assert "Hand 1: Alice 40, Ben 12 recorded." in first.shown
+    assert "Already recorded." in second.shown
+    assert count_of(app, Entry) == 2
+    assert count_of(app, Correction) == 2
+    assert totals(second.get_data(as_text=True)) == ["40", "12"]
+
+
+def test_the_split_tick_is_on_each_sides_line_as_on_its_own_form(host, keeper_basra):
+    """Basra's 26–26 tick, as each side's own form words it, on each side's line."""
+    page = host.get(f"/m/{keeper_basra}").shown
+    assert page.count("Cards split evenly (26–26): nobody took the majority") == 2
+    done = enter_hand(host, keeper_basra, {0: 10, 1: 5}, even_split_0="y", even_split_1="y")
+    assert "Next majority worth 60" in done.shown
+
+
+def test_the_host_with_a_side_enters_its_own_and_fills_the_other_in_one_form(app, host):
+    """Two players, one phone: the host's own side is its entry (not in the trail), the other
+    side's a fill (in it)."""
+    code = host.create("pastura", table_format="2", side_0="Ana", side_1="Omar", target="51")
+    done = enter_hand(host, code, {0: 8, 1: 3})
+    assert "Hand 1: Ana 8, Omar 3 recorded." in done.shown
+    with app.app_context():
+        line = db.session.scalars(sa.select(Correction)).one()
+        assert line.new_points == 3
+    # The host's own side changed before the hand is complete would be its own entry again:
+    # here the hand is complete, so the form is for hand 2.
+    assert one_form(done.get_data(as_text=True))[0] == f"/m/{code}/hand/2/enter"
+
+
+def test_the_host_counts_an_unheld_side_with_its_calculator(app, host, keeper_basra):
+    """The calculator for a side no phone holds reads as that side's own: Enter, no reason;
+    its counts fill the cell, in the trail."""
+    url = f"/m/{keeper_basra}/hand/1/side/0/calc"
+    page = host.get(url)
+    assert page.status_code == 200
+    assert "Reason" not in page.shown
+    counts = {"n_cards": 30, "n_aces": 3, "n_jacks": 2, "n_ten_diamonds": "y", "n_basras": 1}
+    preview = host.post(url, {"hand": 1, "revision": 0, "intent": "preview", **counts})
+    assert "Enter 48" in preview.shown
+    done = host.post(url, {"hand": 1, "revision": 0, "intent": "enter", **counts})
+    assert "Hand 1: Alice filled in to 48." in done.shown
+    # The form keeps the calculator's cell as it is when Ben's total is entered beside it.
+    finished = enter_hand(host, keeper_basra, {1: 5})
+    assert "Hand 1: Ben 5 recorded." in finished.shown
+    assert totals(finished.get_data(as_text=True)) == ["48", "5"]
+    with app.app_context():
+        alice = db.session.scalars(sa.select(Entry).order_by(Entry.side_id)).first()
+        assert alice.counts["cards"] == 30
