@@ -144,6 +144,7 @@ class Action(Enum):
 # Actions only the host's phone may take.
 HOST_ONLY = {
     Action.CORRECT,
+    Action.FILL,
     Action.DEALER,
     Action.RELEASE,
     Action.HAND_OVER,
@@ -240,7 +241,10 @@ def viewer_at(match: Match, phone: str | None, seats: Iterable[Seat] | None = No
     match's seats as already read), else read now."""
     at_table: Iterable[tuple[str, int, int | None, str, int | None]]
     if seats is None:
-        at_table = [tuple(row) for row in db.session.execute(SEATS_OF, {"match_id": match.id})]
+        at_table = [
+            (row.phone, row.id, row.side_id, row.player, row.released_from)
+            for row in db.session.execute(SEATS_OF, {"match_id": match.id})
+        ]
     else:
         at_table = [(s.phone, s.id, s.side_id, s.player, s.released_from) for s in seats]
     found: tuple[int, int | None, str, int | None] | None = None
@@ -387,10 +391,8 @@ def _fill_refusal(viewer: Viewer, side: Side | None) -> Refusal | None:
     host fills the column of a side no phone holds, as one phone keeps a paper sheet; a side a
     phone holds enters its own (product.md, "Rules of the sheet")."""
     match = viewer.match
-    if not viewer.is_host or side is None:
-        return Refusal(
-            _("Only the host can fill in a side's total for the open hand."), match=match
-        )
+    if side is None:
+        return Refusal(_("There is no such side in this match."), 404, match)
     if viewer.side is not None and side.id == viewer.side.id:
         return Refusal(
             # NOTE: %(side)s is the name of the side this phone holds, as the players named it.
