@@ -41,8 +41,12 @@ def keep_a_match(
     page.get_by_label("This phone plays on").select_option(label=plays or KEEP_ONLY)
     page.get_by_role("button", name="Create match").click()
     expect(page.locator("#entry h2")).to_contain_text(": each side's total")
-    # The host who keeps the sheet is not asked which side it is.
+    # The host who keeps the sheet is not asked which side it is, and says what it does.
     expect(page.get_by_text("Which side is this phone?")).to_have_count(0)
+    if plays is None:
+        expect(page.locator(".code-line")).to_have_text(
+            "Hosni keeps the sheet · Host · Change name"
+        )
     stay(page)
     return page.locator("summary .code").inner_text()
 
@@ -124,7 +128,7 @@ def test_basra_kept_on_one_phone_through_the_calculators(new_phone, artifacts: P
     enter_hand(page, 3, {"Alice": 70, "Ben": 4})
     totals_are(page, ["128", "15"])
     # The trail names the host's fills.
-    expect(page.locator(".trail")).to_contain_text("Hand 3, Ben: empty → 4")
+    expect(page.locator(".trail")).to_contain_text("Hand 3, Ben: 4 filled in")
     end_match(page, "Alice")
     page.screenshot(path=artifacts / "one-phone-basra-ended.png", full_page=True)
 
@@ -174,7 +178,7 @@ def test_other_game_kept_by_a_host_who_plays_a_side(new_phone, artifacts: Path):
     enter_hand(page, 2, {"Us": 45, "Them": 30, "You": 5, "Others": 12})
     totals_are(page, ["105", "40", "25", "12"])
     trail = page.locator(".trail")
-    expect(trail).to_contain_text("Hand 2, Them: empty → 30")
+    expect(trail).to_contain_text("Hand 2, Them: 30 filled in")
     expect(trail).not_to_contain_text("Hand 2, Us")
     end_match(page, "Us")
 

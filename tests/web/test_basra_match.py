@@ -122,7 +122,7 @@ def test_host_reopens_an_ended_match_and_fills_a_cell(app, host, guest):
     page = host.correct(code, 2, 1, 9, reason="B's phone died").shown
     assert "filled in to 9" in page
     assert totals(page) == ["31", "12"]
-    assert "empty → 9 (B's phone died)" in page
+    assert "B: 9 filled in (B's phone died)" in page
 
 
 def test_sheet_exports_as_csv(host, guest):

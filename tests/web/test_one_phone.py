@@ -54,6 +54,9 @@ def test_the_keeper_is_not_asked_which_side_it_is_and_enters_the_whole_hand(
     page = host.get(f"/m/{keeper_basra}").shown
     assert "Which side is this phone?" not in page
     assert "I'm Alice" not in page
+    # It says what it is, and does not count itself among the watchers.
+    assert "This phone keeps the sheet · Host" in page
+    assert "watching" not in page
     # It may still play a side, from its tools.
     assert "Play a side on this phone" in page
     # The open hand's row is there before anyone entered, every cell the host's to fill.
@@ -67,8 +70,10 @@ def test_the_keeper_is_not_asked_which_side_it_is_and_enters_the_whole_hand(
     assert "Hand 1: Alice 40, Ben 12 recorded." in done.shown
     assert totals(done.get_data(as_text=True)) == ["40", "12"]
     # The trail names the host's fills.
-    assert "Hand 1, Alice: empty → 40" in done.shown and "Hand 1, Ben: empty → 12" in done.shown
+    assert "Hand 1, Alice: 40 filled in" in done.shown and "Hand 1, Ben: 12 filled in" in done.shown
     assert count_of(app, Correction) == 2
+    # A fill is not a correction: no mark says the host corrected it.
+    assert "✎" not in done.shown
     # On to hand 2, in the same form.
     assert one_form(done.get_data(as_text=True))[0] == f"/m/{keeper_basra}/hand/2/enter"
 
@@ -97,7 +102,7 @@ def test_the_host_fills_an_unheld_cell_and_the_trail_says_so(app, host, guest):
 
     filled = host.correct(code, 1, 1, 7)
     assert "Hand 1: Bo filled in to 7." in filled.shown
-    assert "Hand 1, Bo: empty → 7" in filled.shown
+    assert "Hand 1, Bo: 7 filled in" in filled.shown
     with app.app_context():
         line = db.session.scalars(sa.select(Correction)).one()
         assert (line.old_points, line.new_points) == (None, 7)
@@ -218,3 +223,16 @@ def test_the_host_counts_an_unheld_side_with_its_calculator(app, host, keeper_ba
     with app.app_context():
         alice = db.session.scalars(sa.select(Entry).order_by(Entry.side_id)).first()
         assert alice.counts["cards"] == 30
+
+
+def test_the_keeper_may_still_take_a_side_from_its_tools(host, keeper_basra):
+    page = host.get(f"/m/{keeper_basra}").shown
+    assert '<option value="1">Ben</option>' in page
+    taken = host.post(f"/m/{keeper_basra}/claim", {"target": 1})
+    assert "This phone now holds Ben" in taken.shown
+    assert "Play a side on this phone" not in taken.shown
+    # Ben is its own to enter now, Alice still its to fill: both in the one form.
+    done = enter_hand(host, keeper_basra, {0: 40, 1: 12})
+    assert "Hand 1: Alice 40, Ben 12 recorded." in done.shown
+    assert "Hand 1, Alice: 40 filled in" in done.shown
+    assert "Hand 1, Ben:" not in done.shown
