@@ -218,7 +218,7 @@ def render_match(
     viewer = viewer_for(match, at_table)
     sheet = load_sheet(match)
     order = dealing_order(sheet.sides, players_per_side(match), at_table)
-    if hand_entry is None:
+    if hand_entry is None and entry_form is None:
         hand_entry = _hand_entry(sheet, viewer, typed)
     page = render_template(
         template,

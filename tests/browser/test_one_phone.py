@@ -196,3 +196,13 @@ def test_the_one_form_in_arabic_and_dark(new_phone, artifacts: Path):
     expect(page.locator("#entry h2")).to_have_text("اليد 1: مجموع كل فريق")
     fits(page)
     page.screenshot(path=artifacts / "one-phone-eight-sides-ar-dark.png", full_page=True)
+
+
+def test_one_phone_without_javascript(new_phone):
+    """The form posts and the page comes back, as without JavaScript every page does."""
+    page = new_phone(javascript=False)
+    keep_a_match(page, "Pastura", "2 head to head", ["Ana", "Omar"], target="51 points")
+    enter_hand(page, 1, {"Ana": 30, "Omar": 2})
+    enter_hand(page, 2, {"Ana": 25, "Omar": 4})
+    totals_are(page, ["55", "6"])
+    end_match(page, "Ana")
