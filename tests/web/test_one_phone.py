@@ -236,3 +236,21 @@ def test_the_keeper_may_still_take_a_side_from_its_tools(host, keeper_basra):
     assert "Hand 1: Alice 40, Ben 12 recorded." in done.shown
     assert "Hand 1, Alice: 40 filled in" in done.shown
     assert "Hand 1, Ben:" not in done.shown
+
+
+def test_a_hand_complete_before_the_form_arrived_gives_it_back_for_the_next(
+    app, host, keeper_basra
+):
+    """The same hand's form sent again from another page (a new key): hand 1 is complete, so
+    nothing is saved and the totals wait in hand 2's form."""
+    url, _fields = one_form(host.get(f"/m/{keeper_basra}").get_data(as_text=True))
+    data = {"revision_0": 0, "revision_1": 0, "points_0": 40, "points_1": 12}
+    host.post(url, data)
+    before = snapshot(app)
+    late = host.post(url, {**data, "points_1": 13})
+    assert late.status_code == 409
+    assert "Hand 1 was complete before this form arrived, so nothing was saved." in late.shown
+    assert snapshot(app) == before
+    again_url, again = one_form(late.get_data(as_text=True))
+    assert again_url == f"/m/{keeper_basra}/hand/2/enter"
+    assert (again["points_0"], again["points_1"]) == ("40", "13")
