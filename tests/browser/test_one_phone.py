@@ -184,8 +184,10 @@ def test_other_game_kept_by_a_host_who_plays_a_side(new_phone, artifacts: Path):
 
 
 def test_the_one_form_in_arabic_and_dark(new_phone, artifacts: Path):
-    """The form as an Arabic phone in dark mode draws it, eight sides at 360 px."""
+    """The form as an Arabic phone in dark mode draws it: Basra's, with its calculators and
+    ticks, and eight sides' at 360 px."""
     page = new_phone(dark=True)
+    basra = keep_a_match(page, "Basra", "3 each for themselves", ["Alice", "Ben", "Cy"])
     names = [f"Side {n}" for n in range(1, 9)]
     keep_a_match(page, "Other game", "2 to 8 sides", names, target_points=500)
     page.screenshot(path=artifacts / "one-phone-eight-sides-dark.png", full_page=True)
@@ -196,6 +198,10 @@ def test_the_one_form_in_arabic_and_dark(new_phone, artifacts: Path):
     expect(page.locator("#entry h2")).to_have_text("اليد 1: مجموع كل فريق")
     fits(page)
     page.screenshot(path=artifacts / "one-phone-eight-sides-ar-dark.png", full_page=True)
+    page.goto(f"/m/{basra}")
+    expect(page.get_by_role("link", name="احسب Alice بالحاسبة")).to_be_visible()
+    fits(page)
+    page.screenshot(path=artifacts / "one-phone-basra-ar-dark.png", full_page=True)
 
 
 def test_one_phone_without_javascript(new_phone):
