@@ -400,7 +400,8 @@ def correct(code: str, number: int, position: int) -> ResponseReturnValue:
     viewer = viewer_for(match).require(Action.CORRECT)
     sheet = load_sheet(match)
     cell = sheet.cell(number, side)
-    if corrections.is_fill(sheet, number, side, cell.entry if cell else None, viewer):
+    filling = corrections.is_fill(sheet, number, side, cell.entry if cell else None, viewer)
+    if filling:
         # The open hand's cell of a side a phone holds is that phone's to enter.
         viewer.require(Action.FILL, side)
     if not form.is_submitted():
@@ -416,6 +417,7 @@ def correct(code: str, number: int, position: int) -> ResponseReturnValue:
         number=number,
         cell=cell,
         form=form,
+        filling=filling,
     ), (400 if form.is_submitted() else 200)
 
 

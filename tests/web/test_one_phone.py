@@ -207,6 +207,9 @@ def test_the_host_with_a_side_enters_its_own_and_fills_the_other_in_one_form(app
 def test_the_host_counts_an_unheld_side_with_its_calculator(app, host, keeper_basra):
     """The calculator for a side no phone holds reads as that side's own: Enter, no reason;
     its counts fill the cell, in the trail."""
+    # The cell's own page (its "fill" link) leads to the side's calculator as the side's own.
+    fill_page = host.get(f"/m/{keeper_basra}/hand/1/side/0/correct").shown
+    assert "Count with the calculator" in fill_page and "at once" not in fill_page
     url = f"/m/{keeper_basra}/hand/1/side/0/calc"
     page = host.get(url)
     assert page.status_code == 200
