@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import re
 import uuid
+from dataclasses import dataclass
 
 import pytest
 import sqlalchemy as sa
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Correction, Entry
@@ -257,3 +260,119 @@ def test_a_hand_complete_before_the_form_arrived_gives_it_back_for_the_next(
     again_url, again = one_form(late.get_data(as_text=True))
     assert again_url == f"/m/{keeper_basra}/hand/2/enter"
     assert (again["points_0"], again["points_1"]) == ("40", "13")
+
+
+# One phone or one phone per side, the same hands: the sheet must come out the same. The one
+# form is checked as each side's own entry would be, in column order; a hand the sides' phones
+# could not all enter is refused whole, with the words the refused side's phone was shown.
+
+ERROR = re.compile(r'<p class="flash error" role="alert">(.*?)</p>', re.S)
+
+
+@dataclass(frozen=True)
+class Game:
+    """A table to play twice: its create form's fields, its sides, and the totals a hand's
+    side may type (one side's plain entry)."""
+
+    key: str
+    fields: dict[str, str]
+    sides: int
+    totals: st.SearchStrategy[int]
+    split: bool = False
+
+
+GAMES = [
+    Game("basra", {"table_format": "2", "target": "101"}, 2, st.integers(0, 70), split=True),
+    Game("basra", {"table_format": "3", "target": "101"}, 3, st.integers(0, 70), split=True),
+    Game("pastura", {"table_format": "3", "target": "51"}, 3, st.integers(0, 25)),
+    Game(
+        "brisca",
+        {"table_format": "2"},
+        2,
+        st.one_of(st.integers(0, 120), st.sampled_from([60, 61, 59, 0, 120])),
+    ),
+    Game("brasta", {"table_format": "2", "target": "201"}, 2, st.integers(-30, 140)),
+    Game("other", {"target": "100"}, 3, st.integers(-10, 60)),
+]
+
+
+@st.composite
+def hands(draw: st.DrawFn) -> tuple[Game, list[list[tuple[int, bool]]]]:
+    """A game, and up to six hands of each side's (total, split ticked)."""
+    game = draw(st.sampled_from(GAMES))
+    if game.key == "brisca":
+        # Mostly rounds whose card points come to 120, as a deck's do.
+        first = draw(st.lists(st.integers(0, 120), min_size=1, max_size=6))
+        odd = draw(st.lists(game.totals, min_size=len(first), max_size=len(first)))
+        keep = draw(st.lists(st.booleans(), min_size=len(first), max_size=len(first)))
+        rows = [
+            [(a, False), (120 - a if sound else b, False)]
+            for a, b, sound in zip(first, odd, keep, strict=True)
+        ]
+        return game, rows
+    cell = st.tuples(game.totals, st.booleans() if game.split else st.just(False))
+    row = st.lists(cell, min_size=game.sides, max_size=game.sides)
+    return game, draw(st.lists(row, min_size=1, max_size=6))
+
+
+def _names(sides: int) -> dict[str, str]:
+    """The sides' names, as the create form takes them."""
+    return {f"side_{at}": name for at, name in enumerate(["Ana", "Ben", "Cy"][:sides])}
+
+
+def _said(page: str) -> str:
+    """The refusal a page shows (empty if none)."""
+    found = ERROR.search(page)
+    return found.group(1) if found else ""
+
+
+@settings(
+    max_examples=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(played=hands())
+def test_one_phone_keeps_the_same_sheet_as_a_phone_per_side(app, played):
+    game, rows = played
+    keeper, seated = Phone(app), Phone(app)
+    kept = keeper.create(game.key, **game.fields, **_names(game.sides), host_side="-1")
+    table = seated.create(game.key, **game.fields, **_names(game.sides), host_side="0")
+    phones = [seated]
+    for at in range(1, game.sides):
+        phones.append(Phone(app))
+        phones[at].join(table, side=at)
+
+    for number, row in enumerate(rows, start=1):
+        form_page = keeper.get(f"/m/{kept}").get_data(as_text=True)
+        if not ONE_FORM.search(form_page):
+            # A side has won (or a Brisca round waits for its last trick): no form, as on the
+            # table of phones, where no side may enter.
+            entered = phones[0].enter(table, number, 0, row[0][0])
+            assert entered.status_code == 409
+            event("no hand open")
+            break
+        refused = ""
+        for at, (points, split) in enumerate(row):
+            ticks = {"even_split": "y"} if split else {}
+            answer = phones[at].enter(table, number, at, points, **ticks)
+            if answer.status_code != 200:
+                refused = _said(answer.get_data(as_text=True))
+                break
+        ticked = {f"even_split_{at}": "y" for at, (_p, split) in enumerate(row) if split}
+        before = snapshot(app)
+        one = enter_hand(keeper, kept, {at: p for at, (p, _s) in enumerate(row)}, **ticked)
+        if refused:
+            # Refused whole, in the words the side's own phone was shown.
+            assert one.status_code == 409, refused
+            assert _said(one.get_data(as_text=True)) == refused
+            assert snapshot(app) == before
+            event(f"{game.key}: refused")
+            break
+        event(f"{game.key}: hand complete")
+        assert one.status_code == 200, _said(one.get_data(as_text=True))
+        kept_page = one.get_data(as_text=True)
+        table_page = phones[0].get(f"/m/{table}").get_data(as_text=True)
+        assert totals(kept_page) == totals(table_page)
+        # The same End match offered (or none), the same next majority.
+        for words in ("End match: ", "Next majority worth "):
+            assert (words in kept_page) == (words in table_page)
