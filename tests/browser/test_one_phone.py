@@ -53,9 +53,7 @@ def keep_a_match(
 
 def side_line(page: Page, side: str):  # type: ignore[no-untyped-def]
     """One side's line in the host's form for the whole hand."""
-    return page.locator("#entry fieldset.side-total").filter(
-        has=page.locator("legend", has_text=side)
-    )
+    return page.get_by_role("group", name=side, exact=True)
 
 
 def enter_hand(
