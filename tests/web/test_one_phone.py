@@ -199,6 +199,12 @@ def test_the_host_with_a_side_enters_its_own_and_fills_the_other_in_one_form(app
     """Two players, one phone: the host's own side is its entry (not in the trail), the other
     side's a fill (in it)."""
     code = host.create("pastura", table_format="2", side_0="Ana", side_1="Omar", target="51")
+    page = host.get(f"/m/{code}").shown
+    # Each line's calculator: its own side's as on its own form, Omar's to fill his cell.
+    assert f'href="/m/{code}/calc" aria-label="Count Ana with the calculator"' in page
+    assert f'href="/m/{code}/hand/1/side/1/calc" aria-label="Count Omar' in page
+    assert host.get(f"/m/{code}/calc").status_code == 200
+    assert host.get(f"/m/{code}/hand/1/side/1/calc").status_code == 200
     done = enter_hand(host, code, {0: 8, 1: 3})
     assert "Hand 1: Ana 8, Omar 3 recorded." in done.shown
     with app.app_context():
