@@ -384,3 +384,17 @@ def test_one_phone_keeps_the_same_sheet_as_a_phone_per_side(app, played):
         # The same End match offered (or none), the same next majority.
         for words in ("End match: ", "Next majority worth "):
             assert (words in kept_page) == (words in table_page)
+
+
+def test_brisca_s_black_hand_is_ticked_on_its_side_s_line(host):
+    """A table playing Black hand: each line has its tick, as each side's own form has, and a
+    black hand takes the round whatever the card points."""
+    code = host.create(
+        "brisca", table_format="2", side_0="Ana", side_1="Bea", host_side="-1", rule_black_hand="on"
+    )
+    page = host.get(f"/m/{code}").shown
+    assert page.count('name="black_hand_') == 2
+    assert "last_trick_" not in page
+    done = enter_hand(host, code, {0: 20, 1: 30}, black_hand_0="y")
+    assert "Round 1: Ana 20, Bea 30 recorded." in done.shown
+    assert totals(done.get_data(as_text=True)) == ["1", "0"]
