@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.moves import stay, told
+from tests.browser.moves import LIVE_MS, enter, not_reloaded, seat, stay, told
 
 pytestmark = pytest.mark.browser
 
@@ -210,3 +210,19 @@ def test_one_phone_without_javascript(new_phone):
     enter_hand(page, 2, {"Ana": 25, "Omar": 4})
     totals_are(page, ["55", "6"])
     end_match(page, "Ana")
+
+
+def test_a_phone_that_takes_a_side_takes_it_from_the_keepers_form(new_phone):
+    """Ben's player opens the match on his own phone: the keeper's form drops Ben by itself
+    (live), Ben's phone enters Ben's total, and the keeper's form completes the hand."""
+    keeper = new_phone()
+    code = keep_a_match(keeper, "Basra", "2 head to head", ["Alice", "Ben"], target="101 points")
+    ben = new_phone()
+    seat(ben, code, "Ben")
+    expect(keeper.get_by_label("Ben: points")).to_have_count(0, timeout=LIVE_MS)
+    expect(keeper.locator("#entry")).to_contain_text("A side with a phone enters its own total.")
+    not_reloaded(keeper)
+    enter(ben, 1, "Ben", 12)
+    enter_hand(keeper, 1, {"Alice": 40})
+    totals_are(keeper, ["40", "12"])
+    expect(ben.locator("table.sheet tr.totals td")).to_have_text(["40", "12"], timeout=LIVE_MS)
