@@ -167,9 +167,9 @@ def check_beside_the_others(
 
 
 def as_entered(sheet: Sheet, number: int) -> list[EntryFacts | None]:
-    """Hand `number` as the sides entered it so far (empty before it starts)."""
+    """Hand `number` as the sides entered it so far, in column order (None: nothing yet)."""
     if number > len(sheet.grid):
-        return []
+        return [None] * len(sheet.sides)
     return [entry.facts if entry else None for entry in sheet.grid[number - 1]]
 
 
