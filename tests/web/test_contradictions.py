@@ -245,3 +245,24 @@ def test_three_players_a_tie_ticked_beside_a_claim_alone(host, phones):
     assert "Ana answered “Yes, alone” to “Most cards”, with 30 cards captured." in page
     # Omar's plain total says nothing against Ana's claim; Sami's says it against both.
     assert "Omar entered 2 and did not tick “Tied for most cards”." in page
+
+
+def test_the_host_cell_correction_is_held_to_the_same(app, basra, host, guest):
+    """A correction of one cell can't make what the whole-hand correction refuses: the host
+    unticks Ben's half of an agreed 26–26 split, and is told so in both sides' words."""
+    host.enter(basra, 1, 0, 10, even_split="y")
+    guest.enter(basra, 1, 1, 20, even_split="y")
+    before = snapshot(app)
+    refused = host.correct(basra, 1, 1, 20)
+    assert refused.status_code == 409
+    page = refused.shown
+    assert "Hand 1: nothing was saved." in page
+    assert f"Ben entered 20 and did not tick “{SPLIT}”." in page
+    assert f"Alice entered 10 and ticked “{SPLIT}”." in page
+    assert "make Ben and Alice agree" in page
+    assert snapshot(app) == before
+    # The same tick kept, the cell's points change.
+    assert (
+        "Hand 1: Ben corrected from 20 to 22."
+        in host.correct(basra, 1, 1, 22, even_split="y").shown
+    )
