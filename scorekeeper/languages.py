@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel import Locale
 from babel.dates import format_skeleton, format_time
+from babel.numbers import get_minus_sign_symbol
 from babel.support import Translations
 from flask import Blueprint, Flask, has_request_context, redirect, request, session
 from flask_babel import Babel, format_percent, get_locale, get_timezone, get_translations
@@ -125,8 +126,18 @@ def number(value: int) -> str:
     """A number as the phone's language writes it (Babel: "1 234" in Russian). Arabic keeps
     Western digits: that is what Babel's (CLDR's) data gives plain "ar" (its default numbering
     system is latn), and the digits the score cells and entry fields use, so one number looks
-    the same on the sheet and in the History. Arabic-Indic digits typed in are read all the same."""
-    return babel_decimal(value)
+    the same on the sheet and in the History. Arabic-Indic digits typed in are read all the same.
+    Below zero, with the language's own minus sign (_signed)."""
+    return _signed(value, babel_decimal(abs(value)))
+
+
+def _signed(value: float, digits: str) -> str:
+    """A number's digits after the language's minus sign when it is below zero. Babel's data
+    gives Arabic's as a left-to-right mark and "-", so the sign stays at the digits' left in a
+    right-to-left line ("-15", not "15-"), but Babel's formatting leaves the mark out."""
+    if value >= 0:
+        return digits
+    return get_minus_sign_symbol(get_locale() or DEFAULT_LANGUAGE) + digits
 
 
 def share(value: float) -> str:
@@ -135,8 +146,9 @@ def share(value: float) -> str:
 
 
 def tenths(value: float) -> str:
-    """A number to one decimal, as the phone's language writes it ("23,5" in Spanish)."""
-    return babel_decimal(value, "#,##0.0")
+    """A number to one decimal, as the phone's language writes it ("23,5" in Spanish), its
+    sign as number() writes it."""
+    return _signed(value, babel_decimal(abs(value), "#,##0.0"))
 
 
 @bp.post("/language")
