@@ -35,6 +35,8 @@ from scorekeeper.models import iso_utc
 # Each language by its own name, as a reader of it looks for it on the switch.
 LANGUAGES = {"en": "English", "ar": "العربية", "ru": "Русский", "es": "Español"}
 DEFAULT_LANGUAGE = "en"
+# Unicode's marks for a number in a right-to-left line (_signed).
+LEFT_TO_RIGHT_MARK, LEFT_TO_RIGHT_ISOLATE, POP_DIRECTIONAL_ISOLATE = "\u200e", "\u2066", "\u2069"
 # The cookie app.js writes with the phone's IANA zone (Intl's resolvedOptions().timeZone).
 ZONE_COOKIE = "tz"
 MOST_ZONE_LENGTH = 64
@@ -132,12 +134,19 @@ def number(value: int) -> str:
 
 
 def _signed(value: float, digits: str) -> str:
-    """A number's digits after the language's minus sign when it is below zero. Babel's data
-    gives Arabic's as a left-to-right mark and "-", so the sign stays at the digits' left in a
-    right-to-left line ("-15", not "15-"), but Babel's formatting leaves the mark out."""
+    """A number's digits after the language's minus sign when it is below zero. In a language
+    written right to left the number is set apart, left to right (Unicode's isolate marks), so
+    its sign stays at its digits' left ("-15", not "15-") and the words around it keep their
+    order: Babel's data gives Arabic's sign a left-to-right mark instead, which its formatting
+    leaves out, and which would pull the words beside the number into its direction."""
     if value >= 0:
         return digits
-    return get_minus_sign_symbol(get_locale() or DEFAULT_LANGUAGE) + digits
+    locale = get_locale() or Locale.parse(DEFAULT_LANGUAGE)
+    # The sign without its direction mark, which the isolate makes needless.
+    shown = get_minus_sign_symbol(locale).replace(LEFT_TO_RIGHT_MARK, "") + digits
+    if locale.character_order == "right-to-left":
+        return f"{LEFT_TO_RIGHT_ISOLATE}{shown}{POP_DIRECTIONAL_ISOLATE}"
+    return shown
 
 
 def share(value: float) -> str:
