@@ -127,9 +127,15 @@ MEASURE = (
             }
         }
     }
-    // A running total drawn by CSS under a cell's points reads as its cell is set.
+    // A running total drawn by CSS under a cell's points, and a number in a field (typed, or
+    // given back by a refusal), read as their box is set: left to right.
     for (const e of document.querySelectorAll("[data-run^='-']")) {
         if (getComputedStyle(e).direction !== "ltr") signs.push([e.dataset.run, "running total"]);
+    }
+    for (const e of document.querySelectorAll("input")) {
+        if (/^[-\u2212]/.test(e.value) && getComputedStyle(e).direction !== "ltr") {
+            signs.push([e.value, "field " + e.name]);
+        }
     }
     return {wide: document.documentElement.scrollWidth, cut, spilled, signs,
             taps: taps.map((tap, at) => ({...tap, narrow: narrowed[at]}))};
@@ -190,7 +196,7 @@ def flagged(host: Phone, guest: Phone, third: Phone, game: str, table: str) -> s
 def refuse_entry(page: Page) -> None:
     """The player types a total no hand can give and sends it (Go on the keyboard): refused,
     said where typed."""
-    page.locator("#entry input[name=points]").fill("99999")
+    page.locator("#entry input[name=points]").fill("-99999")
     page.locator("#entry input[name=points]").press("Enter")
     expect(page.locator(".flash.error, .field-error, #outbox .flash")).not_to_have_count(0)
 
