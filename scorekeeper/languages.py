@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel import Locale
 from babel.dates import format_skeleton, format_time
+from babel.numbers import get_minus_sign_symbol
 from babel.support import Translations
 from flask import Blueprint, Flask, has_request_context, redirect, request, session
 from flask_babel import Babel, format_percent, get_locale, get_timezone, get_translations
@@ -34,6 +35,8 @@ from scorekeeper.models import iso_utc
 # Each language by its own name, as a reader of it looks for it on the switch.
 LANGUAGES = {"en": "English", "ar": "العربية", "ru": "Русский", "es": "Español"}
 DEFAULT_LANGUAGE = "en"
+# Unicode's marks for a number in a right-to-left line (_signed).
+LEFT_TO_RIGHT_MARK, LEFT_TO_RIGHT_ISOLATE, POP_DIRECTIONAL_ISOLATE = "\u200e", "\u2066", "\u2069"
 # The cookie app.js writes with the phone's IANA zone (Intl's resolvedOptions().timeZone).
 ZONE_COOKIE = "tz"
 MOST_ZONE_LENGTH = 64
@@ -125,8 +128,25 @@ def number(value: int) -> str:
     """A number as the phone's language writes it (Babel: "1 234" in Russian). Arabic keeps
     Western digits: that is what Babel's (CLDR's) data gives plain "ar" (its default numbering
     system is latn), and the digits the score cells and entry fields use, so one number looks
-    the same on the sheet and in the History. Arabic-Indic digits typed in are read all the same."""
-    return babel_decimal(value)
+    the same on the sheet and in the History. Arabic-Indic digits typed in are read all the same.
+    Below zero, with the language's own minus sign (_signed)."""
+    return _signed(value, babel_decimal(abs(value)))
+
+
+def _signed(value: float, digits: str) -> str:
+    """A number's digits after the language's minus sign when it is below zero. In a language
+    written right to left the number is set apart, left to right (Unicode's isolate marks), so
+    its sign stays at its digits' left ("-15", not "15-") and the words around it keep their
+    order: Babel's data gives Arabic's sign a left-to-right mark instead, which its formatting
+    leaves out, and which would pull the words beside the number into its direction."""
+    if value >= 0:
+        return digits
+    locale = get_locale() or Locale.parse(DEFAULT_LANGUAGE)
+    # The sign without its direction mark, which the isolate makes needless.
+    shown = get_minus_sign_symbol(locale).replace(LEFT_TO_RIGHT_MARK, "") + digits
+    if locale.character_order == "right-to-left":
+        return f"{LEFT_TO_RIGHT_ISOLATE}{shown}{POP_DIRECTIONAL_ISOLATE}"
+    return shown
 
 
 def share(value: float) -> str:
@@ -135,8 +155,9 @@ def share(value: float) -> str:
 
 
 def tenths(value: float) -> str:
-    """A number to one decimal, as the phone's language writes it ("23,5" in Spanish)."""
-    return babel_decimal(value, "#,##0.0")
+    """A number to one decimal, as the phone's language writes it ("23,5" in Spanish), its
+    sign as number() writes it."""
+    return _signed(value, babel_decimal(abs(value), "#,##0.0"))
 
 
 @bp.post("/language")

@@ -19,6 +19,7 @@ import sqlalchemy.orm as so
 
 from scorekeeper.extensions import db
 from scorekeeper.games import GAMES, Game
+from scorekeeper.languages import number
 from scorekeeper.models import Match, Seat
 from scorekeeper.scoresheet.series import Series, read_series
 from scorekeeper.scoresheet.sheet import Sheet, read_hands, work_out
@@ -247,7 +248,9 @@ def _margins(sheet: Sheet, position: int, tally: Tally) -> None:
     margin = -behind(totals)
     if tally.biggest_win is None or margin > tally.biggest_win.value:
         others = [t for at, t in enumerate(totals) if at != position]
-        shown = "–".join(str(t) for t in [totals[position], *others])
+        # Each total as the language writes it: a score below zero reads "25–-225" in Arabic
+        # too, its sign at its digits (it read "25--225", the sign beside the dash).
+        shown = "–".join(number(t) for t in [totals[position], *others])
         tally.biggest_win = Feat(margin, code, shown=shown)
     deficit = max((behind(running) for running in sheet.state.running), default=0)
     if deficit > 0 and (tally.comeback is None or deficit > tally.comeback.value):

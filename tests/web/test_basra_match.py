@@ -65,7 +65,7 @@ def test_whole_basra_match_from_creation_to_history(app, host, guest, watcher):
     for phone in (host, guest, watcher):
         history = phone.get("/history").shown
         assert f"/m/{code}" in history
-        assert "Alice 106" in history and "Ben 35" in history
+        assert "<bdi>Alice</bdi> 106" in history and "<bdi>Ben</bdi> 35" in history
         assert "Alice won." in history
 
     # The match page shows every hand, the target, the corrections trail and the result.

@@ -146,11 +146,11 @@ def test_every_phone_s_card_follows_its_match(app, host, guest, watcher):
     host.enter(code, 1, 0, 48)
     guest.enter(code, 1, 1, 5)
     for phone in (host, guest, watcher):
-        assert "Alice 48 – Ben 5" in phone.get("/history").shown
+        assert "<bdi>Alice</bdi> 48 – <bdi>Ben</bdi> 5" in phone.get("/history").shown
     host.enter(code, 2, 0, 10)
     guest.enter(code, 2, 1, 3)
     for phone in (host, guest, watcher):
-        assert "Alice 58 – Ben 8" in phone.get("/history").shown
+        assert "<bdi>Alice</bdi> 58 – <bdi>Ben</bdi> 8" in phone.get("/history").shown
     host.post(f"/m/{code}/abandon", {"confirmed": "y"})
     for phone in (host, guest, watcher):
         assert "Abandoned" in phone.get("/history").shown
