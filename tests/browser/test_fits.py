@@ -208,6 +208,16 @@ def refuse_calculator(page: Page) -> None:
     expect(page.locator(".reasons")).not_to_have_count(0)
 
 
+def refuse_whole_hand(page: Page) -> None:
+    """The host keeping the sheet types both totals and ticks the split on one line only:
+    the form is refused whole, said above it, what was typed kept."""
+    page.locator("#points_0").fill("10")
+    page.locator("#points_1").fill("70")
+    page.locator("input[name=even_split_0]").check()
+    page.locator("#entry button[type=submit]").click()
+    expect(page.locator(".flash.error")).not_to_have_count(0)
+
+
 def refuse_join(page: Page) -> None:
     """A code no match has, typed on Home: refused there."""
     page.locator("input[name=code]").fill("ZZZZZZ")
@@ -295,6 +305,15 @@ def tables(_session_app: Flask) -> Iterator[Tables]:
     assert host.post(f"/m/{code}/abandon", {"confirmed": "y"}).status_code == 200
     visit(Visit("abandoned-host", f"/m/{code}"))
     visit(Visit("abandoned-tv", f"/m/{code}/tv", tv=True))
+
+    # One phone keeps the sheet: the host's one form with every side's line, at two sides
+    # and at eight, and refused whole (a 26–26 split only one line says).
+    code = host.create("basra", host_side="-1", side_0=LONG[0], side_1=LONG[1])
+    visit(Visit("keeper-basra", f"/m/{code}"))
+    visit(Visit("keeper-basra-refused", f"/m/{code}", then=refuse_whole_hand))
+    eight = {f"side_{at}": LONG[at] for at in range(8)}
+    code = host.create("other", target="100000", host_side="-1", **eight)
+    visit(Visit("keeper-8", f"/m/{code}"))
 
     visit(Visit("history", "/history"))
     visit(Visit("record", "/history/record"))
@@ -395,4 +414,5 @@ def test_every_state_is_visited(tables: Tables) -> None:
     assert {"confirm-release", "confirm-hand-over", "confirm-abandon"} <= names
     assert {"history", "record", "record-player", "brisca-host", "ended-host"} <= names
     assert {"abandoned-host", "tv-phone", "other-8-tv-phone", "join-eight-sides"} <= names
+    assert {"keeper-basra", "keeper-basra-refused", "keeper-8"} <= names
     assert not [name for name in names if re.search(r"\s", name)]

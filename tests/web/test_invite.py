@@ -39,3 +39,13 @@ def test_a_partnership_s_side_held_by_one_phone_is_not_free(host, guest):
     guest.join(code, side=1)
     # Partners often share a phone: a second phone may still join, from the folded invite.
     assert not invite_open(host.get(f"/m/{code}").get_data(as_text=True))
+
+
+def test_the_host_who_keeps_the_sheet_sees_its_form_not_the_invite(host):
+    """One phone keeps the sheet: its sides never fill, so the invite stays folded and the
+    whole hand's form is at the top of the sheet; the code is still a tap away."""
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
+    page = host.get(f"/m/{code}").get_data(as_text=True)
+    assert not invite_open(page)
+    assert f'<strong class="code">{code}</strong>' in page
+    assert 'class="card entry whole-hand-entry"' in page
