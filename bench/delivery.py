@@ -20,19 +20,7 @@ import threading
 import time
 from pathlib import Path
 
-from tests.servers import HttpPhone, gunicorn, migrate, new_database
-
-BASRA = {
-    "table_format": "2",
-    "target": "101",
-    "host_side": "0",
-    "side_0": "Alice",
-    "side_1": "Ben",
-    "rule_carry_over": "stack",
-    "rule_double_basra": "off",
-    "rule_basra_value": "flat",
-    "rule_seven_diamonds": "standard",
-}
+from tests.servers import BASRA_FORM, HttpPhone, gunicorn, migrate, new_database
 
 
 class TimedStream:
@@ -123,7 +111,7 @@ def main(entries: int = 20) -> None:
         migrate(url)
         with gunicorn(url, workers=2) as (base, server):
             alice, ben = HttpPhone(base), HttpPhone(base)
-            status, page = alice.post("/new/basra", BASRA)
+            status, page = alice.post("/new/basra", BASRA_FORM)
             assert status == 200
             code = re.search(r"/m/([A-Z2-9]{6})/live", page).group(1)
             assert ben.post(f"/m/{code}/claim", {"target": 1})[0] == 200

@@ -24,6 +24,19 @@ from scorekeeper.serve import CONFIG
 from tests.streams import Stream
 from tests.waiting import wait_until
 
+# A head-to-head Basra as the New match form posts it, every table rule chosen: the match
+# the server tests (and bench/delivery.py) play over HTTP.
+BASRA_FORM = {
+    "table_format": "2",
+    "target": "101",
+    "host_side": "0",
+    "side_0": "Alice",
+    "side_1": "Ben",
+    "rule_carry_over": "stack",
+    "rule_double_basra": "off",
+    "rule_basra_value": "flat",
+    "rule_seven_diamonds": "standard",
+}
 # The checkout these tests are in: its servers run its own code.
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent

@@ -131,6 +131,19 @@ def _differs(entry: StoredEntry, fix: Fix) -> bool:
     return entry.facts._replace(counts=None) != fix.facts._replace(counts=None)
 
 
+def as_it_was(sheet: Sheet, number: int) -> Done:
+    """The answer to a whole hand's form that changes no cell: nothing written."""
+    return Done(
+        # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round").
+        _(
+            "%(hand)s %(number)s is as it was: nothing to change.",
+            hand=sheet.game.hand_word,
+            number=number,
+        ),
+        changed=False,
+    )
+
+
 def correct_hand(match: Match, number: int, fixes: Sequence[Fix], reason: str, post: Post) -> Done:
     """The host corrects a whole hand at once: every side's cell checked together (as the
     game checks an entry beside the others) and saved together, so a 26-26 hand made 27-25
@@ -146,11 +159,7 @@ def correct_hand(match: Match, number: int, fixes: Sequence[Fix], reason: str, p
         changed = [(fix, entry) for fix, entry in seen if entry is None or _differs(entry, fix)]
         word = sheet.game.hand_word
         if not changed:
-            return Done(
-                # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round").
-                _("%(hand)s %(number)s is as it was: nothing to change.", hand=word, number=number),
-                changed=False,
-            )
+            return as_it_was(sheet, number)
         for fix, entry in changed:
             # The open hand's empty cells are a side's own to enter, or the host's to fill
             # where no phone holds the side (the sheet's one form does that).
@@ -203,10 +212,7 @@ def fill_hand(match: Match, number: int, fixes: Sequence[Fix], post: Post) -> Do
             changed.append((fix, entry))
         word = sheet.game.hand_word
         if not changed:
-            return Done(
-                _("%(hand)s %(number)s is as it was: nothing to change.", hand=word, number=number),
-                changed=False,
-            )
+            return as_it_was(sheet, number)
         for fix, entry in changed:
             if fix.side.id == own:
                 write_cell(sheet, number, fix.side, fix.facts, viewer.phone or "", restamp=True)

@@ -30,6 +30,37 @@ def not_reloaded(page: Page) -> None:
     assert page.evaluate("window.sameDocument === true"), f"{page.url} was reloaded"
 
 
+def fill_new_match(
+    page: Page,
+    game: str,
+    table: str,
+    names: list[str],
+    *,
+    target: str | None = None,
+    target_points: int | None = None,
+    player: str = "Hosni",
+    plays: str | None = None,
+) -> None:
+    """Fill in the real New match form and create it: this phone's player named `player`, on
+    the side labelled `plays` among "This phone plays on" (side 1 if not given)."""
+    page.goto("/")
+    page.get_by_role("link", name=game, exact=True).click()
+    page.get_by_label(table).check()
+    if target is not None:
+        page.get_by_label(target, exact=True).check()
+    if target_points is not None:
+        page.get_by_label("Target (points)").fill(str(target_points))
+    for slot, name in enumerate(names, start=1):
+        page.get_by_label(f"Side {slot}", exact=True).fill(name)
+    page.get_by_label("Your name").fill(player)
+    plays_on = page.get_by_label("This phone plays on")
+    if plays is None:
+        plays_on.select_option(index=0)
+    else:
+        plays_on.select_option(label=plays)
+    page.get_by_role("button", name="Create match").click()
+
+
 def create_match(
     page: Page,
     game: str,
@@ -42,18 +73,9 @@ def create_match(
 ) -> str:
     """Create a match through the real form, this phone's player (named `player`) on side 1;
     return the code it shows."""
-    page.goto("/")
-    page.get_by_role("link", name=game, exact=True).click()
-    page.get_by_label(table).check()
-    if target is not None:
-        page.get_by_label(target, exact=True).check()
-    if target_points is not None:
-        page.get_by_label("Target (points)").fill(str(target_points))
-    for slot, name in enumerate(names, start=1):
-        page.get_by_label(f"Side {slot}", exact=True).fill(name)
-    page.get_by_label("Your name").fill(player)
-    page.get_by_label("This phone plays on").select_option(index=0)
-    page.get_by_role("button", name="Create match").click()
+    fill_new_match(
+        page, game, table, names, target=target, target_points=target_points, player=player
+    )
     # A side named after its player is not said twice ("Omar holds Omar").
     who = "This phone" if player == names[0] else player
     expect(page.locator(".code-line")).to_have_text(f"{who} holds {names[0]} · Host · Change name")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.moves import LIVE_MS, enter, not_reloaded, seat, stay, told
+from tests.browser.moves import LIVE_MS, enter, fill_new_match, not_reloaded, seat, stay, told
 
 pytestmark = pytest.mark.browser
 
@@ -28,18 +28,15 @@ def keep_a_match(
 ) -> str:
     """Create a match through the real form, this phone keeping the sheet with no side (or
     playing `plays`); return its code."""
-    page.goto("/")
-    page.get_by_role("link", name=game, exact=True).click()
-    page.get_by_label(table).check()
-    if target is not None:
-        page.get_by_label(target, exact=True).check()
-    if target_points is not None:
-        page.get_by_label("Target (points)").fill(str(target_points))
-    for slot, name in enumerate(names, start=1):
-        page.get_by_label(f"Side {slot}", exact=True).fill(name)
-    page.get_by_label("Your name").fill("Hosni")
-    page.get_by_label("This phone plays on").select_option(label=plays or KEEP_ONLY)
-    page.get_by_role("button", name="Create match").click()
+    fill_new_match(
+        page,
+        game,
+        table,
+        names,
+        target=target,
+        target_points=target_points,
+        plays=plays or KEEP_ONLY,
+    )
     expect(page.locator("#entry h2")).to_contain_text(": each side's total")
     # The host who keeps the sheet is not asked which side it is, and says what it does.
     expect(page.get_by_text("Which side is this phone?")).to_have_count(0)

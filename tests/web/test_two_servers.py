@@ -15,20 +15,9 @@ import pytest
 import sqlalchemy as sa
 
 from scorekeeper.live import READ_EVERY, TRUST_FOR
-from tests.servers import HttpPhone, gunicorn, gunicorns
+from tests.servers import BASRA_FORM, HttpPhone, gunicorn, gunicorns
 from tests.streams import Stream, close_all
 
-BASRA_FORM = {
-    "table_format": "2",
-    "target": "101",
-    "host_side": "0",
-    "side_0": "Alice",
-    "side_1": "Ben",
-    "rule_carry_over": "stack",
-    "rule_double_basra": "off",
-    "rule_basra_value": "flat",
-    "rule_seven_diamonds": "standard",
-}
 # How soon another server's phone must see a write: the live view's promise, with room.
 SEEN_WITHIN = 3.0
 
