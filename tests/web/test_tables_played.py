@@ -116,6 +116,9 @@ def deal(rnd: random.Random, table: Table) -> dict[str, Any]:
     """One hand's piles: each side's counts (and Brisca's card points), ties now and then."""
     n = table.sides
     tie = rnd.random() < 0.3
+    if table.game == "other":
+        # Nothing to deal: a side's total is any number.
+        return {"counts": None, "points": None, "black": None}
     if table.game == "brisca":
         values = [v for v in oracle.BRISCA_VALUES.values() for _ in range(4)] + [0] * 20
         keys = [k for k in oracle.BRISCA_VALUES for _ in range(4)] + [""] * 20
@@ -230,6 +233,8 @@ class TablesPlayed(RuleBasedStateMachine):
         # The last post: phone, address, values, key (a double tap sends it again).
         self.last: tuple[Phone, str, dict[str, Any], str] | None = None
         self.rnd = random.Random(0)
+        # The export as last read, forgotten at every post.
+        self.shown: dict[str, Any] | None = None
 
     # Seating the table.
 
@@ -284,10 +289,13 @@ class TablesPlayed(RuleBasedStateMachine):
     # What the sheet shows now, and what the machine needs to play on.
 
     def export(self) -> dict[str, Any]:
-        """The match as the host's phone downloads it: what the sheet shows."""
-        response = self.host.get(f"/m/{self.code}/match.json")
-        assert response.status_code == 200
-        return json.loads(response.get_data(as_text=True))
+        """The match as the host's phone downloads it: what the sheet shows (as read after
+        the last step: nothing has been posted since)."""
+        if self.shown is None:
+            response = self.host.get(f"/m/{self.code}/match.json")
+            assert response.status_code == 200
+            self.shown = json.loads(response.get_data(as_text=True))
+        return self.shown
 
     def worked(self, export: dict[str, Any] | None = None) -> oracle.Worked:
         """The sheet worked out by the oracle."""
@@ -334,6 +342,7 @@ class TablesPlayed(RuleBasedStateMachine):
         True, it must be refused; False, it must be taken. The status, and whether anything
         stored changed."""
         key = key or uuid.uuid4().hex
+        self.shown = None
         before = snapshot(self.app)
         response = phone.post(url, data, key=key)
         status = response.status_code
@@ -348,12 +357,14 @@ class TablesPlayed(RuleBasedStateMachine):
             assert status < 400, f"{url} {data} should have been taken: {refusal(response)}"
         return status, changed
 
-    def values(self, data: st.DataObject, number: int, side: int, calc: bool) -> dict[str, Any]:
+    def values(
+        self, data: st.DataObject, number: int, side: int, calc: bool, odds: int = 1
+    ) -> dict[str, Any]:
         """What a side types for a hand: the dealt pile's counts or total (agreeing with the
-        other sides), or anything at all (contradicting them)."""
+        other sides), or anything at all (contradicting them): one time in `odds` + 1."""
         draw = data.draw
         dealt = self.dealt(number)
-        agree = draw(st.booleans(), label="agrees with the pack")
+        agree = draw(st.integers(0, odds), label="agrees with the pack") > 0
         ticks: dict[str, str] = {}
         if calc:
             if agree and dealt["counts"] is not None:
@@ -454,6 +465,48 @@ class TablesPlayed(RuleBasedStateMachine):
             assert cell["counts"] is None and cell["points"] == int(form["points"])
             assert cell["even_split"] == ("even_split" in form)
         assert cell["black_hand"] == ("black_hand" in form)
+
+    @rule(data=st.data())
+    def table_plays_the_open_hand(self, data: st.DataObject) -> None:
+        """Every side yet to enter the open hand enters it, mostly as the pack was dealt: a
+        side with a phone from its phone, a side without one filled in by the host; a round
+        tied at the top is told who took the last trick."""
+        draw = data.draw
+        export = self.export()
+        worked = self.worked(export)
+        if export["status"] != "open":
+            return
+        if worked.waiting is not None:
+            cells = oracle.cells_of(export["hands"][worked.waiting - 1], self.table.sides)
+            points = [cell["points"] for cell in cells if cell is not None]
+            tied = [s for s, got in enumerate(points) if got == max(points)]
+            taker = draw(st.sampled_from(tied), label="took the last trick")
+            form = {"target": taker, "hand": worked.waiting}
+            self.post(self.host, f"/m/{self.code}/last-trick", form, refused=False)
+            return
+        number = worked.open_hand
+        if number is None:
+            return
+        hand = export["hands"][number - 1]["cells"] if number <= len(export["hands"]) else []
+        entered = {cell["side"] for cell in hand}
+        calc = bool(fields_of(self.table)) and draw(st.booleans(), label="calculator")
+        for side in range(self.table.sides):
+            if side in entered:
+                continue
+            form = self.values(data, number, side, calc, odds=4)
+            form["hand"] = number
+            if self.holders[side]:
+                phone = draw(st.sampled_from(self.holders[side]), label="phone")
+                url = f"/m/{self.code}/calc" if calc else f"/m/{self.code}/enter"
+                form |= {"revision": 0} | ({"intent": "enter"} if calc else {"side": side})
+            else:
+                phone = self.host
+                url = f"/m/{self.code}/hand/{number}/side/{side}/" + ("calc" if calc else "correct")
+                form |= {"revision": 0, "reason": ""}
+                form |= {"intent": "enter"} if calc else {"side": side}
+            status, changed = self.post(phone, url, form)
+            if status < 400 and changed:
+                self.check_stored(number, side, form, calc)
 
     @rule(data=st.data())
     def wrong_phone_enters(self, data: st.DataObject) -> None:
@@ -580,6 +633,7 @@ class TablesPlayed(RuleBasedStateMachine):
         more is recorded."""
         assert self.last is not None
         phone, url, form, key = self.last
+        self.shown = None
         before = snapshot(self.app)
         response = phone.post(url, form, key=key)
         assert response.status_code < 500
@@ -592,6 +646,7 @@ class TablesPlayed(RuleBasedStateMachine):
         """Totals, hands, flags and End match as the rules say, on what the phones see."""
         if not self.code:
             return
+        self.shown = None
         export = self.export()
         table, hands = self.table, export["hands"]
         worked = oracle.work_out(table, hands)
