@@ -250,8 +250,9 @@ def work_out(table: Table, hands: Sequence[Mapping[str, Any]]) -> Worked:
 
 
 def contradictions(table: Table, hand: Mapping[str, Any]) -> list[str]:
-    """What a complete hand's cells say against each other, which no sheet may keep: a split
-    one side says and another does not, two sides alone with the most, counts past the pack."""
+    """What a hand's cells (entered so far) say against each other, which no sheet may keep:
+    a split one side says and another does not, two sides alone with the most, counts past
+    the pack (product.md: refused at once, by whoever enters second)."""
     cells = [cell for cell in cells_of(hand, table.sides) if cell is not None]
     found: list[str] = []
     if table.game == "basra" and table.sides == 2:
@@ -260,9 +261,17 @@ def contradictions(table: Table, hand: Mapping[str, Any]) -> list[str]:
             found.append("a 26-26 split said by one side only")
     counted = [c for c in (counts_of(cell) for cell in cells) if c is not None]
     if table.sides >= 3 and table.game in ("basra", "pastura"):
-        alone = sum(c.get("most_cards") == ALONE for c in counted)
-        if alone > 1:
-            found.append(f"{alone} sides alone with the most cards")
+        alone = [c for c in counted if c.get("most_cards") == ALONE]
+        if len(alone) > 1:
+            found.append(f"{len(alone)} sides alone with the most cards")
+        if alone and any(says_tie(table, cell) for cell in cells if table.game == "basra"):
+            found.append("one side alone with the most cards, another tied for the most")
+        if alone and any(
+            c is not claim and c.get("cards", 0) >= claim.get("cards", 0)
+            for claim in alone
+            for c in counted
+        ):
+            found.append("alone with the most cards beside a side with as many or more")
     for key, most in PACK_COUNTS[table.game].items():
         got = sum(c.get(key, 0) for c in counted)
         if got > most:

@@ -37,7 +37,7 @@ from scorekeeper.models import Entry, Hand, Match, Side
 from tests import oracle
 from tests.conftest import _emptied, fresh_memory
 from tests.oracle import ALONE, NO, TIED, Table, calculated
-from tests.phones import Phone, snapshot, totals
+from tests.phones import Phone, seat_of, snapshot, totals
 
 # The New match form's choices, as product.md lists them: format -> (sides, players a side).
 FORMATS: dict[str, dict[str, tuple[int, int]]] = {
@@ -227,7 +227,8 @@ class TablesPlayed(RuleBasedStateMachine):
         self.code = ""
         self.host = Phone(app)
         self.holders: dict[int, list[Phone]] = {}
-        self.watcher: Phone | None = None
+        # Phones at the table holding no side: watchers, and phones whose side was released.
+        self.watchers: list[Phone] = []
         self.table = Table("other", 2, 1)
         self.deals: dict[int, dict[str, Any]] = {}
         # The last post: phone, address, values, key (a double tap sends it again).
@@ -283,8 +284,9 @@ class TablesPlayed(RuleBasedStateMachine):
                 assert page.status_code == 200, page.shown[:300]
                 self.holders[side].append(phone)
         if draw(st.booleans(), label="a watcher"):
-            self.watcher = Phone(self.app)
-            assert self.watcher.join(self.code, None).status_code == 200
+            watcher = Phone(self.app)
+            assert watcher.join(self.code, None).status_code == 200
+            self.watchers.append(watcher)
 
     # What the sheet shows now, and what the machine needs to play on.
 
@@ -317,7 +319,7 @@ class TablesPlayed(RuleBasedStateMachine):
     def phones(self) -> list[Phone]:
         """Every phone at the table."""
         found = [self.host] + [p for ps in self.holders.values() for p in ps if p is not self.host]
-        return found + ([self.watcher] if self.watcher else [])
+        return found + [p for p in self.watchers if p not in found]
 
     def side_of(self, phone: Phone) -> int | None:
         """The side a phone holds."""
@@ -603,6 +605,62 @@ class TablesPlayed(RuleBasedStateMachine):
         won = export["status"] == "open" and worked.winner is not None
         self.post(phone, f"/m/{self.code}/end", {}, refused=not (won and may))
 
+    @rule(data=st.data())
+    def host_reopens_or_abandons(self, data: st.DataObject) -> None:
+        """The host (or another phone, refused) reopens a match ended by mistake, or abandons
+        an open one with the confirm page's second tap."""
+        phone = data.draw(st.sampled_from(self.phones()), label="phone")
+        status = self.export()["status"]
+        if status == "open":
+            if data.draw(st.integers(0, 3), label="abandon") != 0:
+                return
+            form = {"confirmed": "y"}
+            self.post(phone, f"/m/{self.code}/abandon", form, refused=phone is not self.host)
+        else:
+            self.post(phone, f"/m/{self.code}/reopen", {}, refused=phone is not self.host)
+
+    @rule(data=st.data())
+    def host_releases_a_side(self, data: st.DataObject) -> None:
+        """The host frees a side whose phone is gone: its phones watch from then on."""
+        side = data.draw(st.integers(0, self.table.sides - 1), label="side")
+        phone = data.draw(st.sampled_from(self.phones()), label="phone")
+        open_ = self.export()["status"] == "open"
+        may = phone is self.host and open_ and bool(self.holders[side])
+        form = {"target": side, "confirmed": "y"}
+        self.post(phone, f"/m/{self.code}/release", form, refused=not may)
+        if may:
+            self.watchers += self.holders[side]
+            self.holders[side] = []
+
+    @rule(data=st.data())
+    def a_phone_takes_a_free_side(self, data: st.DataObject) -> None:
+        """A watching phone, or a new one, claims a side with room on it."""
+        per_side = FORMATS[self.table.game][self.export()["table_format"]][1]
+        free = [s for s, ps in self.holders.items() if len(ps) < per_side]
+        if not free or self.export()["status"] != "open":
+            return
+        side = data.draw(st.sampled_from(free), label="side")
+        phone = data.draw(st.sampled_from([*self.watchers, Phone(self.app)]), label="phone")
+        status, _changed = self.post(phone, f"/m/{self.code}/claim", {"target": side})
+        if status < 400:
+            self.holders[side].append(phone)
+            if phone in self.watchers:
+                self.watchers.remove(phone)
+
+    @rule(data=st.data())
+    def host_hands_over(self, data: st.DataObject) -> None:
+        """The host hands the host role to a phone holding a side."""
+        seated = [p for ps in self.holders.values() for p in ps if p is not self.host]
+        if not seated:
+            return
+        to = data.draw(st.sampled_from(seated), label="new host")
+        phone = data.draw(st.sampled_from(self.phones()), label="phone")
+        may = phone is self.host and self.export()["status"] == "open"
+        form = {"target": seat_of(self.app, to, self.code), "confirmed": "y"}
+        self.post(phone, f"/m/{self.code}/host", form, refused=not may)
+        if may:
+            self.host = to
+
     @precondition(lambda self: self.table.game == "brisca")
     @rule(data=st.data())
     def says_who_took_the_last_trick(self, data: st.DataObject) -> None:
@@ -660,8 +718,8 @@ class TablesPlayed(RuleBasedStateMachine):
         assert all(hand["complete"] for hand in hands[:-1]), "a hand before the last is open"
         for hand, running in zip(complete, worked.running, strict=True):
             assert hand["totals_after"] == running, (hand["number"], hand["totals_after"])
-        # A complete hand's cells agree with each other.
-        for hand in complete:
+        # A hand's cells agree with each other, complete or not.
+        for hand in hands:
             found = oracle.contradictions(table, hand)
             assert not found, f"hand {hand['number']} keeps {'; '.join(found)}: {hand['cells']}"
         # A calculator cell counts as its counts say (Basra: with what was held over).
@@ -692,10 +750,13 @@ class TablesPlayed(RuleBasedStateMachine):
             assert "Who took the last trick?" in shown
         if export["status"] == "ended":
             assert export["winner"] == worked.winner
+        # Basra: the sheet always says what the next majority is worth.
+        if table.game == "basra" and export["status"] == "open":
+            assert f"Next majority worth {30 + worked.held[-1]}" in shown, worked.held
         for phone in self.phones()[1:]:
             other = phone.get(f"/m/{self.code}").shown
-            if phone is self.watcher:
-                assert end not in other, "a watcher is offered End match"
+            if self.side_of(phone) is None:
+                assert end not in other, "a phone holding no side is offered End match"
             else:
                 assert (end in other) == (end in shown), "End match offered to one phone only"
 
