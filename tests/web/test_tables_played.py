@@ -439,6 +439,8 @@ class TablesPlayed(RuleBasedStateMachine):
             or open_hand is None
             or number != open_hand
             or (seen == "stale")
+            # An entry that contradicts another side's is refused at once.
+            or self.contradicts(number, {side: self.typed(form, calc)})
         )
         if calc:
             url = f"/m/{self.code}/calc"
@@ -450,23 +452,47 @@ class TablesPlayed(RuleBasedStateMachine):
         if status < 400 and changed:
             self.check_stored(number, side, form, calc)
 
-    def check_stored(self, number: int, side: int, form: dict[str, Any], calc: bool) -> None:
-        """A cell taken holds what was typed."""
-        export = self.export()
-        cell = oracle.cells_of(export["hands"][number - 1], self.table.sides)[side]
-        assert cell is not None, f"hand {number} side {side} taken but not shown"
+    def typed(self, form: dict[str, Any], calc: bool, at: str = "") -> dict[str, Any]:
+        """The cell a form (or one side's part of the whole-hand form, `at` "_0"…) asks for,
+        as the export shows cells (a calculator cell's points left to the oracle)."""
+        cell: dict[str, Any] = {"counts": None, "points": None}
         if calc:
-            typed = {
+            cell["counts"] = {
                 key: int(form.get(f"n_{key}") == "y")
                 if kind == "flag"
                 else int(form.get(f"n_{key}", 0))
                 for key, (kind, _most) in fields_of(self.table).items()
             }
-            assert cell["counts"] == typed, (cell["counts"], typed)
         else:
-            assert cell["counts"] is None and cell["points"] == int(form["points"])
-            assert cell["even_split"] == ("even_split" in form)
-        assert cell["black_hand"] == ("black_hand" in form)
+            cell["points"] = int(form[f"points{at}"])
+        for tick in ("even_split", "black_hand", "last_trick"):
+            cell[tick] = f"{tick}{at}" in form
+        return cell
+
+    def contradicts(self, number: int, cells: dict[int, dict[str, Any]]) -> bool:
+        """Whether these cells, put into hand `number` beside what the others entered, make
+        it say what no sheet may keep, when it did not before."""
+        hands = self.export()["hands"]
+        before = hands[number - 1]["cells"] if number <= len(hands) else []
+        after = [cell for cell in before if cell["side"] not in cells]
+        after += [{**cell, "side": side} for side, cell in cells.items()]
+        was = oracle.contradictions(self.table, {"cells": before})
+        return bool(oracle.contradictions(self.table, {"cells": after})) and not was
+
+    def check_stored(
+        self, number: int, side: int, form: dict[str, Any], calc: bool, at: str = ""
+    ) -> None:
+        """A cell taken holds what was typed."""
+        export = self.export()
+        cell = oracle.cells_of(export["hands"][number - 1], self.table.sides)[side]
+        assert cell is not None, f"hand {number} side {side} taken but not shown"
+        typed = self.typed(form, calc, at)
+        if calc:
+            assert cell["counts"] == typed["counts"], (cell["counts"], typed)
+        else:
+            assert cell["counts"] is None and cell["points"] == typed["points"], (cell, typed)
+            assert cell["even_split"] == typed["even_split"]
+        assert cell["black_hand"] == typed["black_hand"]
 
     @rule(data=st.data())
     def table_plays_the_open_hand(self, data: st.DataObject) -> None:
@@ -506,7 +532,8 @@ class TablesPlayed(RuleBasedStateMachine):
                 url = f"/m/{self.code}/hand/{number}/side/{side}/" + ("calc" if calc else "correct")
                 form |= {"revision": 0, "reason": ""}
                 form |= {"intent": "enter"} if calc else {"side": side}
-            status, changed = self.post(phone, url, form)
+            refused = self.contradicts(number, {side: self.typed(form, calc)})
+            status, changed = self.post(phone, url, form, refused=True if refused else None)
             if status < 400 and changed:
                 self.check_stored(number, side, form, calc)
 
@@ -551,7 +578,11 @@ class TablesPlayed(RuleBasedStateMachine):
         else:
             url = f"{base}/correct"
             form["side"] = side
-        must_refuse = export["status"] != "open" or stale
+        must_refuse = (
+            export["status"] != "open"
+            or stale
+            or self.contradicts(number, {side: self.typed(form, calc)})
+        )
         status, changed = self.post(self.host, url, form, refused=True if must_refuse else None)
         if status < 400 and changed:
             self.check_stored(number, side, form, calc)
@@ -577,7 +608,17 @@ class TablesPlayed(RuleBasedStateMachine):
         if stale:
             side = draw(st.integers(0, self.table.sides - 1), label="stale side")
             form[f"revision_{side}"] += 1
-        must_refuse = export["status"] != "open" or stale
+        # A cell the form leaves as it was keeps its counts; a changed one is a plain total.
+        cells = oracle.cells_of(export["hands"][number - 1], self.table.sides)
+        fixed = {}
+        for side, cell in enumerate(cells):
+            typed = self.typed(form, False, f"_{side}")
+            kept = cell is not None and all(
+                cell[key] == typed[key]
+                for key in ("points", "even_split", "black_hand", "last_trick")
+            )
+            fixed[side] = cell if kept else typed
+        must_refuse = export["status"] != "open" or stale or self.contradicts(number, fixed)
         self.post(
             self.host,
             f"/m/{self.code}/hand/{number}/correct",
@@ -718,6 +759,18 @@ class TablesPlayed(RuleBasedStateMachine):
         assert all(hand["complete"] for hand in hands[:-1]), "a hand before the last is open"
         for hand, running in zip(complete, worked.running, strict=True):
             assert hand["totals_after"] == running, (hand["number"], hand["totals_after"])
+        # The sheet's cells are the export's.
+        rows = ROW.findall(page.get_data(as_text=True))
+        assert [int(number) for number, _cells in rows][: len(hands)] == [
+            hand["number"] for hand in hands
+        ]
+        for (_number, drawn), hand in zip(rows, hands, strict=False):
+            cells = oracle.cells_of(hand, table.sides)
+            seen = [
+                None if "empty" in kind else int(CELL.match(inner).group(1))  # type: ignore[union-attr]
+                for kind, inner in TD.findall(drawn)
+            ]
+            assert seen == [None if c is None else c["points"] for c in cells], (seen, cells)
         # A hand's cells agree with each other, complete or not.
         for hand in hands:
             found = oracle.contradictions(table, hand)
@@ -759,6 +812,16 @@ class TablesPlayed(RuleBasedStateMachine):
                 assert end not in other, "a phone holding no side is offered End match"
             else:
                 assert (end in other) == (end in shown), "End match offered to one phone only"
+
+
+# A row of the sheet as drawn: its number and its cells; a cell's class and what it holds.
+ROW = re.compile(
+    r'<tr class="(?:complete|current)[^"]*"><th scope="row">(?:<a [^>]*>)?(\d+)(?:</a>)?</th>'
+    r"(.*?)</tr>",
+    re.S,
+)
+TD = re.compile(r'<td class="([^"]*)">(.*?)</td>', re.S)
+CELL = re.compile(r"<a [^>]*>(-?\d+)")
 
 
 def flashed(response: Any) -> str:
