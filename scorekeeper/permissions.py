@@ -87,8 +87,9 @@ def unreadable_cookie() -> bool:
 
 
 # Built once, as most requests run it: building a statement costs more than running it.
-SEAT_OF = sa.select(Seat.id, Seat.side_id, Seat.player, Seat.released_from).where(
-    Seat.match_id == sa.bindparam("match_id"), Seat.phone == sa.bindparam("phone")
+# Every seat of the match, a handful of rows: the phone's own, and which sides a phone holds.
+SEATS_OF = sa.select(Seat.phone, Seat.id, Seat.side_id, Seat.player, Seat.released_from).where(
+    Seat.match_id == sa.bindparam("match_id")
 )
 
 
@@ -123,6 +124,7 @@ class Action(Enum):
     CLAIM = "claim"
     WATCH = "watch"
     ENTER = "enter"
+    FILL = "fill"
     LAST_TRICK = "last_trick"
     END = "end"
     CORRECT = "correct"
@@ -142,6 +144,7 @@ class Action(Enum):
 # Actions only the host's phone may take.
 HOST_ONLY = {
     Action.CORRECT,
+    Action.FILL,
     Action.DEALER,
     Action.RELEASE,
     Action.HAND_OVER,
@@ -168,6 +171,9 @@ class Viewer:
     # The place of the side it held when the host released it: its own to take back on a
     # closed table.
     released_from: int | None = None
+    # The ids of the sides some phone at the match holds (this one's included): each enters
+    # its own column; the host fills the others'.
+    held: frozenset[int] = frozenset()
 
     @property
     def label(self) -> str:
@@ -178,6 +184,12 @@ class Viewer:
     def is_seated(self) -> bool:
         """Whether this phone holds a side."""
         return self.side is not None
+
+    @property
+    def keeps_the_sheet(self) -> bool:
+        """Whether this phone is the host's holding no side ("No side: I only keep the sheet"):
+        it is not asked which side it is, and fills the columns no phone holds."""
+        return self.is_host and self.side is None
 
     def may(
         self,
@@ -192,6 +204,18 @@ class Viewer:
     def may_claim(self, sides: Iterable[Side]) -> tuple[Side, ...]:
         """The sides among these this phone may claim now (the claim card's buttons)."""
         return tuple(side for side in sides if self.may(Action.CLAIM, side))
+
+    def may_fill(self, sides: Iterable[Side]) -> tuple[Side, ...]:
+        """The sides among these whose open cell this phone may fill now (the host's)."""
+        return tuple(side for side in sides if self.may(Action.FILL, side))
+
+    def asked_for_a_side(self, free: Collection[Side]) -> bool:
+        """Whether the page asks this phone which side it is (the claim card): a phone holding
+        none while a side is free, or one not at the table yet (to watch). Never the host who
+        keeps the sheet: it chose no side, and may take one from its tools."""
+        if not self.match.is_open or self.side is not None or self.keeps_the_sheet:
+            return False
+        return bool(free) or self.seat_id is None
 
     def require(
         self,
@@ -215,18 +239,25 @@ def viewer_for(match: Match, seats: Iterable[Seat] | None = None) -> Viewer:
 def viewer_at(match: Match, phone: str | None, seats: Iterable[Seat] | None = None) -> Viewer:
     """Who is looking at this match from this phone: its seat among `seats` if given (the
     match's seats as already read), else read now."""
+    at_table: Iterable[tuple[str, int, int | None, str, int | None]]
+    if seats is None:
+        at_table = [
+            (row.phone, row.id, row.side_id, row.player, row.released_from)
+            for row in db.session.execute(SEATS_OF, {"match_id": match.id})
+        ]
+    else:
+        at_table = [(s.phone, s.id, s.side_id, s.player, s.released_from) for s in seats]
     found: tuple[int, int | None, str, int | None] | None = None
-    if phone is not None and seats is None:
-        found = db.session.execute(SEAT_OF, {"match_id": match.id, "phone": phone}).first()
-    elif phone is not None and seats is not None:
-        found = next(
-            ((s.id, s.side_id, s.player, s.released_from) for s in seats if s.phone == phone),
-            None,
-        )
-    seat_id, side_id, player, released_from = found or (None, None, "", None)
-    side = next((s for s in match.sides if s.id == side_id), None)
+    held: set[int] = set()
+    for seat_phone, seat_id, side_id, player, released_from in at_table:
+        if side_id is not None:
+            held.add(side_id)
+        if phone is not None and seat_phone == phone:
+            found = (seat_id, side_id, player, released_from)
+    own_seat, own_side, player, released_from = found or (None, None, "", None)
+    side = next((s for s in match.sides if s.id == own_side), None)
     is_host = phone is not None and phone == match.host_phone
-    return Viewer(match, phone, seat_id, side, is_host, player, released_from)
+    return Viewer(match, phone, own_seat, side, is_host, player, released_from, frozenset(held))
 
 
 def refusal(
@@ -331,6 +362,8 @@ def refusal(
             ),
             match=match,
         )
+    if action is Action.FILL:
+        return _fill_refusal(viewer, side)
     if action is Action.LAST_TRICK and not viewer.is_host:
         if viewer.side is None or viewer.side.id not in among:
             return Refusal(
@@ -349,5 +382,35 @@ def refusal(
     if action is Action.END and not (viewer.is_seated or viewer.is_host):
         return Refusal(
             _("Only a phone at the table (holding a side) can end the match."), match=match
+        )
+    return None
+
+
+def _fill_refusal(viewer: Viewer, side: Side | None) -> Refusal | None:
+    """Why this phone may not fill this side's cell of the open hand, or None if it may: the
+    host fills the column of a side no phone holds, as one phone keeps a paper sheet; a side a
+    phone holds enters its own (product.md, "Rules of the sheet")."""
+    match = viewer.match
+    if side is None:
+        return Refusal(_("There is no such side in this match."), 404, match)
+    if viewer.side is not None and side.id == viewer.side.id:
+        return Refusal(
+            # NOTE: %(side)s is the name of the side this phone holds, as the players named it.
+            _(
+                "This phone holds %(side)s: enter its total in the form on the sheet.",
+                side=side.name,
+            ),
+            409,
+            match,
+        )
+    if side.id in viewer.held:
+        return Refusal(
+            # NOTE: %(side)s is a side's name, as the players named it.
+            _(
+                "A phone holds %(side)s: only that phone enters its total. Nothing was saved.",
+                side=side.name,
+            ),
+            409,
+            match,
         )
     return None

@@ -26,8 +26,13 @@ def _calculator(
     the host's correction of hand `number`. Counts for a hand that completed before they
     arrived are shown for the open hand, worked out, with why (the entry's own check)."""
     # Drawing the page is for the phones that may use it; counts entered are checked by the
-    # entry or correction itself, as every write is.
-    drawn_for = Action.CORRECT if correcting else Action.ENTER
+    # entry or correction itself, as every write is. The host's counts for the open hand of
+    # a side no phone holds fill its cell, as that side's own calculator would.
+    cell = sheet.cell(number, side)
+    filling = correcting and corrections.is_fill(
+        sheet, number, side, cell.entry if cell else None, viewer
+    )
+    drawn_for = Action.FILL if filling else Action.CORRECT if correcting else Action.ENTER
     if not _entering():
         viewer.require(drawn_for, side)
     game, table = sheet.game, sheet.table
@@ -91,7 +96,8 @@ def _calculator(
         number=number,
         form=form,
         preview=preview,
-        correcting=correcting,
+        # A fill is worded as the side's own entry: "Enter 40", no reason asked.
+        correcting=correcting and not filling,
         held=sheet.held_going_into(number),
         error=given_back,
     ), status

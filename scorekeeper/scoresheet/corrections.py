@@ -1,4 +1,6 @@
-"""The host's corrections: one cell, or a whole hand at once; every old value kept in the trail."""
+"""The host's corrections: one cell, or a whole hand at once; every old value kept in the trail.
+And the host's fills: the open hand's cells of the sides no phone holds, one at a time or the
+whole hand from one form, each checked as that side's own entry would be."""
 
 from __future__ import annotations
 
@@ -12,7 +14,12 @@ from scorekeeper.extensions import db
 from scorekeeper.games import EntryFacts
 from scorekeeper.models import Correction, Match, Side, utcnow
 from scorekeeper.permissions import Action, Refusal, Viewer
-from scorekeeper.scoresheet.entries import check_beside_the_others, check_unchanged, write_cell
+from scorekeeper.scoresheet.entries import (
+    check_beside_the_others,
+    check_open_hand,
+    check_unchanged,
+    write_cell,
+)
 from scorekeeper.scoresheet.sheet import Sheet, StoredEntry, cell_values, load_sheet
 from scorekeeper.scoresheet.writing import Done, Post, act
 
@@ -69,15 +76,35 @@ def _record_fix(
     )
 
 
+def is_fill(
+    sheet: Sheet, number: int, side: Side, entry: StoredEntry | None, viewer: Viewer
+) -> bool:
+    """Whether the host's value for this cell fills the open hand in a side's place (its cell
+    empty, or the side held by no phone), rather than correcting what the side entered: a
+    fill is held to the side's own checks (Action.FILL, the others' entries)."""
+    return number == sheet.current_hand and (entry is None or side.id not in viewer.held)
+
+
+def hand_so_far(sheet: Sheet, number: int) -> list[EntryFacts | None]:
+    """What each side has entered for a hand, in column order (None: nothing yet)."""
+    if number <= len(sheet.grid):
+        return [entry.facts if entry else None for entry in sheet.grid[number - 1]]
+    return [None] * len(sheet.sides)
+
+
 def correct_cell(match: Match, number: int, fix: Fix, reason: str, post: Post) -> Done:
-    """The host corrects a cell, or fills one a side cannot (the open hand's too, for a side
-    without a phone); the old value goes to the trail."""
+    """The host corrects a cell, or fills the open hand's cell of a side no phone holds
+    (checked as that side's own entry would be); the old value goes to the trail."""
 
     def work(viewer: Viewer) -> Done:
         viewer.require(Action.CORRECT)
         sheet = load_sheet(match, corrections=False)
         check_started(sheet, number, max(sheet.current_hand or 0, len(sheet.hands)))
         entry = _as_seen(sheet, number, fix, viewer)
+        if is_fill(sheet, number, fix.side, entry, viewer):
+            viewer.require(Action.FILL, fix.side)
+            hand = hand_so_far(sheet, number)
+            check_beside_the_others(sheet, number, fix.side, fix.facts, hand)
         _record_fix(sheet, number, fix, entry, reason, viewer.phone or "")
         # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round"), %(side)s a
         # side's name, %(old)s and %(points)s the cell's points before and after.
@@ -128,6 +155,11 @@ def correct_hand(match: Match, number: int, fixes: Sequence[Fix], reason: str, p
                 _("%(hand)s %(number)s is as it was: nothing to change.", hand=word, number=number),
                 changed=False,
             )
+        for fix, entry in changed:
+            # The open hand's empty cells are a side's own to enter, or the host's to fill
+            # where no phone holds the side (the sheet's one form does that).
+            if is_fill(sheet, number, fix.side, entry, viewer):
+                viewer.require(Action.FILL, fix.side)
         hand: list[EntryFacts | None] = [None] * len(sheet.sides)
         for fix in fixes:
             hand[fix.side.position] = fix.facts
@@ -143,6 +175,82 @@ def correct_hand(match: Match, number: int, fixes: Sequence[Fix], reason: str, p
         )
 
     return act(match, post, work)
+
+
+def fill_hand(match: Match, number: int, fixes: Sequence[Fix], post: Post) -> Done:
+    """The host enters the open hand from one form for every side it may: its own side's
+    entry, and a fill (kept in the trail) for each side no phone holds. Each is checked as
+    that side's own entry would be, in column order, beside what the others entered before
+    it; all are saved together, or none. Cells left as they were are not touched."""
+
+    def work(viewer: Viewer) -> Done:
+        sheet = load_sheet(match, corrections=False)
+        own = viewer.side.id if viewer.side is not None else None
+        for fix in fixes:
+            viewer.require(Action.ENTER if fix.side.id == own else Action.FILL, fix.side)
+        if sheet.current_hand is None or number != sheet.current_hand:
+            _not_open(sheet, number, viewer, fixes)
+        hand = hand_so_far(sheet, number)
+        changed: list[tuple[Fix, StoredEntry | None]] = []
+        for fix in sorted(fixes, key=lambda fix: fix.side.position):
+            entry = check_unchanged(
+                sheet, number, fix.side, fix.seen_revision, viewer, correcting=False
+            )
+            if entry is not None and not _differs(entry, fix):
+                continue
+            check_beside_the_others(sheet, number, fix.side, fix.facts, hand)
+            hand[fix.side.position] = fix.facts
+            changed.append((fix, entry))
+        word = sheet.game.hand_word
+        if not changed:
+            return Done(
+                _("%(hand)s %(number)s is as it was: nothing to change.", hand=word, number=number),
+                changed=False,
+            )
+        for fix, entry in changed:
+            if fix.side.id == own:
+                write_cell(sheet, number, fix.side, fix.facts, viewer.phone or "", restamp=True)
+            else:
+                _record_fix(sheet, number, fix, entry, "", viewer.phone or "")
+            if number > len(sheet.hands):
+                # The first cell written started the hand: the next ones go into it.
+                db.session.flush()
+                sheet = load_sheet(match, corrections=False)
+        said = listed(
+            # NOTE: one side's total in a list of a hand's entries: "Ana 61".
+            _("%(side)s %(points)s", side=fix.side.name, points=fix.facts.points)
+            for fix, _entry in changed
+        )
+        # NOTE: "Hand 1: Ana 61, Bea 59 recorded." %(hand)s is the game's word for a hand
+        # ("Hand", Brisca's "Round"); %(entries)s each side's total, as a list.
+        return Done(
+            _("%(hand)s %(number)s: %(entries)s recorded.", hand=word, number=number, entries=said)
+        )
+
+    return act(match, post, work)
+
+
+def _not_open(sheet: Sheet, number: int, viewer: Viewer, fixes: Sequence[Fix]) -> None:
+    """Refuse a whole hand's form for a hand that isn't open now, saying why: one that
+    completed before it arrived is given back (the route puts it in the open hand's form)."""
+    if sheet.current_hand is not None and number < sheet.current_hand:
+        raise Refusal(
+            # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round"), %(noun)s
+            # the same word inside a sentence; %(number)s and %(current)s are hand numbers.
+            _(
+                "%(hand)s %(number)s was complete before this form arrived, so nothing was "
+                "saved. What you typed is in the form for %(noun)s %(current)s below: enter it "
+                "if it is that %(noun)s's; to change %(noun)s %(number)s, tap its cells on "
+                "the sheet.",
+                hand=sheet.game.hand_word,
+                noun=sheet.game.hand_noun,
+                number=number,
+                current=sheet.current_hand,
+            ),
+            409,
+            sheet.match,
+        )
+    check_open_hand(sheet, number, viewer, fixes[0].facts if fixes else EntryFacts(0))
 
 
 def _cell_change(fix: Fix, entry: StoredEntry | None) -> str:

@@ -327,7 +327,11 @@ def load_sheet(match: Match, *, corrections: bool = True) -> Sheet:
     """Read one match's hands and work its sheet out; with `corrections`, also its corrections
     (the page's trail, and each cell's mark), which a write's checks don't need."""
     trail = read_trail(match) if corrections else ()
-    corrected = Counter((line.hand_number, line.side_id) for line in trail)
+    # A cell the host filled is not marked as corrected (on a table of one phone, every cell
+    # is a fill): the trail names the fill.
+    corrected = Counter(
+        (line.hand_number, line.side_id) for line in trail if line.old_points is not None
+    )
     return work_out(match, read_hands([match.id])[match.id], corrected, trail)
 
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from flask import request
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from flask_wtf import FlaskForm
@@ -107,14 +108,22 @@ class EntryForm(KeyedForm):
         return EntryFacts(points=self.points.data or 0)._replace(**ticked)
 
 
-def hand_form(game: Game, sides: int, ticks: tuple[str, ...], **kwargs: object) -> FlaskForm:
+def hand_form(
+    game: Game,
+    sides: int,
+    ticks: tuple[str, ...],
+    positions: Iterable[int] | None = None,
+    **kwargs: object,
+) -> FlaskForm:
     """The host's form for a whole hand: each side's points and ticks, and the revision of
-    each cell the host saw (points_0, revision_0, even_split_0, …), and one reason."""
+    each cell the host saw (points_0, revision_0, even_split_0, …), and one reason. Every
+    side's, or (the open hand's, which the host fills for the sides no phone holds) the sides
+    at `positions`."""
 
     class HandForm(KeyedForm):
         reason = reason_field()
 
-    for at in range(sides):
+    for at in range(sides) if positions is None else positions:
         setattr(
             HandForm,
             f"points_{at}",
@@ -139,6 +148,11 @@ def hand_form(game: Game, sides: int, ticks: tuple[str, ...], **kwargs: object) 
         for tick in ticks:
             setattr(HandForm, f"{tick}_{at}", BooleanField(TICKS[tick]))
     return HandForm(**kwargs)
+
+
+def posted_positions(sides: int) -> list[int]:
+    """The columns a posted whole-hand form carries a total for (points_0, points_2, …)."""
+    return [at for at in range(sides) if f"points_{at}" in request.form]
 
 
 def hand_facts(form: FlaskForm, at: int, ticks: tuple[str, ...]) -> EntryFacts:

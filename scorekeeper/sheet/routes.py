@@ -13,6 +13,7 @@ from flask import (
     abort,
     current_app,
     make_response,
+    redirect,
     render_template,
     request,
     session,
@@ -20,6 +21,7 @@ from flask import (
 )
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from flask_wtf import FlaskForm
 from markupsafe import Markup
 from sqlalchemy.exc import OperationalError
 from werkzeug.http import quote_etag
@@ -66,7 +68,14 @@ from scorekeeper.scoresheet.sheet import (
 )
 from scorekeeper.scoresheet.writing import Done, Post
 from scorekeeper.sheet.exports import match_json, sheet_csv
-from scorekeeper.sheet.forms import CorrectionForm, EntryForm, NoteForm, hand_facts, hand_form
+from scorekeeper.sheet.forms import (
+    CorrectionForm,
+    EntryForm,
+    NoteForm,
+    hand_facts,
+    hand_form,
+    posted_positions,
+)
 
 bp = Blueprint("sheet", __name__, url_prefix="/m")
 # The name this phone gave last, offered on the claim and watch form.
@@ -130,6 +139,42 @@ def _entry_form(
     return form
 
 
+def entry_ticks(sheet: Sheet) -> tuple[str, ...]:
+    """The ticks a side's own entry form carries (a Brisca round tied at the top asks who
+    took the last trick on its own)."""
+    return tuple(tick for tick in sheet.ticks if tick != "last_trick")
+
+
+def _hand_entry(
+    sheet: Sheet, viewer: Viewer, typed: dict[int, EntryFacts] | None = None
+) -> FlaskForm | None:
+    """The host's one form for the open hand, when it may fill a side no phone holds: that
+    side's total (and its own side's, if it holds one), filled with what the cells hold, or
+    with what the host typed in a form that was refused (`typed`, by column)."""
+    number = sheet.current_hand
+    if number is None or not viewer.may_fill(sheet.sides):
+        return None
+    own = [viewer.side] if viewer.side is not None and viewer.may(Action.ENTER, viewer.side) else []
+    offered = sorted([*own, *viewer.may_fill(sheet.sides)], key=lambda side: side.position)
+    ticks = entry_ticks(sheet)
+    form = hand_form(
+        sheet.game, len(sheet.sides), ticks, [side.position for side in offered], formdata=None
+    )
+    form.number = number
+    form.offered = offered
+    for side in offered:
+        at = side.position
+        cell = sheet.cell(number, side)
+        entry = cell.entry if cell is not None else None
+        form[f"revision_{at}"].data = entry.revision if entry else 0
+        facts = (typed or {}).get(at) or (entry.facts if entry else None)
+        if facts is not None:
+            form[f"points_{at}"].data = facts.points
+            for tick in ticks:
+                form[f"{tick}_{at}"].data = getattr(facts, tick)
+    return form
+
+
 @lru_cache(maxsize=512)
 def _qr_code(link: str) -> Markup:
     """A join link as a QR code, inline SVG made on the server (a pure function of the link)."""
@@ -157,6 +202,8 @@ def render_match(
     status: int = 200,
     entry_form: EntryForm | None = None,
     given_back: EntryFacts | None = None,
+    hand_entry: FlaskForm | None = None,
+    typed: dict[int, EntryFacts] | None = None,
 ) -> Response:
     """The match page (or its live part) from the database, with this phone's ETag; a 304 if
     the phone already shows it. The match's row (its version) is read before the seats and
@@ -171,6 +218,8 @@ def render_match(
     viewer = viewer_for(match, at_table)
     sheet = load_sheet(match)
     order = dealing_order(sheet.sides, players_per_side(match), at_table)
+    if hand_entry is None and entry_form is None:
+        hand_entry = _hand_entry(sheet, viewer, typed)
     page = render_template(
         template,
         sheet=sheet,
@@ -179,8 +228,10 @@ def render_match(
         seats=at_table,
         phones_holding=phones_on(at_table),
         sides_with_room=sides_with_room(match, at_table),
-        entry_form=entry_form or _entry_form(sheet, viewer, given_back),
-        given_back=given_back is not None,
+        entry_form=entry_form or (None if hand_entry else _entry_form(sheet, viewer, given_back)),
+        hand_entry=hand_entry,
+        entry_ticks=entry_ticks(sheet),
+        given_back=given_back is not None or typed is not None,
         error=error,
         dealing_order=order,
         series=read_series([match]).get(match.id),
@@ -307,6 +358,32 @@ def enter(code: str) -> ResponseReturnValue:
     return answer(match.code, done)
 
 
+@bp.post("/<code>/hand/<int(min=1, max=10000):number>/enter")
+def enter_whole_hand(code: str, number: int) -> ResponseReturnValue:
+    """The host's one form for the open hand: every side it may enter or fill, at once."""
+    match = match_or_404(code)
+    sheet = load_sheet(match, corrections=False)
+    ticks = entry_ticks(sheet)
+    positions = posted_positions(len(sheet.sides))
+    form = hand_form(sheet.game, len(sheet.sides), ticks, positions)
+    if not positions or not form.validate_on_submit():
+        form.number, form.offered = number, [sheet.sides[at] for at in positions]
+        return render_match(
+            match, hand_entry=form, error=_("Nothing was saved: see below."), status=400
+        )
+    fixes = [
+        Fix(sheet.sides[at], hand_facts(form, at, ticks), form[f"revision_{at}"].data)
+        for at in positions
+    ]
+    try:
+        done = corrections.fill_hand(match, number, fixes, post_of(form))
+    except Refusal as refusal:
+        # Refused as a whole: what was typed goes back into the form, to mend and enter again.
+        typed = {fix.side.position: fix.facts for fix in fixes}
+        return render_match(match, error=refusal.message, status=refusal.status, typed=typed)
+    return answer(match.code, done)
+
+
 @bp.route(
     "/<code>/hand/<int(min=1, max=10000):number>/side/<int(max=7):position>/correct",
     methods=["GET", "POST"],
@@ -320,9 +397,13 @@ def correct(code: str, number: int, position: int) -> ResponseReturnValue:
         fix = Fix(side, form.facts(), form.revision.data)
         done = corrections.correct_cell(match, number, fix, form.reason.data or "", post_of(form))
         return answer(match.code, done)
-    viewer_for(match).require(Action.CORRECT)
+    viewer = viewer_for(match).require(Action.CORRECT)
     sheet = load_sheet(match)
     cell = sheet.cell(number, side)
+    filling = corrections.is_fill(sheet, number, side, cell.entry if cell else None, viewer)
+    if filling:
+        # The open hand's cell of a side a phone holds is that phone's to enter.
+        viewer.require(Action.FILL, side)
     if not form.is_submitted():
         entry = cell.entry if cell else None
         form.hand.data = number
@@ -336,6 +417,7 @@ def correct(code: str, number: int, position: int) -> ResponseReturnValue:
         number=number,
         cell=cell,
         form=form,
+        filling=filling,
     ), (400 if form.is_submitted() else 200)
 
 
@@ -354,6 +436,10 @@ def correct_hand(code: str, number: int) -> ResponseReturnValue:
         done = corrections.correct_hand(match, number, fixes, form.reason.data or "", post_of(form))
         return answer(match.code, done)
     viewer_for(match).require(Action.CORRECT)
+    if number == sheet.current_hand:
+        # The open hand is entered, not corrected: the sheet's form does it, for the sides
+        # this phone may enter (its own) or fill (those no phone holds).
+        return redirect(url_for("sheet.match", code=match.code, _anchor="entry"))
     check_started(sheet, number, len(sheet.hands))
     if not form.is_submitted():
         for side in sheet.sides:

@@ -283,6 +283,16 @@ ACTIONS: dict[str, Row] = {
         wrong="stranger",
         by_the_sheet=SEATED,
     ),
+    # Them's phone enters its own column: nobody fills its cell of the open hand for it.
+    "fill a held side's open cell": Row(
+        "open",
+        lambda t: post(
+            t, "hand/2/side/1/correct", {"hand": 2, "side": 1, "points": 6, "revision": 0}
+        ),
+        set(),
+        asks=lambda a: (Action.FILL, {"side": a.side(1)}),
+        wrong="host_unseated",
+    ),
     "correct": Row(
         "open", lambda t: correct(t), HOST, asks=plain(Action.CORRECT), wrong="old_host"
     ),

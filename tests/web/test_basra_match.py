@@ -114,13 +114,15 @@ def test_host_reopens_an_ended_match_and_fills_a_cell(app, host, guest):
     page = host.post(f"/m/{code}/reopen").shown
     assert "Match reopened." in page
     assert stored_match(app, code).status == Match.OPEN
-    # The win was a typo: 110 was 11. Then the host fills B's next hand for a dead phone.
+    # The win was a typo: 110 was 11. Then the host fills B's next hand for a dead phone,
+    # released first: a side a phone holds enters its own.
     host.correct(code, 1, 0, 11, reason="typo")
     host.enter(code, 2, 0, 20)
+    host.post(f"/m/{code}/release", {"target": 1, "confirmed": "y"})
     page = host.correct(code, 2, 1, 9, reason="B's phone died").shown
     assert "filled in to 9" in page
     assert totals(page) == ["31", "12"]
-    assert "empty → 9 (B's phone died)" in page
+    assert "B: 9 filled in (B's phone died)" in page
 
 
 def test_sheet_exports_as_csv(host, guest):

@@ -72,6 +72,15 @@ FIELDS = {
         "revision",
         "key",
     ],
+    "hand": [
+        "points_0",
+        "points_1",
+        "revision_0",
+        "revision_1",
+        "even_split_0",
+        "even_split_1",
+        "key",
+    ],
     "action": ["target", "key"],
     "join": ["code"],
 }
@@ -89,6 +98,8 @@ def forms_of(code: str) -> list[tuple[str, str]]:
         ("correct", f"/m/{code}/hand/1/side/1/correct"),
         ("calc", f"/m/{code}/calc"),
         ("calc", f"/m/{code}/hand/1/side/0/calc"),
+        ("hand", f"/m/{code}/hand/1/enter"),
+        ("hand", f"/m/{code}/hand/2/enter"),
         *[("action", f"/m/{code}/{name}") for name in actions],
     ]
 

@@ -190,10 +190,11 @@ def test_a_post_with_an_unreadable_cookie_says_so_on_its_answer_once(app, host, 
 def test_a_cell_the_host_filled_meanwhile_names_the_host(app, host, guest):
     code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben", player="Omar")
     guest.join(code, side=1)
-    # Ben's phone drew its form while his cell was empty; the host filled it in meanwhile
-    # (hand 1 still open: Alice has not entered).
-    host.correct(code, 1, 1, 7, revision=0)
-    stale = guest.enter(code, 1, 1, 6, revision=0)
+    # Ben's phone drew its form after his 5; the host corrected it meanwhile (hand 1 still
+    # open: Alice has not entered).
+    guest.enter(code, 1, 1, 5)
+    host.correct(code, 1, 1, 7, revision=1)
+    stale = guest.enter(code, 1, 1, 6, revision=1)
     assert stale.status_code == 409
     assert "Omar (Alice), the host, changed Ben's hand 1 meanwhile: it now reads 7." in stale.shown
 

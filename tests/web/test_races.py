@@ -218,7 +218,8 @@ def test_end_match_pressed_on_every_phone_at_once_ends_it_once(app, phones):
 def test_host_correcting_while_the_side_changes_its_open_cell_loses_neither(app, phones):
     for round_ in range(ROUNDS):
         code, host, (guest,) = table(phones, "basra", [1], side_0="Alice", side_1="Ben")
-        # Every other round the host fills the side's empty cell, else corrects its first entry.
+        # Every other round the host tries to fill the side's empty cell (refused: a phone holds
+        # Ben), else corrects its first entry.
         seen = round_ % 2
         before = None
         if seen:
@@ -239,10 +240,16 @@ def test_host_correcting_while_the_side_changes_its_open_cell_loses_neither(app,
         assert "Ben 30 recorded." in by_side.shown or "Ben changed to 30." in by_side.shown
         cells = entries(app, code)
         trail = corrections(app, code)
-        if by_host.status_code == 200:
+        if before is None:
+            # Ben's phone enters Ben's open cell: the host's fill is refused, first or second.
+            assert by_host.status_code == 409
+            refused = by_host.shown
+            assert "A phone holds Ben" in refused or "meanwhile: it now reads 30" in refused
+            assert trail == []
+            assert cells == [(1, 1, 30, 1)]
+        elif by_host.status_code == 200:
             # The host got in first: its correction is in the trail, and the side wrote after.
-            verb = "filled in" if before is None else f"corrected from {before}"
-            assert f"Hand 1: Ben {verb} to 20." in by_host.shown
+            assert f"Hand 1: Ben corrected from {before} to 20." in by_host.shown
             assert trail == [(1, 1, before, 20)]
             assert "Ben changed to 30." in by_side.shown
             assert cells == [(1, 1, 30, seen + 2)]

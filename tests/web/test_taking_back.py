@@ -88,9 +88,10 @@ def test_the_host_takes_a_released_side_on_a_closed_table(app, phones) -> None:
     host.post(f"/m/{code}/release", {"target": 1, "confirmed": "y"})
     host.post(f"/m/{code}/close")
     page = host.get(f"/m/{code}").shown
-    assert "I'm Ben" in page and "The host has closed the table" not in page
-    # The button the card shows is the one the server takes.
-    assert 'name="target" value="1"' in page
+    # The host keeps the sheet: it is not asked which side it is, its tools offer Ben.
+    assert "Play a side on this phone" in page and "The host has closed the table" not in page
+    # The side the tools offer is the one the server takes.
+    assert '<option value="1">Ben</option>' in page
     assert "This phone now holds Ben" in host.post(f"/m/{code}/claim", {"target": 1}).shown
     assert "Hand 2: Ben 3 recorded." in host.enter(code, 2, 1, 3).shown
 
@@ -118,10 +119,11 @@ def test_a_phone_released_before_its_first_entry_takes_its_side_back(
 
 def test_a_host_who_filled_a_side_s_cell_has_not_played_it(app, phones) -> None:
     old_host, alice, ben, code = kept_by_a_host_apart(phones)
-    # The host fills Ben's cell (his phone is slow), then hands the role to Alice and watches.
+    # Ben's phone died: the host releases Ben and fills his cell, then hands the role to
+    # Alice and watches; Alice closes the table.
+    old_host.post(f"/m/{code}/release", {"target": 1, "confirmed": "y"})
     old_host.correct(code, 1, 1, 12)
     old_host.post(f"/m/{code}/host", {"target": seat_of(app, alice, code), "confirmed": "y"})
-    alice.post(f"/m/{code}/release", {"target": 1, "confirmed": "y"})
     alice.post(f"/m/{code}/close")
     assert "I'm Ben" not in old_host.get(f"/m/{code}").shown
     before = snapshot(app)
