@@ -342,9 +342,24 @@
 
   function startCalculator(form) {
     var timer = null;
+    // Only the answer to the latest counts is shown: an earlier one arriving late is stale.
+    var asked = 0;
     var workOut = form.querySelector("button.work-out");
     if (workOut) workOut.hidden = true;
+    // No connection: the counts stay as typed, and the breakdown says the total is worked
+    // out when the connection is back, rather than show one the server did not work out.
+    function offline() {
+      var old = document.getElementById("breakdown");
+      var said = document.getElementById("calc-offline");
+      if (!old || !said || old.dataset.offline) return;
+      var fresh = said.content.firstElementChild.cloneNode(true);
+      fresh.dataset.offline = "1";
+      old.replaceWith(fresh);
+      markRefused(null);
+    }
     function preview() {
+      if (navigator.onLine === false) { offline(); return; }
+      var mine = ++asked;
       var data = new FormData(form);
       data.set("intent", "preview");
       fetch(form.dataset.preview, {
@@ -352,16 +367,42 @@
       })
         .then(function (r) { return r.text(); })
         .then(function (html) {
+          // A later keystroke's answer is coming, or the page moved on (an answer shown).
+          if (mine !== asked || !form.isConnected) return;
           var doc = new DOMParser().parseFromString(html, "text/html");
           var fresh = doc.getElementById("breakdown");
           var old = document.getElementById("breakdown");
-          if (fresh && old) old.replaceWith(fresh);
+          // An answer without a breakdown (a server error page) worked nothing out.
+          if (!fresh) { offline(); return; }
+          if (old) old.replaceWith(fresh);
           markRefused(fresh);
         })
-        .catch(function () {});
+        .catch(function () { if (mine === asked && form.isConnected) offline(); });
     }
-    form.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(preview, 150); });
-    form.addEventListener("change", function () { clearTimeout(timer); timer = setTimeout(preview, 50); });
+    // A total shown for counts since changed is not the total of these: until the answer
+    // comes, the total reads "…" and Enter says no number (it sends the counts, which the
+    // server works out).
+    function unsure() {
+      var shown = document.getElementById("breakdown");
+      var said = document.getElementById("calc-offline");
+      if (!shown || shown.dataset.offline) return;
+      shown.setAttribute("aria-busy", "true");
+      var total = shown.querySelector(".calc-total");
+      if (total) total.textContent = "…";
+      var enter = shown.querySelector("button[name=intent][value=enter]");
+      if (enter && said) enter.textContent = said.content.querySelector("button").textContent;
+    }
+    function soon(wait) {
+      if (navigator.onLine === false) offline();
+      else unsure();
+      clearTimeout(timer);
+      timer = setTimeout(preview, wait);
+    }
+    form.addEventListener("input", function () { soon(150); });
+    form.addEventListener("change", function () { soon(50); });
+    // A calculator the page has since replaced (an answer shown in its place) hears no more.
+    window.addEventListener("offline", function () { if (form.isConnected) offline(); });
+    window.addEventListener("online", function () { if (form.isConnected) soon(0); });
     preview();
   }
 

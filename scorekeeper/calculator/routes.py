@@ -8,7 +8,7 @@ from flask_wtf import FlaskForm
 
 from scorekeeper.calculator.forms import calculator_form, counts_of, fill
 from scorekeeper.forms import post_of
-from scorekeeper.games import Calculation, CountError, EntryFacts
+from scorekeeper.games import Calculation, Conflict, CountError, EntryFacts
 from scorekeeper.matches import answer, match_or_404, side_at
 from scorekeeper.models import Match, Side
 from scorekeeper.permissions import Action, Refusal, Viewer, viewer_for
@@ -40,6 +40,9 @@ def _calculator(
         abort(404)
     form = calculator_form(game, table)
     preview: Calculation | None = None
+    # What the counts can't be beside the other sides' entries (a side's own calculator): said
+    # as the player types, by the entry's own check, before Enter.
+    conflicts: list[Conflict] = []
     status = 200
     given_back: str | None = None
     if not form.is_submitted():
@@ -58,6 +61,8 @@ def _calculator(
             status = 400
         else:
             facts = EntryFacts(preview.total, counts, black_hand=bool(form.black_hand.data))
+            if not correcting and not _entering():
+                conflicts = _beside(sheet, side, number, facts)
             try:
                 if _entering():
                     return answer(match.code, _enter(match, side, number, facts, form, correcting))
@@ -75,12 +80,14 @@ def _calculator(
     if given_back is not None:
         # Drawn again for the open hand as the entry left it, with the counts as typed (a
         # field draws what was posted before its data: that is forgotten here).
-        sheet = load_sheet(match)
+        sheet = load_sheet(match, corrections=False)
         if sheet.current_hand is None:
             raise entries.no_open_hand(sheet)
         number = sheet.current_hand
         cell = sheet.cell(number, side)
         preview = game.calculate(table, counts_of(form), sheet.held_going_into(number))
+        facts = EntryFacts(preview.total, counts_of(form), black_hand=bool(form.black_hand.data))
+        conflicts = _beside(sheet, side, number, facts)
         form.hand.data = number
         form.revision.data = cell.entry.revision if cell and cell.entry else 0
         form.hand.raw_data = form.revision.raw_data = []
@@ -96,11 +103,19 @@ def _calculator(
         number=number,
         form=form,
         preview=preview,
+        conflicts=conflicts,
         # A fill is worded as the side's own entry: "Enter 40", no reason asked.
         correcting=correcting and not filling,
         held=sheet.held_going_into(number),
         error=given_back,
     ), status
+
+
+def _beside(sheet: Sheet, side: Side, number: int, facts: EntryFacts) -> list[Conflict]:
+    """Every way a side's counts can't stand beside what the other sides entered in hand
+    `number` so far (the entry's own check, asked before Enter)."""
+    hand = entries.as_entered(sheet, number)
+    return sheet.game.entry_conflicts(sheet.table, hand, side.position, facts)
 
 
 def _enter(
@@ -120,7 +135,9 @@ def for_my_side(code: str) -> ResponseReturnValue:
     """This phone's side works out its total for the open hand."""
     match = match_or_404(code)
     viewer = viewer_for(match)
-    sheet = load_sheet(match)
+    # Without the corrections trail, which the calculator doesn't show: each keystroke's
+    # preview reads this sheet.
+    sheet = load_sheet(match, corrections=False)
     side, number = viewer.side, sheet.current_hand
     if side is None or number is None:
         # No side of its own, or no hand open: the page says why (the entry would too).
@@ -142,4 +159,5 @@ def correct(code: str, number: int, position: int) -> ResponseReturnValue:
     """The host corrects a cell with the calculator (to mend a hand that doesn't add up)."""
     match = match_or_404(code)
     viewer, side = viewer_for(match), side_at(match, position)
-    return _calculator(match, load_sheet(match), viewer, side, number, correcting=True)
+    sheet = load_sheet(match, corrections=False)
+    return _calculator(match, sheet, viewer, side, number, correcting=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .base import (
     CalcField,
     Calculation,
+    Conflict,
     CountError,
     EntryFacts,
     HandFacts,
@@ -37,6 +38,7 @@ __all__ = [
     "GAMES",
     "CalcField",
     "Calculation",
+    "Conflict",
     "CountError",
     "EntryFacts",
     "Game",

@@ -107,6 +107,15 @@ class CountError(ValueError):
         self.reason = reason
 
 
+class Conflict(NamedTuple):
+    """Why an entry can't stand beside what another side entered for the same hand, in words
+    that say both sides' part."""
+
+    reason: str
+    # The calculator count it is about (its key), where it is about one: the page marks it.
+    field: str | None = None
+
+
 class EntryFacts(NamedTuple):
     """What one side put in its cell for one hand. (A named tuple: a long sheet makes hundreds
     of them on every page, and a tuple is made in a fraction of a frozen dataclass's time.)"""

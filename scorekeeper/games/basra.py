@@ -26,7 +26,7 @@ from .calculator import (
     require_within_cards,
 )
 from .game import PointsGame
-from .hand_checks import Expected
+from .hand_checks import Claim, Expected
 
 # basra.txt: "The side with more than half of them — twenty-seven or more out of fifty-two —
 # scores 30 points for the majority."
@@ -60,6 +60,10 @@ BASRA_CARDS: tuple[tuple[str, str, str, int, int], ...] = (
         8,
     ),
 )
+# The plain entry's tick that says nobody took the majority, as a refusal quotes it: head to
+# head, the cards split evenly; three players, two or three tied for the most.
+SPLIT_TICK = _l("Cards split evenly (26–26)")
+TIED_TICK = _l("Tied for most cards")
 # basra.txt: "the other forty-eight go out four to each player at a time", so a side plays
 # at most 48 / sides cards, and every basra is made by one of them.
 DEALT = PACK - 4
@@ -314,6 +318,18 @@ class Basra(PointsGame):
         if self.choice(table, "carry_over") == "lapse":
             return MAJORITY
         return held_over + MAJORITY
+
+    def claim_of(self, table: Table, entry: EntryFacts) -> Claim | None:
+        """Besides the calculator's answer to "Most cards": a plain entry's tick (or its
+        absence) says whether nobody took the majority, and so does a count of 26 of 52 head
+        to head. (product.md: one side says the cards split 26–26 and the other does not.)"""
+        if entry.counts is None:
+            tick = SPLIT_TICK if table.sides == 2 else TIED_TICK
+            return Claim(tied=entry.even_split, tick=str(tick), points=entry.points)
+        if table.sides >= 3:
+            return super().claim_of(table, entry)
+        cards = entry.counts.get("cards", 0)
+        return Claim(tied=cards == PACK // 2, cards=cards, points=entry.points)
 
     def tied(self, table: Table, cells: Sequence[EntryFacts]) -> bool:
         """Whether nobody took the majority this hand, as the entries tell it."""

@@ -11,6 +11,7 @@ from flask_babel import lazy_ngettext, lazy_pgettext, ngettext
 from .base import (
     CalcField,
     Calculation,
+    Conflict,
     EntryFacts,
     HandFacts,
     HandResult,
@@ -20,7 +21,7 @@ from .base import (
 )
 from .calculator import calculation, count_field, line, read_counts
 from .game import Game, Outcome, every_side
-from .hand_checks import Expected
+from .hand_checks import Expected, ticked_twice
 
 # brisca.txt: "The total value of the cards in a suit is 30 points. Correspondingly, the whole
 # deck is 120 points."
@@ -40,6 +41,9 @@ CARD_VALUES: tuple[tuple[str, str, int, str], ...] = tuple(
         ("jacks", lazy_pgettext("the Spanish deck", "Jacks"), 2),
     )
 )
+# The ticks only one side can make, as a refusal quotes them (the entry forms' labels).
+BLACK_HAND = _l("Black hand")
+LAST_TRICK = _l("Took the last trick")
 # Four suits in the 40-card Spanish deck: four of each counting card.
 SUITS = 4
 
@@ -189,19 +193,32 @@ class Brisca(Game):
         # NOTE: Why a match of Brisca was won: "First to 3 rounds".
         return side, ngettext("First to %(num)d round", "First to %(num)d rounds", table.target)
 
-    def entry_conflict(
-        self, table: Table, hand: HandFacts, side: int, entry: EntryFacts
-    ) -> str | None:
-        """Beside the counts: the round's card points can't pass the deck's 120, and the last
-        side's entry must bring them to exactly 120."""
-        found = super().entry_conflict(table, hand, side, entry)
-        if found is not None:
-            return found
+    def entry_conflicts(
+        self, table: Table, hand: HandFacts, side: int, entry: EntryFacts, me: str | None = None
+    ) -> list[Conflict]:
+        """Beside the counts: only one side holds a black hand or takes the last trick, the
+        round's card points can't pass the deck's 120, and the last side's entry must bring
+        them to exactly 120."""
+        found = super().entry_conflicts(table, hand, side, entry, me)
         cells = every_side(hand, table.sides)
         theirs = [(at, cell) for at, cell in enumerate(cells) if at != side and cell is not None]
+        named = [(table.side_name(at), cell) for at, cell in theirs]
+        if entry.black_hand and self.black_hands(table, [entry]):
+            others = [(name, cell.points) for name, cell in named if cell.black_hand]
+            found += ticked_twice(str(BLACK_HAND), entry.points, others, me)
+        if entry.last_trick:
+            others = [(name, cell.points) for name, cell in named if cell.last_trick]
+            found += ticked_twice(str(LAST_TRICK), entry.points, others, me)
         # A black hand ends the round before every card is won: its points need not add up.
         if not theirs or self.black_hands(table, [entry, *(cell for _, cell in theirs)]):
-            return None
+            return found
+        points = self._past_the_deck(table, theirs, entry)
+        return found if points is None else [*found, Conflict(points)]
+
+    def _past_the_deck(
+        self, table: Table, theirs: Sequence[tuple[int, EntryFacts]], entry: EntryFacts
+    ) -> str | None:
+        """Why an entry's card points can't be beside the others' (None: they can)."""
         others = sum(cell.points for _, cell in theirs)
         total = others + entry.points
         last = len(theirs) == table.sides - 1

@@ -13,6 +13,7 @@ from flask_babel import ngettext
 from .base import (
     CalcField,
     Calculation,
+    Conflict,
     CountError,
     EntryFacts,
     HandFacts,
@@ -23,7 +24,15 @@ from .base import (
     TableFormat,
     TableRule,
 )
-from .hand_checks import Expected, all_by_calculator, cross_check, over_the_pack
+from .calculator import MOST_ALONE, MOST_NO, MOST_TIED
+from .hand_checks import (
+    Claim,
+    Expected,
+    all_by_calculator,
+    claim_conflicts,
+    cross_check,
+    over_the_pack,
+)
 
 
 class Outcome(NamedTuple):
@@ -204,20 +213,47 @@ class Game:
                     breakdowns.append(worked)
         return cells, points, breakdowns, problems
 
-    def entry_conflict(
-        self, table: Table, hand: HandFacts, side: int, entry: EntryFacts
-    ) -> str | None:
-        """Why a side's entry can't stand beside what the other sides entered in this hand
-        already (None: it can), naming their entries: with the calculator on both, the pack
-        holds only so many cards, aces, jacks…"""
-        if entry.counts is None or not self.expected:
-            return None
-        theirs = [
-            (table.side_name(at), cell.counts)
+    def entry_conflicts(
+        self, table: Table, hand: HandFacts, side: int, entry: EntryFacts, me: str | None = None
+    ) -> list[Conflict]:
+        """Every way a side's entry can't stand beside what the other sides entered in this
+        hand already (empty: it can), naming their entries: with the calculator on both, the
+        pack holds only so many cards, aces, jacks…; only one side has the most cards alone.
+        `me` names the entering side in the words (None: its own phone, "you")."""
+        others = [
+            (table.side_name(at), cell)
             for at, cell in enumerate(every_side(hand, table.sides))
-            if at != side and cell is not None and cell.counts is not None
+            if at != side and cell is not None
         ]
-        return over_the_pack(theirs, entry.counts, self.expected)
+        found: list[Conflict] = []
+        if entry.counts is not None and self.expected:
+            counted = [(name, cell.counts) for name, cell in others if cell.counts is not None]
+            found += over_the_pack(counted, entry.counts, self.expected)
+        mine = self.claim_of(table, entry)
+        if mine is not None:
+            claims = [
+                (name, claim)
+                for name, cell in others
+                if (claim := self.claim_of(table, cell)) is not None
+            ]
+            found += claim_conflicts(mine, claims, me)
+        return found
+
+    def claim_of(self, table: Table, entry: EntryFacts) -> Claim | None:
+        """What an entry says about who has the most cards (None: nothing): with three or
+        more sides, the calculator's answer to "Most cards" and the count it was given with."""
+        counts = entry.counts
+        if counts is None or not any(
+            calc_field.key == "most_cards" for calc_field in self.calculator_fields(table)
+        ):
+            return None
+        answer = counts.get("most_cards", MOST_NO)
+        return Claim(
+            tied={MOST_TIED: True, MOST_ALONE: False}.get(answer),
+            answer=answer,
+            cards=counts.get("cards", 0),
+            points=entry.points,
+        )
 
     # The hooks the loop in state() calls: the games differ in how a sheet works out only here.
 

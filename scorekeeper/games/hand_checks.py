@@ -1,15 +1,17 @@
-"""The checks on a complete hand across sides: what the calculator entries must add up to."""
+"""The checks across sides: what a complete hand's calculator entries must add up to, and
+what one side's entry can't say beside what another side entered in the same hand."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from .base import EntryFacts
-from .calculator import MOST_ALONE, MOST_NO, MOST_TIED
+from .base import Conflict, EntryFacts
+from .calculator import MOST_ALONE, MOST_CARDS_CHOICES, MOST_NO, MOST_TIED
 
 
 @dataclass(frozen=True)
@@ -76,10 +78,11 @@ def over_the_pack(
     theirs: Sequence[tuple[str, Mapping[str, int]]],
     mine: Mapping[str, int],
     expected: Sequence[Expected],
-) -> str | None:
-    """Why one side's calculator counts can't be true beside the counts the other sides
-    (named) entered in the same hand already: together they would hold more of something
-    than the pack has. None if they can."""
+) -> list[Conflict]:
+    """Every line on which one side's calculator counts can't be true beside the counts the
+    other sides (named) entered in the same hand already: together they would hold more of
+    something than the pack has. Empty if they can."""
+    found: list[Conflict] = []
     for rule in expected:
         own = mine.get(rule.key, 0)
         held = [(name, side.get(rule.key, 0)) for name, side in theirs if side.get(rule.key, 0)]
@@ -88,24 +91,178 @@ def over_the_pack(
             continue
         if rule.single:
             # NOTE: %(side)s is a side's name; %(what)s a single card or event: "2♣", "Last Hand".
-            return _(
+            reason = _(
                 "%(side)s has the %(what)s already: only one side can.",
                 side=held[0][0],
                 what=rule.noun,
             )
-        named = ", ".join(f"{name} {count}" for name, count in held)
-        # NOTE: "Aces: Side 1 3 already, and your 2 would make 5; there are only 4." %(what)s is
-        # what was counted; %(named)s each other side's name and count.
-        return _(
-            "%(what)s: %(named)s already, and your %(own)d would make %(got)d; "
-            "there are only %(total)d.",
-            what=rule.noun,
-            named=named,
-            own=own,
-            got=got,
-            total=rule.total,
+        else:
+            named = ", ".join(f"{name} {count}" for name, count in held)
+            # NOTE: "Aces: Side 1 3 already, and your 2 would make 5; there are only 4." %(what)s
+            # is what was counted; %(named)s each other side's name and count.
+            reason = _(
+                "%(what)s: %(named)s already, and your %(own)d would make %(got)d; "
+                "there are only %(total)d.",
+                what=rule.noun,
+                named=named,
+                own=own,
+                got=got,
+                total=rule.total,
+            )
+        found.append(Conflict(reason, rule.key))
+    return found
+
+
+class Claim(NamedTuple):
+    """What one entry says about who has the most cards, as a refusal quotes it back."""
+
+    # Whether it says nobody has the most alone (Basra's 26–26 split, a tie for most cards),
+    # or that somebody has; None where it says neither.
+    tied: bool | None
+    # Its answer to the calculator's "Most cards" (three or more sides), None where not asked.
+    answer: int | None = None
+    # Its cards captured, where it was counted with the calculator.
+    cards: int | None = None
+    # The plain entry's tick that says it (its label), and the points entered with it.
+    tick: str = ""
+    points: int = 0
+
+
+def claim_conflicts(
+    mine: Claim, theirs: Sequence[tuple[str, Claim]], me: str | None = None
+) -> list[Conflict]:
+    """Each other side (named) whose claim can't be true beside this entry's, in both sides'
+    words. `me` names the side entering (None: its own phone, "you")."""
+    field = "most_cards" if mine.answer is not None else "cards" if mine.cards is not None else None
+    return [
+        Conflict(both_said(claim_words(mine, me), claim_words(other, name), name, me), field)
+        for name, other in theirs
+        if contradicts(mine, other)
+    ]
+
+
+def contradicts(mine: Claim, theirs: Claim) -> bool:
+    """Whether two entries' claims about the most cards can't both be true."""
+    # Two counts alone (head to head, by calculator) say nothing to each other but their sum,
+    # which the pack checks: 26 beside 20 is a hand short of 52, flagged once all are in.
+    counted_only = mine.answer is None and theirs.answer is None
+    if not (counted_only and mine.cards is not None and theirs.cards is not None):
+        if mine.tied is not None and theirs.tied is not None and mine.tied != theirs.tied:
+            return True
+    return _belied(mine, theirs) or _belied(theirs, mine)
+
+
+def _belied(claim: Claim, other: Claim) -> bool:
+    """Whether a claim to the most cards (alone, or tied) is belied by another side's."""
+    if claim.answer == MOST_ALONE:
+        if other.answer == MOST_ALONE:
+            return True
+        return claim.cards is not None and other.cards is not None and other.cards >= claim.cards
+    if claim.answer == MOST_TIED and claim.cards is not None and other.cards is not None:
+        # Tied at the top with this count: a side with more can't be, nor one with as many
+        # that says it hasn't the most.
+        return other.cards > claim.cards or (other.cards == claim.cards and other.answer == MOST_NO)
+    return False
+
+
+def claim_words(claim: Claim, side: str | None) -> str:
+    """What an entry says about the most cards, in a sentence: of a side by its name, or
+    (side None) of the phone's own, "you"."""
+    if claim.answer is not None:
+        said = {"answer": dict(MOST_CARDS_CHOICES)[claim.answer], "question": _("Most cards")}
+        cards = claim.cards or 0
+        if side is None:
+            # NOTE: Quoting a side's calculator: %(answer)s is its answer ("Yes, alone") to
+            # the question %(question)s ("Most cards").
+            return ngettext(
+                "You answered “%(answer)s” to “%(question)s”, with %(num)d card captured.",
+                "You answered “%(answer)s” to “%(question)s”, with %(num)d cards captured.",
+                cards,
+                **said,
+            )
+        # NOTE: as the sentence before, of another side (%(side)s, its name).
+        return ngettext(
+            "%(side)s answered “%(answer)s” to “%(question)s”, with %(num)d card captured.",
+            "%(side)s answered “%(answer)s” to “%(question)s”, with %(num)d cards captured.",
+            cards,
+            side=side,
+            **said,
         )
-    return None
+    if claim.cards is not None:
+        if side is None:
+            return ngettext(
+                "You counted %(num)d card captured.",
+                "You counted %(num)d cards captured.",
+                claim.cards,
+            )
+        return ngettext(
+            "%(side)s counted %(num)d card captured.",
+            "%(side)s counted %(num)d cards captured.",
+            claim.cards,
+            side=side,
+        )
+    return ticked_words(claim.tick, bool(claim.tied), claim.points, side)
+
+
+def ticked_words(tick: str, ticked: bool, points: int, side: str | None) -> str:
+    """A plain entry's tick (its label) quoted back: ticked or not, by whom."""
+    if side is None:
+        if ticked:
+            # NOTE: %(tick)s is a tick's label on the entry form ("Cards split evenly (26–26)").
+            return _("You ticked “%(tick)s”.", tick=tick)
+        return _("You did not tick “%(tick)s”.", tick=tick)
+    if ticked:
+        # NOTE: %(side)s is a side's name, %(points)s what it entered, %(tick)s a tick's label.
+        return _(
+            "%(side)s entered %(points)s and ticked “%(tick)s”.",
+            side=side,
+            points=points,
+            tick=tick,
+        )
+    return _(
+        "%(side)s entered %(points)s and did not tick “%(tick)s”.",
+        side=side,
+        points=points,
+        tick=tick,
+    )
+
+
+def both_said(mine: str, theirs: str, name: str, me: str | None = None) -> str:
+    """Two sides' words that can't both be true, and what to do about it: to a side's own
+    phone, check with the other side; to the host writing for side `me`, make them agree."""
+    if me is None:
+        # NOTE: %(side)s is the other side's name.
+        end = _(
+            "Only one of these can be true: check with %(side)s; if theirs is wrong, the host "
+            "can correct it.",
+            side=name,
+        )
+    else:
+        # NOTE: said to the host, who writes the cells of both sides (%(side)s and %(other)s).
+        end = _(
+            "Only one of these can be true: make %(side)s and %(other)s agree.",
+            side=me,
+            other=name,
+        )
+    return f"{mine} {theirs} {end}"
+
+
+def ticked_twice(
+    tick: str, mine: int, theirs: Sequence[tuple[str, int]], me: str | None = None
+) -> list[Conflict]:
+    """A tick only one side can make (a black hand, the last trick), made by this entry (its
+    points `mine`) and by other sides already (named, with their points)."""
+    return [
+        Conflict(
+            both_said(
+                ticked_words(tick, True, mine, me),
+                ticked_words(tick, True, points, name),
+                name,
+                me,
+            )
+        )
+        for name, points in theirs
+    ]
 
 
 def all_by_calculator(cells: Sequence[EntryFacts | None]) -> bool:

@@ -160,11 +160,14 @@ def correct_hand(match: Match, number: int, fixes: Sequence[Fix], reason: str, p
             # where no phone holds the side (the sheet's one form does that).
             if is_fill(sheet, number, fix.side, entry, viewer):
                 viewer.require(Action.FILL, fix.side)
+        # The hand as it would stand: a cell left as it was keeps its counts, so the changed
+        # ones are checked against those too (a split ticked beside a count of 30 cards).
         hand: list[EntryFacts | None] = [None] * len(sheet.sides)
-        for fix in fixes:
-            hand[fix.side.position] = fix.facts
+        for fix, entry in seen:
+            kept = entry is not None and not _differs(entry, fix)
+            hand[fix.side.position] = entry.facts if entry is not None and kept else fix.facts
         for fix, _entry in changed:
-            check_beside_the_others(sheet, number, fix.side, fix.facts, hand)
+            check_beside_the_others(sheet, number, fix.side, fix.facts, hand, named=True)
         for fix, entry in changed:
             _record_fix(sheet, number, fix, entry, reason, viewer.phone or "")
         said = listed(_cell_change(fix, entry) for fix, entry in changed)

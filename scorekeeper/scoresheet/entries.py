@@ -3,13 +3,14 @@ the last trick of a Brisca round tied at the top."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 import sqlalchemy as sa
 from flask_babel import gettext as _
 
 from scorekeeper.extensions import db
-from scorekeeper.games import EntryFacts
+from scorekeeper.games import Conflict, EntryFacts
 from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side, person, utcnow
 from scorekeeper.permissions import Action, Refusal, Viewer
 from scorekeeper.scoresheet.sheet import Sheet, StoredEntry, cell_values, load_sheet
@@ -146,21 +147,42 @@ def check_open_hand(sheet: Sheet, number: int, viewer: Viewer, facts: EntryFacts
 
 
 def check_beside_the_others(
-    sheet: Sheet, number: int, side: Side, facts: EntryFacts, hand: list[EntryFacts | None]
+    sheet: Sheet,
+    number: int,
+    side: Side,
+    facts: EntryFacts,
+    hand: list[EntryFacts | None],
+    *,
+    named: bool = False,
 ) -> None:
-    """Refuse an entry the other sides' entries in `hand` make impossible (Brisca's card
-    points past 120, the calculators' cards past the pack), naming their entries."""
-    conflict = sheet.game.entry_conflict(sheet.table, hand, side.position, facts)
-    if conflict is not None:
-        # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round"); %(why)s is
-        # a sentence saying what doesn't add up.
-        message = _(
-            "%(hand)s %(number)s: nothing was saved. %(why)s",
-            hand=sheet.game.hand_word,
-            number=number,
-            why=conflict,
-        )
-        raise Refusal(message, 409, sheet.match)
+    """Refuse an entry the other sides' entries in `hand` make impossible (a 26–26 split one
+    side says and the other does not, two sides with the most cards alone, Brisca's card
+    points past 120, the calculators' cards past the pack), saying every way it is, in both
+    sides' words, and giving back what was typed. `named`: the words name the side entered
+    for (the host's, filling or correcting) rather than say "you" (its own phone)."""
+    me = side.name if named else None
+    conflicts = sheet.game.entry_conflicts(sheet.table, hand, side.position, facts, me)
+    if conflicts:
+        raise Refusal(refused_beside(sheet, number, conflicts), 409, sheet.match, given_back=facts)
+
+
+def as_entered(sheet: Sheet, number: int) -> list[EntryFacts | None]:
+    """Hand `number` as the sides entered it so far (empty before it starts)."""
+    if number > len(sheet.grid):
+        return []
+    return [entry.facts if entry else None for entry in sheet.grid[number - 1]]
+
+
+def refused_beside(sheet: Sheet, number: int, conflicts: Sequence[Conflict]) -> str:
+    """The words of an entry refused beside the others' entries: every reason at once."""
+    # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round"); %(why)s is
+    # one or more sentences saying what doesn't add up.
+    return _(
+        "%(hand)s %(number)s: nothing was saved. %(why)s",
+        hand=sheet.game.hand_word,
+        number=number,
+        why=" ".join(conflict.reason for conflict in conflicts),
+    )
 
 
 def check_unchanged(
@@ -327,10 +349,7 @@ def enter_hand(
         cell = sheet.cell(number, side)
         if seen_revision is not None:
             check_unchanged(sheet, number, side, seen_revision, viewer, correcting=False)
-        hand: list[EntryFacts | None] = []
-        if number <= len(sheet.grid):
-            hand = [entry.facts if entry else None for entry in sheet.grid[number - 1]]
-        check_beside_the_others(sheet, number, side, facts, hand)
+        check_beside_the_others(sheet, number, side, facts, as_entered(sheet, number))
         write_cell(sheet, number, side, facts, viewer.phone or "", restamp=True)
         said = {
             "hand": sheet.game.hand_word,

@@ -433,7 +433,23 @@ def correct_hand(code: str, number: int) -> ResponseReturnValue:
             Fix(side, hand_facts(form, at, ticks), form[f"revision_{at}"].data)
             for at, side in enumerate(sheet.sides)
         ]
-        done = corrections.correct_hand(match, number, fixes, form.reason.data or "", post_of(form))
+        try:
+            done = corrections.correct_hand(
+                match, number, fixes, form.reason.data or "", post_of(form)
+            )
+        except Refusal as refusal:
+            if refusal.given_back is None:
+                raise
+            # Cells that can't stand together: the form again as the host filled it, saying why.
+            return render_template(
+                "sheet/hand.html",
+                sheet=load_sheet(match),
+                match=match,
+                number=number,
+                form=form,
+                ticks=ticks,
+                error=refusal.message,
+            ), refusal.status
         return answer(match.code, done)
     viewer_for(match).require(Action.CORRECT)
     if number == sheet.current_hand:

@@ -11,6 +11,12 @@ from .helpers import counted, lines_of, plain, table
 BRISCA = get_game("brisca")
 
 
+def conflict(*args) -> str | None:
+    """Every reason an entry is refused beside the others', said in one go (None: none)."""
+    found = BRISCA.entry_conflicts(*args)
+    return " ".join(found_one.reason for found_one in found) or None
+
+
 @pytest.mark.parametrize(
     ("counts", "line", "total"),
     [
@@ -185,31 +191,33 @@ def test_calculator_rounds_check_each_rank_too() -> None:
 
 def test_a_round_past_the_deck_is_refused_naming_the_other_side() -> None:
     two = table("brisca")
-    said = BRISCA.entry_conflict(two, [plain(70), None], 1, plain(70))
+    said = conflict(two, [plain(70), None], 1, plain(70))
     assert said == (
         "Side 1 70 already: with your 70 the round's card points come to 140, and the deck "
         "holds 120. Yours would be 50. If theirs is wrong, the host can correct it."
     )
-    assert BRISCA.entry_conflict(two, [plain(70), None], 1, plain(50)) is None
-    assert BRISCA.entry_conflict(two, [plain(60), None], 1, plain(60)) is None
+    assert conflict(two, [plain(70), None], 1, plain(50)) is None
+    assert conflict(two, [plain(60), None], 1, plain(60)) is None
     # The first entry of a round has nothing beside it.
-    assert BRISCA.entry_conflict(two, [None, None], 0, plain(120)) is None
+    assert conflict(two, [None, None], 0, plain(120)) is None
 
 
 def test_three_sides_refuse_only_past_the_deck_until_the_last_entry() -> None:
     three = table("brisca", "3")
-    assert BRISCA.entry_conflict(three, [plain(100), None, None], 1, plain(20)) is None
-    assert "come to 130" in BRISCA.entry_conflict(three, [plain(100), None, None], 1, plain(30))
-    last = BRISCA.entry_conflict(three, [plain(50), plain(40), None], 2, plain(20))
+    assert conflict(three, [plain(100), None, None], 1, plain(20)) is None
+    assert "come to 130" in conflict(three, [plain(100), None, None], 1, plain(30))
+    last = conflict(three, [plain(50), plain(40), None], 2, plain(20))
     assert "come to 110" in last and "Yours would be 30." in last
 
 
 def test_a_black_hand_round_need_not_add_up() -> None:
     black = table("brisca", black_hand="on")
-    assert BRISCA.entry_conflict(black, [plain(20)], 1, plain(10, black_hand=True)) is None
+    assert conflict(black, [plain(20)], 1, plain(10, black_hand=True)) is None
 
 
 def test_counts_past_the_deck_name_the_card() -> None:
     two = table("brisca")
-    said = BRISCA.entry_conflict(two, [counted(two, aces=3)], 1, counted(two, aces=2))
-    assert said == "Aces: Side 1 3 already, and your 2 would make 5; there are only 4."
+    said = BRISCA.entry_conflicts(two, [counted(two, aces=3)], 1, counted(two, aces=2))
+    assert said[0] == ("Aces: Side 1 3 already, and your 2 would make 5; there are only 4.", "aces")
+    # Every line at once: the round's 55 card points are not the deck's 120 either.
+    assert "come to 55, and the deck holds 120" in said[1].reason

@@ -141,8 +141,9 @@ def test_correcting_an_earlier_tie_changes_the_later_majority(basra, host, guest
 
 
 def test_plain_even_split_holds_the_majority_over(basra, host, guest):
+    # Both sides say so: a split only one side ticks is refused (test_contradictions.py).
     host.enter(basra, 1, 0, 13, even_split="y")
-    page = guest.enter(basra, 1, 1, 17).shown
+    page = guest.enter(basra, 1, 1, 17, even_split="y").shown
     assert "Next majority worth 60" in page
 
 
