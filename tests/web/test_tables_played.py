@@ -518,6 +518,22 @@ class TablesPlayed(RuleBasedStateMachine):
         hand = export["hands"][number - 1]["cells"] if number <= len(export["hands"]) else []
         entered = {cell["side"] for cell in hand}
         calc = bool(fields_of(self.table)) and draw(st.booleans(), label="calculator")
+        own = self.side_of(self.host)
+        # The host's part: its own side and every side no phone holds, from its one form.
+        keeps = [
+            s
+            for s in range(self.table.sides)
+            if s not in entered and (s == own or not self.holders[s])
+        ]
+        if keeps and not calc and draw(st.booleans(), label="the host's one form"):
+            form, cells = self.whole_hand(data, number, keeps, odds=4)
+            url = f"/m/{self.code}/hand/{number}/enter"
+            refused = self.contradicts(number, cells)
+            status, changed = self.post(self.host, url, form, refused=True if refused else None)
+            if status < 400 and changed:
+                for side in keeps:
+                    self.check_stored(number, side, form, False, f"_{side}")
+            entered |= set(keeps)
         for side in range(self.table.sides):
             if side in entered:
                 continue
@@ -536,6 +552,62 @@ class TablesPlayed(RuleBasedStateMachine):
             status, changed = self.post(phone, url, form, refused=True if refused else None)
             if status < 400 and changed:
                 self.check_stored(number, side, form, calc)
+
+    def whole_hand(
+        self, data: st.DataObject, number: int, offered: list[int], odds: int
+    ) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+        """The host's one form for hand `number` with a total for each side in `offered`,
+        against the revisions its page saw; and the cells it asks for."""
+        stored = self.revisions()
+        form: dict[str, Any] = {}
+        cells: dict[int, dict[str, Any]] = {}
+        for side in offered:
+            typed = self.values(data, number, side, calc=False, odds=odds)
+            form[f"points_{side}"] = typed["points"]
+            for tick in ("even_split", "black_hand"):
+                if tick in typed:
+                    form[f"{tick}_{side}"] = "y"
+            form[f"revision_{side}"] = stored.get((number, side), 0)
+            cells[side] = self.typed(form, False, f"_{side}")
+        return form, cells
+
+    @rule(data=st.data())
+    def host_enters_the_whole_hand(self, data: st.DataObject) -> None:
+        """The host's one form for the open hand: a total for its own side, if it holds one,
+        and for each side no phone holds, checked as each side's own entry and saved
+        together; now and then for a hand not open, with a stale revision, or with a column
+        a phone holds (forged: the form never offers it)."""
+        draw = data.draw
+        export = self.export()
+        worked = self.worked(export)
+        aimed = worked.open_hand or len(export["hands"]) + 1
+        number = draw(st.sampled_from([aimed, aimed, aimed, aimed - 1, aimed + 1]), label="hand")
+        if number < 1:
+            return
+        own = self.side_of(self.host)
+        offered = [s for s in range(self.table.sides) if s == own or not self.holders[s]]
+        held = [s for s in range(self.table.sides) if s not in offered]
+        forged = bool(held) and draw(st.integers(0, 5), label="forged") == 0
+        if forged:
+            offered.append(draw(st.sampled_from(held), label="forged side"))
+        if not offered:
+            return
+        stale = draw(st.integers(0, 5), label="stale") == 0
+        form, cells = self.whole_hand(data, number, offered, odds=3)
+        if stale:
+            form[f"revision_{draw(st.sampled_from(offered), label='stale side')}"] += 1
+        must_refuse = (
+            export["status"] != "open"
+            or worked.open_hand != number
+            or stale
+            or forged
+            or self.contradicts(number, cells)
+        )
+        url = f"/m/{self.code}/hand/{number}/enter"
+        status, changed = self.post(self.host, url, form, refused=True if must_refuse else None)
+        if status < 400 and changed:
+            for side in offered:
+                self.check_stored(number, side, form, False, f"_{side}")
 
     @rule(data=st.data())
     def wrong_phone_enters(self, data: st.DataObject) -> None:
@@ -578,9 +650,14 @@ class TablesPlayed(RuleBasedStateMachine):
         else:
             url = f"{base}/correct"
             form["side"] = side
+        # The open hand's empty cell of a side a phone holds (the host's own too) is that
+        # phone's to enter: the host may not fill it.
+        empty = (number, side) not in self.revisions()
+        held = bool(self.holders[side])
         must_refuse = (
             export["status"] != "open"
             or stale
+            or (number == worked.open_hand and empty and held)
             or self.contradicts(number, {side: self.typed(form, calc)})
         )
         status, changed = self.post(self.host, url, form, refused=True if must_refuse else None)
@@ -771,6 +848,24 @@ class TablesPlayed(RuleBasedStateMachine):
                 for kind, inner in TD.findall(drawn)
             ]
             assert seen == [None if c is None else c["points"] for c in cells], (seen, cells)
+        # The host fills the open hand's empty cells of the sides no phone holds, and only
+        # those: a side a phone holds enters its own.
+        fills = {
+            (int(n), int(s))
+            for n, s in re.findall(
+                r'class="fill" href="/m/\w+/hand/(\d+)/side/(\d+)/correct"', shown
+            )
+        }
+        want: set[tuple[int, int]] = set()
+        if export["status"] == "open" and worked.open_hand is not None:
+            number = worked.open_hand
+            cells = oracle.cells_of(hands[number - 1], table.sides) if number <= len(hands) else []
+            want = {
+                (number, s)
+                for s in range(table.sides)
+                if not self.holders[s] and (not cells or cells[s] is None)
+            }
+        assert fills == want, f"fill links {sorted(fills)}, should be {sorted(want)}"
         # A hand's cells agree with each other, complete or not.
         for hand in hands:
             found = oracle.contradictions(table, hand)
