@@ -57,6 +57,17 @@ TARGETS = {
 NAMES = ["Ana", "Ben", "Cleo", "Dov", "Eli", "Fay", "Gus", "Hana"]
 
 
+class Named(Phone):
+    """A phone the failing example names as the table would ("a phone on Ben")."""
+
+    def __init__(self, app: Flask, name: str) -> None:
+        super().__init__(app)
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
 def fields_of(table: Table) -> dict[str, tuple[str, int]]:
     """The calculator's inputs for a table: key -> (kind, most). product.md, Calculators."""
     if table.game == "brisca":
@@ -225,7 +236,7 @@ class TablesPlayed(RuleBasedStateMachine):
         _emptied(app)
         fresh_memory(app)
         self.code = ""
-        self.host = Phone(app)
+        self.host = Named(app, "the host's phone")
         self.holders: dict[int, list[Phone]] = {}
         # Phones at the table holding no side: watchers, and phones whose side was released.
         self.watchers: list[Phone] = []
@@ -279,12 +290,12 @@ class TablesPlayed(RuleBasedStateMachine):
         for side in range(sides):
             room = per_side - len(self.holders[side])
             for _ in range(draw(st.integers(0, room), label=f"phones on {NAMES[side]}")):
-                phone = Phone(self.app)
+                phone = Named(self.app, f"a phone on {NAMES[side]}")
                 page = phone.join(self.code, side)
                 assert page.status_code == 200, page.shown[:300]
                 self.holders[side].append(phone)
         if draw(st.booleans(), label="a watcher"):
-            watcher = Phone(self.app)
+            watcher = Named(self.app, "a watcher")
             assert watcher.join(self.code, None).status_code == 200
             self.watchers.append(watcher)
 
@@ -616,7 +627,9 @@ class TablesPlayed(RuleBasedStateMachine):
     def wrong_phone_enters(self, data: st.DataObject) -> None:
         """A phone enters for a side it does not hold: refused, nothing changes."""
         draw = data.draw
-        phone = draw(st.sampled_from([*self.phones(), Phone(self.app)]), label="phone")
+        phone = draw(
+            st.sampled_from([*self.phones(), Named(self.app, "a new phone")]), label="phone"
+        )
         own = self.side_of(phone)
         others = [s for s in range(self.table.sides) if s != own]
         side = draw(st.sampled_from(others), label="side")
@@ -709,7 +722,7 @@ class TablesPlayed(RuleBasedStateMachine):
     @rule(data=st.data())
     def not_the_host_corrects(self, data: st.DataObject) -> None:
         """A phone that is not the host's corrects a cell: refused, nothing changes."""
-        others = [p for p in self.phones() if p is not self.host] + [Phone(self.app)]
+        others = [p for p in self.phones() if p is not self.host] + [Named(self.app, "a new phone")]
         phone = data.draw(st.sampled_from(others), label="phone")
         side = data.draw(st.integers(0, self.table.sides - 1), label="side")
         form = {"hand": 1, "side": side, "points": 7, "revision": 0, "reason": ""}
@@ -761,7 +774,9 @@ class TablesPlayed(RuleBasedStateMachine):
         if not free or self.export()["status"] != "open":
             return
         side = data.draw(st.sampled_from(free), label="side")
-        phone = data.draw(st.sampled_from([*self.watchers, Phone(self.app)]), label="phone")
+        phone = data.draw(
+            st.sampled_from([*self.watchers, Named(self.app, "a new phone")]), label="phone"
+        )
         status, _changed = self.post(phone, f"/m/{self.code}/claim", {"target": side})
         if status < 400:
             self.holders[side].append(phone)
@@ -939,7 +954,7 @@ def test_tables_played(app: Flask) -> None:
     run_state_machine_as_test(
         lambda: TablesPlayed(app),
         settings=settings(
-            max_examples=40,
+            max_examples=30,
             stateful_step_count=30,
             deadline=None,
             suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
