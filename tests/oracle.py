@@ -1,0 +1,323 @@
+"""What a sheet must say, worked out again from what it shows, in a few plain lines per rule.
+
+Written from product.md ("Games: formats, targets, win rules", "Carry-over majority",
+"Calculators") and never from the app's own code: the stateful test (test_tables_played)
+holds the sheet a phone is shown (its JSON export) against it. A hand here is the export's
+"hands" item: {"number", "complete", "cells": [{"side", "points", "counts", "even_split",
+"last_trick", "black_hand"}]}.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+PACK = 52
+# Brisca's Spanish deck: the counting cards and what each is worth; 120 in all.
+BRISCA_VALUES = {"aces": 11, "threes": 10, "kings": 4, "horses": 3, "jacks": 2}
+DECK_POINTS = 120
+# The calculator's answer to "Most cards" with three or more sides.
+NO, ALONE, TIED = 0, 1, 2
+# What a hand entered by calculator on every side must add up to (product.md, Calculators).
+PACK_COUNTS = {
+    "basra": {"cards": 52, "aces": 4, "jacks": 4, "two_clubs": 1, "ten_diamonds": 1},
+    "pastura": {"cards": 52, "aces": 4, "jacks": 4, "two_clubs": 1, "ten_diamonds": 1},
+    "brasta": {
+        "cards": 52,
+        "aces": 4,
+        "clubs": 13,
+        "two_clubs": 1,
+        "ten_diamonds": 1,
+        "last_hand": 1,
+    },
+    "brisca": {key: 4 for key in BRISCA_VALUES},
+    "other": {},
+}
+# Basra's basras scored by their card: twice the face value, pictures 10.
+BASRA_CARDS = {"basra_ace": 1, **{f"basra_{rank}": rank for rank in range(2, 11)}}
+BASRA_CARDS["basra_picture"] = 10
+
+
+@dataclass(frozen=True)
+class Table:
+    """A match's settings, as its export gives them."""
+
+    game: str
+    sides: int
+    target: int
+    rules: Mapping[str, str] = field(default_factory=dict)
+
+    @staticmethod
+    def of(export: Mapping[str, Any]) -> Table:
+        """The table of an exported match."""
+        return Table(export["game"], len(export["sides"]), export["target"], export["rules"])
+
+    def rule(self, key: str, default: str) -> str:
+        """The table's choice of one rule."""
+        return self.rules.get(key, default)
+
+
+def cells_of(hand: Mapping[str, Any], sides: int) -> list[dict[str, Any] | None]:
+    """A hand's cells in side order, None where a side has not entered."""
+    cells: list[dict[str, Any] | None] = [None] * sides
+    for cell in hand["cells"]:
+        cells[cell["side"]] = cell
+    return cells
+
+
+def counts_of(cell: Mapping[str, Any] | None) -> dict[str, int] | None:
+    """A cell's calculator counts (None: a plain total)."""
+    return None if cell is None or cell["counts"] is None else dict(cell["counts"])
+
+
+# Calculators: a side's counts to its points (product.md, "Calculators").
+
+
+def calculated(table: Table, counts: Mapping[str, int], held: int = 0) -> int:
+    """The points a side's counts are worth, `held` over into the hand (Basra)."""
+    n = lambda key: int(counts.get(key, 0))  # noqa: E731
+    if table.game == "brisca":
+        return sum(value * n(key) for key, value in BRISCA_VALUES.items())
+    if table.game == "brasta":
+        return (
+            10 * (n("cards") >= 27)
+            + 5 * n("aces")
+            + 10 * (n("aces") == 4)
+            + 10 * n("two_clubs")
+            + 10 * n("ten_diamonds")
+            + 10 * (n("clubs") >= 7)
+            + 10 * (n("clubs") == 13)
+            + 10 * n("brastas")
+            + 20 * n("double_brastas")
+            + 10 * n("last_hand")
+            - 10 * n("failed_builds")
+            - 10 * n("jack_burns")
+        )
+    most = n("most_cards") == ALONE if table.sides >= 3 else n("cards") >= 27
+    cards = n("aces") + n("jacks") + 2 * n("two_clubs") + 3 * n("ten_diamonds")
+    if table.game == "pastura":
+        return 3 * most + cards + n("pasturas")
+    # Basra.
+    if table.rule("basra_value", "flat") == "by_card":
+        basras = sum(2 * value * n(key) for key, value in BASRA_CARDS.items())
+    else:
+        basras = 10 * n("basras")
+    doubles = 20 * n("double_basras") if table.rule("double_basra", "off") == "on" else 0
+    return (30 + held) * most + cards + basras + doubles
+
+
+# Basra's majority held over (product.md, "Carry-over majority").
+
+
+def says_tie(table: Table, cell: Mapping[str, Any]) -> bool:
+    """Whether a Basra cell says nobody took the majority this hand."""
+    counts = counts_of(cell)
+    if cell["even_split"]:
+        return True
+    if counts is None:
+        return False
+    if table.sides >= 3:
+        return counts.get("most_cards") == TIED
+    return counts.get("cards") == PACK // 2
+
+
+def held_into(table: Table, hands: Sequence[Mapping[str, Any]]) -> list[int]:
+    """Basra: the points held over into each hand, and (last) into the next one."""
+    held, into = 0, []
+    for hand in hands:
+        into.append(held)
+        if not hand["complete"]:
+            continue
+        cells = [cell for cell in cells_of(hand, table.sides) if cell is not None]
+        if not any(says_tie(table, cell) for cell in cells):
+            held = 0
+        elif table.sides >= 3 and table.rule("three_tie", "held") == "nobody":
+            held = 0
+        elif table.rule("carry_over", "stack") == "lapse":
+            held = 30
+        else:
+            held += 30
+    return into + [held]
+
+
+# Brisca's rounds (product.md: "61+ wins, 60-60 last trick, 3 sides highest...").
+
+
+def round_taker(table: Table, cells: Sequence[Mapping[str, Any]]) -> tuple[int | None, bool]:
+    """Who took a complete Brisca round, and whether it waits for who took the last trick."""
+    if table.rule("black_hand", "off") == "on":
+        black = [at for at, cell in enumerate(cells) if cell["black_hand"]]
+        if len(black) == 1:
+            return black[0], False
+        if black:
+            # Two claims of the same three trumps: nobody can say who took it.
+            return None, False
+    points = [cell["points"] for cell in cells]
+    top = [at for at, got in enumerate(points) if got == max(points)]
+    if len(top) == 1:
+        return top[0], False
+    last = [at for at in top if cells[at]["last_trick"]]
+    if len(last) == 1:
+        return last[0], False
+    return None, True
+
+
+# The sheet as a whole: totals, who has won, the hand open for entries.
+
+
+@dataclass
+class Worked:
+    """What the sheet must show, worked out here."""
+
+    totals: list[int]
+    running: list[list[int]]
+    winner: int | None
+    # Brisca: a round tied at the top waiting for who took the last trick.
+    waiting: int | None
+    # The hand that takes entries (None: a side has won, or a round waits).
+    open_hand: int | None
+    # Basra: the points held over into each hand and into the next one.
+    held: list[int]
+
+
+def first_over(totals: Sequence[int], target: int) -> int | None:
+    """First to the target; several there: the higher; level: play on."""
+    over = [total for total in totals if total >= target]
+    if not over or over.count(max(over)) > 1:
+        return None
+    return list(totals).index(max(over))
+
+
+def unique(totals: Sequence[int], value: int) -> int | None:
+    """The one side with this total, None if several have it."""
+    return totals.index(value) if list(totals).count(value) == 1 else None
+
+
+def earns_cards(table: Table, counts: Mapping[str, int]) -> bool:
+    """Pastura: whether a side earned points from cards or the most-cards bonus."""
+    most = counts.get("most_cards") == ALONE if table.sides >= 3 else counts.get("cards", 0) >= 27
+    keys = ("aces", "jacks", "two_clubs", "ten_diamonds")
+    return most or any(counts.get(key, 0) for key in keys)
+
+
+def winner_after(table: Table, totals: Sequence[int], played: int, cells: Any) -> int | None:
+    """The side the game's win rule names after a complete hand, if any."""
+    if table.game == "pastura":
+        counts = [counts_of(cell) for cell in cells]
+        if all(c is not None for c in counts):
+            earners = [at for at, c in enumerate(counts) if c is not None and earns_cards(table, c)]
+            if len(earners) == 1:
+                return earners[0]
+    if table.game == "other" and table.rule("winner", "highest") == "lowest":
+        return unique(totals, min(totals)) if max(totals) >= table.target else None
+    if table.game == "other" and table.rule("winner", "highest") == "hands":
+        return unique(totals, max(totals)) if played >= table.target else None
+    return first_over(totals, table.target)
+
+
+def work_out(table: Table, hands: Sequence[Mapping[str, Any]]) -> Worked:
+    """Totals, running totals, winner and open hand of a sheet, from its cells."""
+    totals = [0] * table.sides
+    running: list[list[int]] = []
+    winner: int | None = None
+    waiting: int | None = None
+    for hand in hands:
+        if not hand["complete"]:
+            continue
+        cells = cells_of(hand, table.sides)
+        if table.game == "brisca":
+            taker, waits = round_taker(table, cells)
+            if waits and waiting is None:
+                waiting = hand["number"]
+            if taker is not None:
+                totals[taker] += 1
+            if winner is None and taker is not None and totals[taker] >= table.target:
+                winner = taker
+        else:
+            totals = [total + cell["points"] for total, cell in zip(totals, cells, strict=True)]
+            if winner is None:
+                winner = winner_after(table, totals, len(running) + 1, cells)
+        running.append(list(totals))
+    open_hand = None
+    if winner is None and waiting is None:
+        open_hand = len(hands) if hands and not hands[-1]["complete"] else len(hands) + 1
+    held = held_into(table, hands) if table.game == "basra" else [0] * (len(hands) + 1)
+    return Worked(totals, running, winner, waiting, open_hand, held)
+
+
+# What the cells of one complete hand must agree on.
+
+
+def contradictions(table: Table, hand: Mapping[str, Any]) -> list[str]:
+    """What a hand's cells (entered so far) say against each other, which no sheet may keep:
+    a split one side says and another does not, two sides alone with the most, counts past
+    the pack (product.md: refused at once, by whoever enters second)."""
+    cells = [cell for cell in cells_of(hand, table.sides) if cell is not None]
+    found: list[str] = []
+    if table.game == "basra" and table.sides == 2:
+        ties = {says_tie(table, cell) for cell in cells}
+        # Two counts head to head say nothing to each other but their sum: 26 beside 17 is a
+        # hand short of 52, flagged once both are in (product.md, "Calculators"), so that a
+        # host can correct a miscounted 26-26 one cell at a time with the calculator.
+        counted_only = all(counts_of(cell) is not None for cell in cells)
+        if len(ties) > 1 and not counted_only:
+            found.append("a 26-26 split said by one side only")
+    counted = [c for c in (counts_of(cell) for cell in cells) if c is not None]
+    if table.sides >= 3 and table.game in ("basra", "pastura"):
+        alone = [c for c in counted if c.get("most_cards") == ALONE]
+        if len(alone) > 1:
+            found.append(f"{len(alone)} sides alone with the most cards")
+        if alone and any(says_tie(table, cell) for cell in cells if table.game == "basra"):
+            found.append("one side alone with the most cards, another tied for the most")
+        if alone and any(
+            c is not claim and c.get("cards", 0) >= claim.get("cards", 0)
+            for claim in alone
+            for c in counted
+        ):
+            found.append("alone with the most cards beside a side with as many or more")
+    for key, most in PACK_COUNTS[table.game].items():
+        got = sum(c.get(key, 0) for c in counted)
+        if got > most:
+            found.append(f"{key} come to {got}, past the pack's {most}")
+    if table.game == "brisca":
+        if table.rule("black_hand", "off") == "on" and sum(c["black_hand"] for c in cells) > 1:
+            found.append("two black hands")
+        if sum(c["last_trick"] for c in cells) > 1:
+            found.append("two sides took the last trick")
+    return found
+
+
+def flags(table: Table, hand: Mapping[str, Any]) -> bool:
+    """Whether a complete hand must be flagged as not adding up (product.md: when every side
+    used the calculator, 52 cards, 4 aces...; Brisca 120 card points)."""
+    cells = [cell for cell in cells_of(hand, table.sides) if cell is not None]
+    counted = [counts_of(cell) for cell in cells]
+    every = all(c is not None for c in counted)
+    if table.game == "brisca":
+        black = (
+            sum(c["black_hand"] for c in cells) if table.rule("black_hand", "off") == "on" else 0
+        )
+        if black > 1 or sum(c["last_trick"] for c in cells) > 1:
+            return True
+        if black:
+            # A black hand ends the round before every card is won.
+            return False
+        if sum(c["points"] for c in cells) != DECK_POINTS:
+            return True
+    if not every or table.game == "other":
+        return False
+    if any(
+        sum(c.get(key, 0) for c in counted if c is not None) != most
+        for key, most in PACK_COUNTS[table.game].items()
+    ):
+        return True
+    if table.sides >= 3 and table.game in ("basra", "pastura"):
+        cards = [c.get("cards", 0) for c in counted if c is not None]
+        top = [at for at, got in enumerate(cards) if got == max(cards)]
+        claims = [c.get("most_cards", NO) for c in counted if c is not None]
+        wanted = [
+            (ALONE if len(top) == 1 else TIED) if at in top else NO for at in range(len(cards))
+        ]
+        return claims != wanted
+    return False
