@@ -35,7 +35,7 @@ cannot LISTEN) turns listening off; SQLite has no NOTIFY.
 On SQLite the workers share one machine and one file instead (`make run`: gunicorn, two
 workers): each worker that holds streams binds a Unix datagram socket in a folder named
 after the database file (in the system's temporary folder), and a worker that commits a write
-sends one empty datagram to every other socket there. A wake-up says nothing of the data: the
+sends a one-byte datagram to every other socket there. A wake-up says nothing of the data: the
 woken worker reads the versions its streams watch from the database, as its fallback read
 does, and rings from what it read. A socket whose worker is gone refuses the datagram and is
 removed. So each phone hears of a write at once, whichever worker holds its stream.
@@ -482,7 +482,7 @@ class MatchVersions:
         self._wake([path for path in paths if path != self._wake_path])
 
     def _wake(self, paths: list[str]) -> None:
-        """An empty datagram to each of these sockets. One nobody holds any more (its worker
+        """A one-byte wake-up to each of these sockets. One nobody holds any more (its worker
         ended without a word, kill -9) refuses it and is removed."""
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as send:
             # Never wait on a reader: one whose queue is full has wake-ups waiting already.

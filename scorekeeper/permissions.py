@@ -434,7 +434,7 @@ def refusal(
 def _fill_refusal(viewer: Viewer, side: Side | None) -> Refusal | None:
     """Why this phone may not fill this side's cell of the open hand, or None if it may: the
     host fills the column of a side no phone holds, as one phone keeps a paper sheet; a side a
-    phone holds enters its own (product.md, "Rules of the sheet")."""
+    phone holds enters its own (README, "At the table", 4)."""
     match = viewer.match
     if side is None:
         return Refusal(_("There is no such side in this match."), 404, match)

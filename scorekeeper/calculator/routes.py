@@ -61,7 +61,8 @@ def _calculator(
             status = 400
         else:
             facts = EntryFacts(preview.total, counts, black_hand=bool(form.black_hand.data))
-            if not correcting and not _entering():
+            # The host filling a side's cell is told as that side would be, as it types.
+            if (filling or not correcting) and not _entering():
                 conflicts = _beside(sheet, side, number, facts)
             try:
                 if _entering():
@@ -78,12 +79,14 @@ def _calculator(
     if status == 400 and _entering():
         viewer.require(drawn_for, side)
     if given_back is not None:
-        # Drawn again for the open hand as the entry left it, with the counts as typed (a
-        # field draws what was posted before its data: that is forgotten here).
+        # Drawn again, with the counts as typed (a field draws what was posted before its
+        # data: that is forgotten here): a side's own for the open hand as the entry left it,
+        # the host's for the cell it was correcting.
         sheet = load_sheet(match, corrections=False)
-        if sheet.current_hand is None:
-            raise entries.no_open_hand(sheet)
-        number = sheet.current_hand
+        if not correcting:
+            if sheet.current_hand is None:
+                raise entries.no_open_hand(sheet)
+            number = sheet.current_hand
         cell = sheet.cell(number, side)
         preview = game.calculate(table, counts_of(form), sheet.held_going_into(number))
         facts = EntryFacts(preview.total, counts_of(form), black_hand=bool(form.black_hand.data))

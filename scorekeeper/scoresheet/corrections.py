@@ -198,18 +198,22 @@ def fill_hand(match: Match, number: int, fixes: Sequence[Fix], post: Post) -> Do
             viewer.require(Action.ENTER if fix.side.id == own else Action.FILL, fix.side)
         if sheet.current_hand is None or number != sheet.current_hand:
             _not_open(sheet, number, viewer, fixes)
-        hand = as_entered(sheet, number)
         changed: list[tuple[Fix, StoredEntry | None]] = []
         for fix in sorted(fixes, key=lambda fix: fix.side.position):
             entry = check_unchanged(
                 sheet, number, fix.side, fix.seen_revision, viewer, correcting=False
             )
-            if entry is not None and not _differs(entry, fix):
-                continue
+            if entry is None or _differs(entry, fix):
+                changed.append((fix, entry))
+        # The hand as it would stand, every changed cell in it: each is checked beside the
+        # others' new values, not the old ones this form replaces (a tie unticked on two
+        # lines at once, Brisca's 90–10 replacing 40–40).
+        hand = as_entered(sheet, number)
+        for fix, _entry in changed:
+            hand[fix.side.position] = fix.facts
+        for fix, _entry in changed:
             named = fix.side.id != own
             check_beside_the_others(sheet, number, fix.side, fix.facts, hand, named=named)
-            hand[fix.side.position] = fix.facts
-            changed.append((fix, entry))
         word = sheet.game.hand_word
         if not changed:
             return as_it_was(sheet, number)

@@ -412,8 +412,15 @@ def enter_whole_hand(code: str, number: int) -> ResponseReturnValue:
     ticks = entry_ticks(sheet)
     positions = posted_positions(len(sheet.sides))
     form = hand_form(sheet.game, len(sheet.sides), ticks, positions)
+    viewer = viewer_for(match)
+    if _hand_entry(sheet, viewer) is None:
+        # Only a phone the sheet draws this form for is answered with it, even refused.
+        if sheet.current_hand is None:
+            raise entries.no_open_hand(sheet)
+        viewer.require(Action.FILL, sheet.sides[positions[0] if positions else 0])
     if not positions or not form.validate_on_submit():
-        form.number, form.offered = number, [sheet.sides[at] for at in positions]
+        # Drawn again for the hand open now (the one its page offers), as typed.
+        form.number, form.offered = sheet.current_hand, [sheet.sides[at] for at in positions]
         return render_match(
             match, hand_entry=form, error=_("Nothing was saved: see below."), status=400
         )
@@ -439,10 +446,22 @@ def correct(code: str, number: int, position: int) -> ResponseReturnValue:
     match = match_or_404(code)
     side = side_at(match, position)
     form = CorrectionForm(get_game(match.game))
+    refused: Refusal | None = None
     if form.validate_on_submit():
         fix = Fix(side, form.facts(), form.revision.data)
-        done = corrections.correct_cell(match, number, fix, form.reason.data or "", post_of(form))
-        return answer(match.code, done)
+        try:
+            done = corrections.correct_cell(
+                match, number, fix, form.reason.data or "", post_of(form)
+            )
+        except Refusal as refusal:
+            if refusal.given_back is None:
+                raise
+            # Cells that can't stand together: this cell's form again as the host typed it,
+            # saying why (not the open hand's entry form, where the value would be another
+            # hand's).
+            refused = refusal
+        else:
+            return answer(match.code, done)
     viewer = viewer_for(match).require(Action.CORRECT)
     sheet = load_sheet(match)
     cell = sheet.cell(number, side)
@@ -464,7 +483,8 @@ def correct(code: str, number: int, position: int) -> ResponseReturnValue:
         cell=cell,
         form=form,
         filling=filling,
-    ), (400 if form.is_submitted() else 200)
+        error=refused.message if refused else None,
+    ), (refused.status if refused else 400 if form.is_submitted() else 200)
 
 
 @bp.route("/<code>/hand/<int(min=1, max=10000):number>/correct", methods=["GET", "POST"])

@@ -266,3 +266,59 @@ def test_the_host_cell_correction_is_held_to_the_same(app, basra, host, guest):
         "Hand 1: Ben corrected from 20 to 22."
         in host.correct(basra, 1, 1, 22, even_split="y").shown
     )
+
+
+def test_a_refused_cell_correction_stays_on_its_cell(app, basra, host, guest):
+    """The host's refused correction of hand 1 is drawn again on hand 1's cell, as typed: its
+    value never lands in the form for the open hand 2, where one tap would enter it as
+    Alice's."""
+    host.enter(basra, 1, 0, 10, even_split="y")
+    guest.enter(basra, 1, 1, 20, even_split="y")
+    refused = host.correct(basra, 1, 1, 77)
+    assert refused.status_code == 409
+    page = refused.shown
+    assert "Hand 1: nothing was saved." in page
+    assert "<h1>Hand 1: Ben</h1>" in page
+    assert re.search(r'name="points"[^>]*value="77"', page)
+    sheet = host.get(f"/m/{basra}").shown
+    assert _entry_values(sheet) == ("", False)
+
+
+def test_a_refused_calculator_correction_stays_on_its_hand(app, basra, host, guest):
+    """Counts past the pack in the host's calculator for hand 1 are refused on hand 1's
+    calculator, counts kept: not redrawn for the open hand 2."""
+    count(host, basra, {"n_cards": 30, "n_aces": 3})
+    count(guest, basra, {"n_cards": 22, "n_aces": 1})
+    url = f"/m/{basra}/hand/1/side/1/calc"
+    before = snapshot(app)
+    refused = count(host, basra, {"n_cards": 22, "n_aces": 3, "revision": 1}, hand=1, url=url)
+    assert refused.status_code == 409
+    page = refused.shown
+    assert "Hand 1: nothing was saved." in page
+    assert re.search(r'name="hand"[^>]*value="1"', page)
+    assert re.search(r'name="revision"[^>]*value="1"', page)
+    assert re.search(r'name="n_aces"[^>]*value="3"', page)
+    assert snapshot(app) == before
+
+
+def test_the_host_filling_a_side_is_told_as_it_types(host):
+    """The host keeping the sheet counts Ben with Ben's calculator after Alice's 31 cards: the
+    preview says what can't be beside Alice's counts before Enter, as Ben's own would."""
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
+    count(host, code, {"n_cards": 31, "n_aces": 3}, url=f"/m/{code}/hand/1/side/0/calc")
+    response = host.client.post(
+        f"/m/{code}/hand/1/side/1/calc",
+        data={
+            "hand": 1,
+            "revision": 0,
+            "intent": "preview",
+            "csrf_token": host.token(),
+            "n_cards": 25,
+            "n_aces": 2,
+        },
+        headers={"X-Preview": "1"},
+    )
+    page = response.shown
+    assert "Alice 31 already" in page and "would make 56" in page
+    assert "Alice 3 already" in page and "would make 5" in page
+    assert "Enter 7" not in page

@@ -400,3 +400,33 @@ def test_brisca_s_black_hand_is_ticked_on_its_side_s_line(host):
     done = enter_hand(host, code, {0: 20, 1: 30}, black_hand_0="y")
     assert "Round 1: Ana 20, Bea 30 recorded." in done.shown
     assert totals(done.get_data(as_text=True)) == ["1", "0"]
+
+
+def test_a_form_that_changes_two_lines_at_once_is_checked_as_it_would_stand(app, host, phones):
+    """Basra for three, kept by the host, Cal on his own phone: the host said Ana and Bea tied
+    for the most cards, then finds they did not and unticks both lines in one form. Each
+    line is checked beside the other's new tick, not the old one this form replaces."""
+    code = host.create(
+        "basra", table_format="3", side_0="Ana", side_1="Bea", side_2="Cal", host_side="-1"
+    )
+    phones().join(code, side=2)
+    tied = {"even_split_0": "y", "even_split_1": "y"}
+    assert enter_hand(host, code, {0: 10, 1: 10}, **tied).status_code == 200
+    untied = enter_hand(host, code, {0: 10, 1: 10})
+    assert untied.status_code == 200, untied.shown
+    with app.app_context():
+        ticks = db.session.scalars(sa.select(Entry.even_split).order_by(Entry.side_id)).all()
+    assert ticks == [False, False]
+
+
+def test_the_one_form_is_drawn_only_for_the_phone_that_may_use_it(app, host, guest):
+    """A player's phone posting the host's one form, even with nonsense in it, is refused as
+    the entry would be: it is never drawn the host's form for the whole hand."""
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    guest.join(code, side=1)
+    before = snapshot(app)
+    forged = guest.post(f"/m/{code}/hand/77/enter", {"points_0": "x", "points_1": "y"})
+    assert forged.status_code == 403
+    assert "Only the host's phone can do that." in forged.shown
+    assert ONE_FORM.search(forged.get_data(as_text=True)) is None
+    assert snapshot(app) == before
