@@ -158,10 +158,13 @@ def _hand_entry(
     side's total (and its own side's, if it holds one), filled with what the cells hold, or
     with what the host typed in a form that was refused (`typed`, by column)."""
     number = sheet.current_hand
-    if number is None or not viewer.may_fill(sheet.sides):
+    if number is None:
+        return None
+    fills = viewer.may_fill(sheet.sides)
+    if not fills:
         return None
     own = [viewer.side] if viewer.side is not None and viewer.may(Action.ENTER, viewer.side) else []
-    offered = sorted([*own, *viewer.may_fill(sheet.sides)], key=lambda side: side.position)
+    offered = sorted([*own, *fills], key=lambda side: side.position)
     ticks = entry_ticks(sheet)
     form = hand_form(
         sheet.game, len(sheet.sides), ticks, [side.position for side in offered], formdata=None
@@ -412,11 +415,12 @@ def enter_whole_hand(code: str, number: int) -> ResponseReturnValue:
     ticks = entry_ticks(sheet)
     positions = posted_positions(len(sheet.sides))
     form = hand_form(sheet.game, len(sheet.sides), ticks, positions)
+    # Only a phone the sheet draws this form for (_hand_entry: a hand open, a side it may
+    # fill) is answered with it, even refused.
+    if sheet.current_hand is None:
+        raise entries.no_open_hand(sheet)
     viewer = viewer_for(match)
-    if _hand_entry(sheet, viewer) is None:
-        # Only a phone the sheet draws this form for is answered with it, even refused.
-        if sheet.current_hand is None:
-            raise entries.no_open_hand(sheet)
+    if not viewer.may_fill(sheet.sides):
         viewer.require(Action.FILL, sheet.sides[positions[0] if positions else 0])
     if not positions or not form.validate_on_submit():
         # Drawn again for the hand open now (the one its page offers), as typed.
