@@ -345,8 +345,8 @@ class MatchVersions:
             if version <= watch.newest:
                 return
             watch.newest = version
-        watch.bell.set()
         figures.rang()
+        watch.bell.set()
 
     def ring(self, code: str, version: int) -> None:
         """This process committed a write that took a match to `version`: ring its streams
