@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -49,6 +52,25 @@ def by_worker(samples: list[Sample], name: str) -> dict[str, float]:
     return {sample.labels["pid"]: sample.value for sample in samples if sample.name == name}
 
 
+def workers_of(base: str) -> set[str]:
+    """The pids of the server's live workers, as their figures name them."""
+    return set(by_worker(read_figures(base), "scorekeeper_open_streams"))
+
+
+@contextmanager
+def answered_by(worker: str, workers: list[str]) -> Iterator[None]:
+    """Every request made inside is answered by this worker: the others are stopped
+    (SIGSTOP) meanwhile, so only it takes connections, and go on after."""
+    others = [int(pid) for pid in workers if pid != worker]
+    for pid in others:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        for pid in others:
+            os.kill(pid, signal.SIGCONT)
+
+
 def requests(samples: list[Sample], route: str, method: str, status: int) -> float:
     """How many requests the figures count for a route, method and status."""
     return total(
@@ -84,24 +106,26 @@ def test_the_figures_add_up_every_worker_after_a_short_match(migrated_database):
         code = re.search(r"/m/([A-Z2-9]{6})/live", page).group(1)
         assert guest.post(f"/m/{code}/claim", {"target": 1})[0] == 200
 
-        # Streams until each worker holds one, as its own figures say: the worker answering
-        # /metrics gives the other's too.
+        # Both workers' pids, from their own figures (each worker has them once it started).
+        assert wait_until(lambda: len(workers_of(base)) == 2, 15)
+        first, second = workers_of(base)
+        # Two streams held by each worker, and the live part asked again with its ETag (304)
+        # three times of one worker and twice of the other: the worker answering /metrics
+        # must give the other's figures too.
         streams = []
-        holding: dict[str, float] = {}
-        while len(streams) < 20 and not (len(holding) == 2 and all(holding.values())):
-            streams.append(HttpPhone(base).stream(f"/m/{code}/events"))
-            assert streams[-1].next()["event"] == "release"
-            holding = by_worker(read_figures(base), "scorekeeper_open_streams")
-        assert len(holding) == 2 and all(holding.values()), f"one worker held all: {holding}"
-        assert sum(holding.values()) == len(streams)
-        figures = read_figures(base)
-        assert total(figures, "scorekeeper_rings_total") == 0
-
-        # The live part fetched, then asked again with its ETag: 304s, whichever worker answers.
         status, _, headers = guest.get(f"/m/{code}/live")
         assert status == 200
-        for _ in range(5):
-            assert guest.get(f"/m/{code}/live", {"If-None-Match": headers["ETag"]})[0] == 304
+        for worker, fetches in ((first, 3), (second, 2)):
+            with answered_by(worker, [first, second]):
+                for _ in range(2):
+                    streams.append(HttpPhone(base).stream(f"/m/{code}/events"))
+                    assert streams[-1].next()["event"] == "release"
+                for _ in range(fetches):
+                    etag = {"If-None-Match": headers["ETag"]}
+                    assert guest.get(f"/m/{code}/live", etag)[0] == 304
+        figures = read_figures(base)
+        assert by_worker(figures, "scorekeeper_open_streams") == {first: 2, second: 2}
+        assert total(figures, "scorekeeper_rings_total") == 0
 
         # Alice enters her 48: every stream is rung.
         assert host.post(f"/m/{code}/enter", {"hand": 1, "side": 0, "points": 48})[0] == 200
@@ -164,6 +188,17 @@ def test_the_figures_add_up_every_worker_after_a_short_match(migrated_database):
             lambda: sum(by_worker(read_figures(base), "scorekeeper_open_streams").values()) == 0,
             10,
         )
+
+        # A worker dies (kill -9) and gunicorn starts another: the dead one's gauges go, its
+        # counts stay in the totals.
+        os.kill(int(first), signal.SIGKILL)
+
+        def replaced() -> bool:
+            workers = workers_of(base)
+            return len(workers) == 2 and first not in workers
+
+        assert wait_until(replaced, 15)
+        assert requests(read_figures(base), "sheet.live", "GET", 304) == 5
 
 
 def test_health_says_503_while_the_database_cannot_be_reached(tmp_path: Path):
