@@ -151,14 +151,21 @@ def _finished(sender: Flask, response: Response, **extra: Any) -> None:
 def health() -> Response:
     """200 while this process answers and its database answers `SELECT 1`, else 503: for a
     load balancer's checks, every few seconds (no cookie, no page, nothing counted)."""
-    try:
-        with db.engine.connect() as connection:
-            connection.execute(sa.text("SELECT 1"))
-    except sa.exc.SQLAlchemyError as error:
-        log.warning("health: the database does not answer: %s", error)
-        answer = Response("database unreachable\n", 503, mimetype="text/plain")
-    else:
-        answer = Response("ok\n", 200, mimetype="text/plain")
+    answer = Response("ok\n", 200, mimetype="text/plain")
+    for attempt in (1, 2):
+        try:
+            with db.engine.connect() as connection:
+                connection.execute(sa.text("SELECT 1"))
+            break
+        except sa.exc.SQLAlchemyError as error:
+            # A pooled connection the database dropped (it restarted) is no outage: the pool
+            # lets every such connection go, and the check is made once more on a fresh one.
+            dropped = isinstance(error, sa.exc.DBAPIError) and error.connection_invalidated
+            if dropped and attempt == 1:
+                continue
+            log.warning("health: the database does not answer: %s", error)
+            answer = Response("database unreachable\n", 503, mimetype="text/plain")
+            break
     answer.headers["Cache-Control"] = "no-store"
     return answer
 

@@ -15,10 +15,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from flask import Flask
 from prometheus_client.parser import text_string_to_metric_families
 from prometheus_client.samples import Sample
 
+from scorekeeper.extensions import db
+from tests.conftest import TEST_DATABASE_URL
 from tests.phones import Phone
 from tests.servers import BASRA_FORM, HttpPhone, free_port, gunicorn
 from tests.streams import close_all
@@ -247,3 +250,27 @@ def test_the_figures_are_shown_only_to_the_bearer_of_the_token(
     assert ("scorekeeper_refusals_total" in shown) == (status == 200)
     if status == 401:
         assert answer.headers["WWW-Authenticate"].startswith("Bearer")
+
+
+def test_health_is_not_fooled_by_connections_the_database_dropped(app: Flask, phones):
+    """A database restart drops every pooled connection: the next check is made on a fresh
+    one, not answered 503 (a balancer would take every server out at once)."""
+    if TEST_DATABASE_URL is None or not TEST_DATABASE_URL.startswith("postgresql"):
+        pytest.skip("PostgreSQL drops connections; a SQLite file has none to drop")
+    phone: Phone = phones()
+    assert phone.client.get("/health").status_code == 200
+    with app.app_context():
+        # Every connection the app's pool holds now, just used (so none is checked for
+        # idling before its next use), ended by the database as a restart would.
+        held = [db.engine.connect() for _ in range(db.engine.pool.checkedin())]
+        pids = [connection.scalar(sa.text("SELECT pg_backend_pid()")) for connection in held]
+        for connection in held:
+            connection.close()
+    killer = sa.create_engine(TEST_DATABASE_URL, poolclass=sa.pool.NullPool)
+    try:
+        with killer.connect() as connection:
+            for pid in pids:
+                connection.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+    finally:
+        killer.dispose()
+    assert phone.client.get("/health").status_code == 200
