@@ -11,7 +11,7 @@ from flask import Flask
 from flask import typing as ft
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from scorekeeper import languages, live, matches, permissions
+from scorekeeper import figures, languages, live, matches, permissions
 from scorekeeper.extensions import (
     compress,
     csrf,
@@ -66,6 +66,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # versions its streams watch (live.py: on SQLite a write wakes them at once as well).
         READ_VERSIONS_EVERY=live.READ_EVERY,
         SAFETY_FETCH_SECONDS=60,
+        # Prometheus' bearer token for /metrics (figures.py): none, and nobody is shown them.
+        METRICS_TOKEN=None,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -125,6 +127,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     headers.init_app(app)
     errors.register(app)
     live.init_app(app)
+    figures.init_app(app)
     if app.config["TRUSTED_PROXIES"]:
         # Outermost, so every layer inside sees the phone's address and the host it asked for.
         hops = int(app.config["TRUSTED_PROXIES"])

@@ -13,6 +13,8 @@ from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
+from scorekeeper import figures
+
 # How long a phone is asked to wait when the database can't be reached.
 DATABASE_RETRY_AFTER = 5
 
@@ -39,6 +41,7 @@ def register(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_failed(error: CSRFError) -> ResponseReturnValue:
         """A post without a valid security token: an old page or a forged form."""
+        figures.refused("csrf")
         message = _(
             "This page was out of date, so nothing was saved. "
             "Go back, reload the page and try again."
@@ -50,6 +53,7 @@ def register(app: Flask) -> None:
     def http_error(error: HTTPException) -> ResponseReturnValue:
         """Not found, too many tries, wrong method: a page in our own words."""
         code = error.code or 500
+        figures.refused_status(code)
         if code == 400:
             message = _(
                 "That request could not be read, so nothing was saved. "

@@ -10,12 +10,13 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
 from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import ExitStack, closing, contextmanager
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -110,9 +111,12 @@ def migrate(database_url: str) -> None:
 
 
 def answers(url: str) -> bool:
-    """Whether a server answers at this address (not yet listening, or still booting: no)."""
+    """Whether a server answers at this address (not yet listening, or still booting: no; an
+    error page is an answer: a server whose database is down answers 503)."""
     try:
         urllib.request.urlopen(url + "/", timeout=1).close()
+    except urllib.error.HTTPError:
+        return True
     except OSError:
         return False
     return True
@@ -128,8 +132,12 @@ def gunicorns(
     is tested on its own (test_a_server_told_to_stop_ends_its_streams_at_once), and waiting
     for each to stop gracefully cost some 2 s a test."""
     servers = []
+    # Each server's figures in a folder of its own (gunicorn.conf.py makes one otherwise, and
+    # removes it on exit, which a server ended with kill -9 never reaches).
+    figures = ExitStack()
     for _ in range(count):
         port = free_port()
+        folder = figures.enter_context(tempfile.TemporaryDirectory(prefix="scorekeeper-figures-"))
         process = subprocess.Popen(
             [
                 str(BIN / "gunicorn"),
@@ -142,7 +150,7 @@ def gunicorns(
                 "scorekeeper:create_app()",
             ],
             cwd=ROOT,
-            env=server_env(database_url, **settings),
+            env=server_env(database_url, **settings) | {"PROMETHEUS_MULTIPROC_DIR": folder},
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
@@ -158,6 +166,7 @@ def gunicorns(
                 os.killpg(process.pid, signal.SIGKILL)
         for _url, process in servers:
             process.wait(timeout=10)
+        figures.close()
 
 
 @contextmanager

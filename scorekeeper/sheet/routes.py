@@ -27,6 +27,7 @@ from markupsafe import Markup
 from sqlalchemy.exc import OperationalError
 from werkzeug.http import quote_etag
 
+from scorekeeper import figures
 from scorekeeper.extensions import db
 from scorekeeper.forms import ActionForm, post_of
 from scorekeeper.games import EntryFacts, get_game, listed
@@ -301,6 +302,7 @@ def render_match(
 @bp.app_errorhandler(Refusal)
 def refused(refusal: Refusal) -> ResponseReturnValue:
     """Show a refusal on the match page the phone was on, so it can carry on from there."""
+    figures.refused("action")
     if refusal.match is None:
         return render_template("error.html", message=refusal.message), refusal.status
     try:
@@ -435,6 +437,7 @@ def enter_whole_hand(code: str, number: int) -> ResponseReturnValue:
     try:
         done = corrections.fill_hand(match, number, fixes, post_of(form))
     except Refusal as refusal:
+        figures.refused("action")
         # Refused as a whole: what was typed goes back into the form, to mend and enter again.
         typed = {fix.side.position: fix.facts for fix in fixes}
         return render_match(match, error=refusal.message, status=refusal.status, typed=typed)
@@ -460,6 +463,7 @@ def correct(code: str, number: int, position: int) -> ResponseReturnValue:
         except Refusal as refusal:
             if refusal.given_back is None:
                 raise
+            figures.refused("action")
             # Cells that can't stand together: this cell's form again as the host typed it,
             # saying why (not the open hand's entry form, where the value would be another
             # hand's).
@@ -510,6 +514,7 @@ def correct_hand(code: str, number: int) -> ResponseReturnValue:
         except Refusal as refusal:
             if refusal.given_back is None:
                 raise
+            figures.refused("action")
             # Cells that can't stand together: the form again as the host filled it, saying why.
             return render_template(
                 "sheet/hand.html",
