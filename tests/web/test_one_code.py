@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from tests.phones import Phone, seat_of, stored_match, totals
-from tests.web.test_one_phone import enter_hand
 from tests.web.test_languages import speaking
+from tests.web.test_one_phone import enter_hand
 from tests.web.test_record import figures
 from tests.words import plural, words
 
@@ -300,10 +300,10 @@ def test_another_player_s_record_counts_only_the_matches_both_phones_were_at(
         assert counted["Wins"] == str(sum(match.sam_wins for match, _ in shared)), name
 
 
-@pytest.mark.parametrize("path", ["/m/{code}", "/m/{code}/live", "/m/{code}/tv"])
+@pytest.mark.parametrize("path", ["/m/{code}", "/m/{code}/live"])
 def test_an_ended_match_s_pages_show_the_rematch_only_to_its_phones(app, host, guest, phones, path):
-    """The sheet, its live part and the TV view: the rematch's code for the phones of the
-    match, none for a phone that only watched or opened it."""
+    """The sheet and its live part: the rematch's code for the phones of the match, none for
+    a phone that only watched or opened it (the TV view never showed it)."""
     code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
     guest.join(code, side=1)
     watcher = phones()
@@ -316,5 +316,4 @@ def test_an_ended_match_s_pages_show_the_rematch_only_to_its_phones(app, host, g
     assert rematch is not None
     for phone in (watcher, phones()):
         assert rematch not in phone.get(path.format(code=code)).shown
-    if path != "/m/{code}/tv":
-        assert rematch in host.get(path.format(code=code)).shown
+    assert rematch in host.get(path.format(code=code)).shown
