@@ -126,14 +126,18 @@ def results_chart(record: Record) -> Chart | None:
     )
 
 
-def _render_record(record: Record | None, *, mine: bool = True, name: str = "") -> str:
-    """A record's page: this phone's own, or another phone's (`name`) as this one may see
-    it; an empty one for a phone with no cookie yet."""
+def _render_record(
+    record: Record | None, *, mine: bool = True, name: str = "", came_from: str = ""
+) -> str:
+    """A record's page: this phone's own, or another phone's (`name`, opened from the sheet
+    of the match `came_from`) as this one may see it; an empty one for a phone with no cookie
+    yet."""
     return render_template(
         "history/record.html",
         record=record,
         mine=mine,
         name=name or (record.name if record else ""),
+        came_from=came_from,
         chart=results_chart(record) if record is not None else None,
     )
 
@@ -161,4 +165,4 @@ def player(code: str, seat_id: int) -> str:
     shared = read_record(seat.phone, shared_with=viewer) if viewer is not None else None
     # Named as its player was at this match, where it shared none with this phone.
     named = (shared.name if shared else "") or seat.player or (seat.side.name if seat.side else "")
-    return _render_record(shared, mine=False, name=named)
+    return _render_record(shared, mine=False, name=named, came_from=match.code)

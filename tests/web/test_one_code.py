@@ -63,17 +63,28 @@ def codes_in(pages: dict[str, str], codes: set[str]) -> dict[str, set[str]]:
     return {url: found for url, found in shown.items() if found}
 
 
-def play_three(omar: Phone, sam: Phone, zed: Phone, points: tuple[int, int, int]) -> str:
-    """Omar hosts a Basra for three, Sam and Zed each on their own side; one hand, ended."""
+def seat_three(omar: Phone, sam: Phone, zed: Phone) -> str:
+    """Omar hosts a Basra for three, Sam and Zed each on their own side; its code."""
     code = omar.create(
         "basra", table_format="3", side_0="Omar", side_1="Sam", side_2="Zed", player="Omar"
     )
     for phone, side, name in ((sam, 1, "Sam"), (zed, 2, "Zed")):
         phone.post("/join", {"code": code})
         phone.post(f"/m/{code}/claim", {"target": side, "player": name})
-    for phone, side in ((omar, 0), (sam, 1), (zed, 2)):
+    return code
+
+
+def play_out(code: str, phones: tuple[Phone, Phone, Phone], points: tuple[int, int, int]) -> None:
+    """One hand, each phone entering its own side's points, and its end."""
+    for side, phone in enumerate(phones):
         phone.enter(code, 1, side, points[side])
-    assert "Match over" in zed.post(f"/m/{code}/end").shown
+    assert "Match over" in phones[-1].post(f"/m/{code}/end").shown
+
+
+def play_three(omar: Phone, sam: Phone, zed: Phone, points: tuple[int, int, int]) -> str:
+    """Omar, Sam and Zed play a Basra for three: one hand, ended; its code."""
+    code = seat_three(omar, sam, zed)
+    play_out(code, (omar, sam, zed), points)
     return code
 
 
