@@ -15,9 +15,10 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from tests.phones import Phone, seat_of, stored_match, totals
+from tests.statements import statements
 from tests.web.test_languages import speaking
 from tests.web.test_one_phone import enter_hand
-from tests.web.test_record import figures
+from tests.web.test_record import figures, play
 from tests.words import plural, words
 
 # A link a phone can follow with a tap: to a page of the app, not a file it serves to all.
@@ -328,3 +329,17 @@ def test_an_ended_match_s_pages_show_the_rematch_only_to_its_phones(app, host, g
     for phone in (watcher, phones()):
         assert rematch not in phone.get(path.format(code=code)).shown
     assert rematch in host.get(path.format(code=code)).shown
+
+
+def test_another_player_s_record_reads_in_the_same_statements_for_2_and_20_matches(app, phones):
+    """Shown to another phone, a record is read as the phone's own is: in statements that do
+    not grow with the matches they shared."""
+    sent: dict[int, list[str]] = {}
+    for count in (2, 20):
+        sam, ana = phones(), phones()
+        codes = [play(sam, ana, [(101, 0)]) for _ in range(count)]
+        record = f"/history/{codes[0]}/player/{seat_of(app, sam, codes[0])}"
+        with statements(app) as sent[count]:
+            page = ana.get(record).shown
+        assert figures(page, "In all")["Matches"] == str(count)
+    assert len(sent[2]) == len(sent[20])
