@@ -14,8 +14,8 @@ from scorekeeper.forms import ActionForm, post_of
 from scorekeeper.matches import match_or_404
 from scorekeeper.models import Match, Seat
 from scorekeeper.permissions import current_phone
-from scorekeeper.scoresheet.record import Record, phone_at, read_record
-from scorekeeper.scoresheet.seats import forget
+from scorekeeper.scoresheet.record import Record, read_record
+from scorekeeper.scoresheet.seats import forget, seat_of
 from scorekeeper.scoresheet.series import Series, read_series
 from scorekeeper.scoresheet.sheet import Sheet, load_sheets
 from scorekeeper.scoresheet.writing import Post
@@ -126,13 +126,18 @@ def results_chart(record: Record) -> Chart | None:
     )
 
 
-def _render_record(phone: str | None, mine: bool) -> str:
-    """A phone's record page (an empty one for a phone with no cookie yet)."""
-    record = read_record(phone) if phone is not None else None
+def _render_record(
+    record: Record | None, *, mine: bool = True, name: str = "", came_from: str = ""
+) -> str:
+    """A record's page: this phone's own, or another phone's (`name`, opened from the sheet
+    of the match `came_from`) as this one may see it; an empty one for a phone with no cookie
+    yet."""
     return render_template(
         "history/record.html",
         record=record,
         mine=mine,
+        name=name or (record.name if record else ""),
+        came_from=came_from,
         chart=results_chart(record) if record is not None else None,
     )
 
@@ -140,14 +145,24 @@ def _render_record(phone: str | None, mine: bool) -> str:
 @bp.get("/history/record")
 def record() -> str:
     """This phone's record over the matches it played."""
-    return _render_record(current_phone(), mine=True)
+    phone = current_phone()
+    return _render_record(read_record(phone) if phone is not None else None)
 
 
 @bp.get("/history/<code>/player/<int(max=2147483647):seat_id>")
 def player(code: str, seat_id: int) -> str:
-    """The record of the phone at a seat of this match (its player's name links here)."""
+    """The record of the phone at a seat of this match (its player's name links here): over
+    the matches this phone was at with it, as the README's "At the table", 9 says, so that one
+    match's code leads a stranger to no other match. A phone that shared no ended match with
+    it is told so on the page its link opened, not sent to a page not found."""
     match = match_or_404(code)
-    phone = phone_at(match, seat_id)
-    if phone is None:
+    seat = seat_of(match, seat_id)
+    if seat is None:
         abort(404)
-    return _render_record(phone, mine=phone == current_phone())
+    viewer = current_phone()
+    if seat.phone == viewer:
+        return _render_record(read_record(seat.phone))
+    shared = read_record(seat.phone, shared_with=viewer) if viewer is not None else None
+    # Named as its player was at this match, where it shared none with this phone.
+    named = (shared.name if shared else "") or seat.player or (seat.side.name if seat.side else "")
+    return _render_record(shared, mine=False, name=named, came_from=match.code)

@@ -102,9 +102,10 @@ class Record:
 MOST_MET = 5
 
 
-def _played(phone: str) -> sa.Select[int]:
-    """The matches a phone's record counts: ended, the phone on a side, still on its list."""
-    return (
+def _played(phone: str, shared_with: str | None = None) -> sa.Select[int]:
+    """The matches a phone's record counts: ended, the phone on a side, still on its list;
+    shown to another phone (`shared_with`), only those that phone was at too."""
+    played = (
         sa.select(Seat.match_id)
         .join(Match, Match.id == Seat.match_id)
         .where(
@@ -114,11 +115,22 @@ def _played(phone: str) -> sa.Select[int]:
             Match.status == Match.ENDED,
         )
     )
+    if shared_with is not None:
+        # README, "At the table", 9: another phone sees no match it was not at, nor its code.
+        theirs = so.aliased(Seat)
+        played = played.where(
+            sa.or_(
+                Seat.match_id.in_(sa.select(theirs.match_id).where(theirs.phone == shared_with)),
+                Match.host_phone == shared_with,
+            )
+        )
+    return played
 
 
-def read_record(phone: str) -> Record:
-    """This phone's record, in four statements however many matches it played."""
-    played = _played(phone)
+def read_record(phone: str, shared_with: str | None = None) -> Record:
+    """This phone's record, in four statements however many matches it played; as another
+    phone (`shared_with`) sees it, over the matches both were at."""
+    played = _played(phone, shared_with)
     # Sides joined, not selected in: a select-in load sends one statement per 500 matches.
     matches = list(
         db.session.scalars(
@@ -277,10 +289,3 @@ def _series(
         for tally in (overall, per_game[sheet.match.game]):
             tally.series += 1
             tally.series_won += won
-
-
-def phone_at(match: Match, seat_id: int) -> str | None:
-    """The phone of a seat at this match (a name on its sheet links to its record), or None."""
-    return db.session.scalar(
-        sa.select(Seat.phone).where(Seat.id == seat_id, Seat.match_id == match.id)
-    )

@@ -140,9 +140,10 @@ def sheet_csv(sheet: Sheet, seats: Sequence[Seat]) -> str:
     return out.getvalue()
 
 
-def match_json(sheet: Sheet, seats: Sequence[Seat]) -> dict[str, Any]:
+def match_json(sheet: Sheet, seats: Sequence[Seat], rematch: str | None) -> dict[str, Any]:
     """The whole match: settings, sides and the names at them, every hand's cells as entered
-    (with the calculator's counts and breakdown), the corrections, the totals and result."""
+    (with the calculator's counts and breakdown), the corrections, the totals and result;
+    `rematch` is the rematch's code where the phone it is for may see it (else None)."""
     match = sheet.match
     return {
         "format": JSON_FORMAT,
@@ -162,7 +163,7 @@ def match_json(sheet: Sheet, seats: Sequence[Seat]) -> dict[str, Any]:
         "created_at": iso_utc(match.created_at),
         "ended_at": iso_utc(match.ended_at),
         "note": match.note,
-        "rematch": match.rematch_code,
+        "rematch": rematch,
         "sides": [
             {
                 "position": side.position,

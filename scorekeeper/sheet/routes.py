@@ -264,6 +264,10 @@ def render_match(
     holding = phones_on(at_table)
     if hand_entry is None and entry_form is None:
         hand_entry = _hand_entry(sheet, viewer, typed)
+    # The rematch is this match's phones' to see and join, no other's (permissions.py).
+    if not viewer.may(Action.REMATCH):
+        rematch = None
+    series = read_series([match]).get(match.id)
     page = render_template(
         template,
         sheet=sheet,
@@ -282,7 +286,9 @@ def render_match(
         given_back=given_back is not None or typed is not None,
         error=error,
         dealing_order=order,
-        series=read_series([match]).get(match.id),
+        series=series,
+        # A rematch kept for the last match's phones until the host opens it (life.rematch).
+        kept_for_the_last_match=match.closed and series is not None and series.first != match.id,
         dealer=dealer_of(order, match.first_dealer, sheet.current_hand or len(sheet.hands) + 1),
         qr_svg=_qr_svg(match),
         rematch=rematch,
@@ -370,7 +376,10 @@ def export(code: str) -> Response:
 def export_json(code: str) -> Response:
     """The whole match as JSON, for keeping and for a future import."""
     match = match_or_404(code)
-    text = json.dumps(match_json(load_sheet(match), seats_at(match)), ensure_ascii=False, indent=1)
+    seated = seats_at(match)
+    # The rematch's code only for this match's phones, as on its page (permissions.py).
+    rematch = match.rematch_code if viewer_for(match, seated).may(Action.REMATCH) else None
+    text = json.dumps(match_json(load_sheet(match), seated, rematch), ensure_ascii=False, indent=1)
     return _download(
         text, "application/json; charset=utf-8", f"scorekeeper-{match.game}-{match.code}.json"
     )
