@@ -66,6 +66,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # versions its streams watch (live.py: on SQLite a write wakes them at once as well).
         READ_VERSIONS_EVERY=live.READ_EVERY,
         SAFETY_FETCH_SECONDS=60,
+        # How long a code that moves a history to another browser works (scoresheet/moving.py).
+        HISTORY_CODE_MINUTES=5,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
