@@ -366,7 +366,7 @@ def export(code: str) -> Response:
 
 @bp.get("/<code>/match.json")
 def export_json(code: str) -> Response:
-    """The whole match as JSON, for keeping and for a future import."""
+    """The whole match as JSON, for keeping."""
     match = match_or_404(code)
     text = json.dumps(match_json(load_sheet(match), seats_at(match)), ensure_ascii=False, indent=1)
     return _download(

@@ -286,4 +286,4 @@ def test_the_words_come_in_the_phone_s_language(app, phones, host, guest, clock)
     clock(6)
     refused = new.post("/history/join", {"code": code})
     assert refused.status_code == 410
-    assert "This code no longer works" not in refused.shown
+    assert "Este código ya no sirve: un código sirve 5 minutos" in refused.shown
