@@ -12,7 +12,7 @@ import pytest
 import sqlalchemy as sa
 
 from scorekeeper.extensions import db
-from scorekeeper.models import HistoryCode, Match, Seat, utcnow
+from scorekeeper.models import Correction, Entry, HistoryCode, Match, Seat, utcnow
 from scorekeeper.scoresheet import moving
 from tests.phones import Phone, snapshot, stored_match
 from tests.web.test_record import figures, play
@@ -36,6 +36,16 @@ def show_code(phone: Phone, key: str | None = None) -> str:
 def listed(phone: Phone) -> list[str]:
     """The codes of the matches on the first page of this phone's History."""
     return re.findall(r'href="/m/([A-Z2-9]{6})"', phone.get("/history").get_data(as_text=True))
+
+
+def marks_left_by(app) -> set[str]:  # type: ignore[no-untyped-def]
+    """The phones named as having entered a cell, corrected one, or hosting a match."""
+    with app.app_context():
+        return (
+            set(db.session.scalars(sa.select(Entry.entered_by)))
+            | set(db.session.scalars(sa.select(Correction.by_phone)))
+            | set(db.session.scalars(sa.select(Match.host_phone)))
+        )
 
 
 def seats_by_phone(app) -> dict[str, list[tuple[str, int | None]]]:  # type: ignore[no-untyped-def]
@@ -157,9 +167,14 @@ def test_a_tablet_with_matches_of_its_own_joins_them_to_one_history(app, phones,
     tablet.join(shared, side=None)
     own = tablet.create("basra", table_format="2", side_0="Carl", side_1="Dina")
     friend.join(own, side=1)
+    tablet.enter(own, 1, 0, 30)
+    friend.enter(own, 1, 1, 20)
+    assert "corrected" in tablet.correct(own, 1, 1, 22).shown
     play(tablet, friend, [(101, 0)])
+    # And the phone watched the tablet's match: each sat where the other played.
+    host.join(own, side=None)
     phone_matches, tablet_matches = set(listed(host)), set(listed(tablet))
-    assert len(phone_matches) == 1 and len(tablet_matches) == 3
+    assert len(phone_matches) == 2 and len(tablet_matches) == 3
 
     code = show_code(host)
     tablet.get("/history/join")
@@ -170,12 +185,13 @@ def test_a_tablet_with_matches_of_its_own_joins_them_to_one_history(app, phones,
     seats = seats_by_phone(app)
     me = host.identity()
     assert tablet.identity() == me and set(seats) == {me, guest.identity(), friend.identity()}
-    # At the match both sat at, one seat stays: the one holding a side.
+    # At each match both sat at, one seat stays: the one holding a side.
     assert sorted(seats[me]) == sorted(
         [(shared, 0), (own, 0), *[(code, 0) for code in tablet_matches - {shared, own}]]
     )
-    # The tablet's host role came along: the old phone holds it now.
+    # The tablet's host role came along, and every cell it entered: the old phone's now.
     assert stored_match(app, own).host_phone == me
+    assert marks_left_by(app) == {me, friend.identity(), guest.identity()}
     assert "Abandon match…" in host.get(f"/m/{own}").shown
     # Both phones' records count the ended matches of both histories (Alice's, and Carl's
     # against Dina; the one still open doesn't count).
@@ -185,18 +201,21 @@ def test_a_tablet_with_matches_of_its_own_joins_them_to_one_history(app, phones,
 
 
 def test_a_phone_that_held_two_sides_keeps_the_history_s_own(app, phones, host):
-    # One person holding both sides of a match, one on each phone (a two-handed test game).
+    # One person holding both sides of a match, one on each phone (a two-handed try-out).
     code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
     tablet = phones()
     tablet.join(code, side=1)
     tablet.enter(code, 1, 1, 30)
+    host.enter(code, 1, 0, 40)
     shown = show_code(host)
     tablet.get("/history/join")
     tablet.post("/history/join", {"code": shown})
-    assert seats_by_phone(app)[host.identity()] == [(code, 0)]
-    page = host.get(f"/m/{code}").shown
-    # Ben is free again, for the host to fill or a phone to take; his entry stays, named.
-    assert "Hand 1: Ben 30" in host.enter(code, 1, 0, 40).shown or "Ben" in page
+    me = host.identity()
+    assert seats_by_phone(app) == {me: [(code, 0)]}
+    # The entries both phones made are the one player's now.
+    assert marks_left_by(app) == {me}
+    # Ben is free again: another phone may take him (or the host fill his column).
+    assert "This phone now holds Ben" in phones().join(code, side=1).shown
 
 
 def test_opening_this_phone_s_own_code_changes_nothing(app, host, guest):
