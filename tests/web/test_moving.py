@@ -10,6 +10,8 @@ from datetime import timedelta
 
 import pytest
 import sqlalchemy as sa
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Correction, Entry, HistoryCode, Match, Seat, utcnow
@@ -198,6 +200,45 @@ def test_a_tablet_with_matches_of_its_own_joins_them_to_one_history(app, phones,
     for phone in (host, tablet):
         record = figures(phone.get("/history/record").get_data(as_text=True), "In all")
         assert (record["Matches"], record["Wins"]) == ("2", "2")
+
+
+# Where a phone is at a match: not there, watching, or holding a side.
+PLACES = st.sampled_from(["away", "watch", "Alice", "Ben"])
+
+
+def places_of(app, phone: Phone) -> dict[str, int | None]:  # type: ignore[no-untyped-def]
+    """Where this phone sits, as stored: match code → side position (None: watching)."""
+    return dict(seats_by_phone(app).get(phone.identity() or "", []))
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(places=st.lists(st.tuples(PLACES, PLACES), min_size=1, max_size=4))
+def test_joining_keeps_one_seat_per_match_the_one_holding_a_side(app, places):
+    host, phone, tablet = Phone(app), Phone(app), Phone(app)
+    for mine, theirs in places:
+        # A third phone keeps each sheet; the two sit where they are drawn to (a side the
+        # other took first is refused, and that one stays away).
+        code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
+        for who, where in ((phone, mine), (tablet, theirs)):
+            if where != "away":
+                who.join(code, side=None if where == "watch" else ["Alice", "Ben"].index(where))
+    ours, theirs_before = places_of(app, phone), places_of(app, tablet)
+    # The oracle: where both sat, the history's seat if it holds a side, else the tablet's.
+    expected = {**theirs_before, **ours}
+    for code in ours.keys() & theirs_before.keys():
+        if ours[code] is None:
+            expected[code] = theirs_before[code]
+    shown = show_code(phone)
+    tablet.get("/history/join")
+    assert tablet.post("/history/join", {"code": shown}).status_code == 200
+    assert places_of(app, phone) == expected
+    assert tablet.identity() == phone.identity()
+    # Every match either was at is on the one History, each once.
+    assert sorted(listed(phone)) == sorted(expected)
 
 
 def test_a_phone_that_held_two_sides_keeps_the_history_s_own(app, phones, host):
