@@ -49,9 +49,7 @@ def test_the_old_phone_shows_a_code_and_the_tablet_opens_it(new_phone, phones, a
     # does to its own match.
     tablet.goto(f"/history/join/{shown}")
     expect(tablet.get_by_label("Code from your other phone")).to_have_value(shown)
-    expect(tablet.locator(".notice")).to_contain_text(
-        "This phone's own match joins that history"
-    )
+    expect(tablet.locator(".notice")).to_contain_text("This phone's own match joins that history")
     looked_at(tablet, "move-join", artifacts)
     tablet.get_by_role("button", name="Open my history here").click()
     told(tablet, "Your two histories are one now: 2 matches, on both phones.")
