@@ -330,6 +330,16 @@ def test_a_bad_code_is_refused_in_words_and_changes_nothing(app, phones, code, s
     assert snapshot(app) == before
 
 
+def test_a_form_with_a_forged_key_is_refused_in_words(app, phones, host):
+    code = show_code(host)
+    new = phones()
+    new.get("/history/join")
+    before = snapshot(app)
+    refused = new.post("/history/join", {"code": code}, key="not a key!")
+    assert refused.status_code == 400 and "Reload the page." in refused.shown
+    assert snapshot(app) == before and new.identity() != host.identity()
+
+
 def test_opening_a_code_without_a_csrf_token_is_refused(app, phones, host):
     code = show_code(host)
     new = phones()
