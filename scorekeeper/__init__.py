@@ -68,6 +68,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SAFETY_FETCH_SECONDS=60,
         # Prometheus' bearer token for /metrics (figures.py): none, and nobody is shown them.
         METRICS_TOKEN=None,
+        # How long a code that moves a history to another browser works (scoresheet/moving.py).
+        HISTORY_CODE_MINUTES=5,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

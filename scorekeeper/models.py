@@ -278,3 +278,16 @@ class Submission(Model):
     # A hash of where it was posted and what (forms.post_of): the same key with
     # other values is another post, refused rather than taken for this one.
     posted: so.Mapped[str | None] = so.mapped_column(sa.String(64))
+
+
+class HistoryCode(Model):
+    """A one-time code a phone shows so another browser becomes the same player: the phone's
+    token, the code's keyed hash (scoresheet/moving.py), when it stops working, and when it
+    was used (kept, so the phone is told its history was opened elsewhere)."""
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    digest: so.Mapped[str] = so.mapped_column(sa.String(64), unique=True)
+    phone: so.Mapped[str] = so.mapped_column(sa.String(64), index=True)
+    made_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
+    expires_at: so.Mapped[datetime]
+    used_at: so.Mapped[datetime | None]

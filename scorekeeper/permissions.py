@@ -36,6 +36,18 @@ def ensure_phone() -> str:
     return phone
 
 
+def become(phone: str, name: str = "") -> None:
+    """This browser is the phone with this token from now on (a history opened here, from a
+    code its other phone showed: scoresheet/moving.py); `name` is that history's player's,
+    offered at the next match if this browser had none. What the cookie kept of the pages
+    its old identity was shown (told) goes with it."""
+    session["phone"] = phone
+    session.permanent = True
+    session.pop("seen", None)
+    if name and not player_name():
+        session["player"] = name
+
+
 def player_name() -> str:
     """The name this phone's player gave last ("" before they gave one): offered again at the
     next match, so a phone asks once."""

@@ -6,7 +6,6 @@ import json
 from collections.abc import Callable
 from functools import lru_cache
 
-import segno
 from flask import (
     Blueprint,
     Response,
@@ -58,6 +57,7 @@ from scorekeeper.permissions import (
     viewer_at,
     viewer_for,
 )
+from scorekeeper.qr import qr_svg
 from scorekeeper.scoresheet import corrections, entries, life, seats
 from scorekeeper.scoresheet.corrections import Fix, check_started
 from scorekeeper.scoresheet.series import read_series
@@ -188,7 +188,7 @@ def _hand_entry(
 @lru_cache(maxsize=512)
 def _qr_code(link: str) -> Markup:
     """A join link as a QR code, inline SVG made on the server (a pure function of the link)."""
-    return Markup(segno.make(link, error="m").svg_inline(scale=5, border=2, omitsize=True))
+    return qr_svg(link)
 
 
 def _qr_svg(match: Match) -> Markup:
@@ -374,7 +374,7 @@ def export(code: str) -> Response:
 
 @bp.get("/<code>/match.json")
 def export_json(code: str) -> Response:
-    """The whole match as JSON, for keeping and for a future import."""
+    """The whole match as JSON, for keeping."""
     match = match_or_404(code)
     seated = seats_at(match)
     # The rematch's code only for this match's phones, as on its page (permissions.py).
