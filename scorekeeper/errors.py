@@ -64,6 +64,12 @@ def register(app: Flask) -> None:
                 "That was far more than any form here sends, so nothing was saved. "
                 "Go back and try again."
             )
+        elif code == 415:
+            # A post that is not a form (edges.only_forms): a script, not this app's pages.
+            message = _(
+                "Only the forms on these pages can be sent here, so nothing was saved. "
+                "Go back, reload the page and try again."
+            )
         elif code == 429:
             message = _("Too many tries in a short time. Wait a minute, then try again.")
         elif code >= 500:

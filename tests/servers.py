@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import http.client
 import http.cookiejar
 import os
 import re
@@ -120,7 +122,11 @@ def answers(url: str) -> bool:
 
 @contextmanager
 def gunicorns(
-    database_url: str, count: int = 1, workers: int = 2, **settings: str
+    database_url: str,
+    count: int = 1,
+    workers: int = 2,
+    options: tuple[str, ...] = (),
+    **settings: str,
 ) -> Iterator[list[tuple[str, subprocess.Popen]]]:
     """`count` gunicorns serving the app as production does, each on a port of its own; yields
     their addresses and processes once every one answers. Started together, as the servers
@@ -129,6 +135,7 @@ def gunicorns(
     for each to stop gracefully cost some 2 s a test."""
     servers = []
     for _ in range(count):
+        # options: gunicorn's own, as `make serve` could be given them (--worker-connections).
         port = free_port()
         process = subprocess.Popen(
             [
@@ -139,6 +146,7 @@ def gunicorns(
                 f"127.0.0.1:{port}",
                 "--workers",
                 str(workers),
+                *options,
                 "scorekeeper:create_app()",
             ],
             cwd=ROOT,
@@ -162,10 +170,10 @@ def gunicorns(
 
 @contextmanager
 def gunicorn(
-    database_url: str, workers: int = 2, **settings: str
+    database_url: str, workers: int = 2, options: tuple[str, ...] = (), **settings: str
 ) -> Iterator[tuple[str, subprocess.Popen]]:
     """A gunicorn serving the app as production does; yields its address once it answers."""
-    with gunicorns(database_url, 1, workers, **settings) as [server]:
+    with gunicorns(database_url, 1, workers, options, **settings) as [server]:
         yield server
 
 
@@ -178,16 +186,39 @@ def kill_hard(server: subprocess.Popen) -> None:
 CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 
 
+class FromAddress(urllib.request.HTTPHandler):
+    """Connect from a given local address (any of 127.0.0.0/8 reaches the server)."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__()
+        self.source = source
+
+    def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        """Open the connection bound to the source address."""
+        connection = functools.partial(http.client.HTTPConnection, source_address=(self.source, 0))
+        return self.do_open(connection, req)  # type: ignore[arg-type]
+
+
 class HttpPhone:
     """A phone talking HTTP to one server, with its own cookies, posting with the CSRF token
     of the last page it was shown."""
 
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, source: str | None = None) -> None:
         self.base = base
-        self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
-        )
+        self.cookies = http.cookiejar.CookieJar()
+        handlers: list[urllib.request.BaseHandler] = [
+            urllib.request.HTTPCookieProcessor(self.cookies)
+        ]
+        if source is not None:
+            # Another phone's address (127.0.0.2, ...): what the server counts per address
+            # is counted apart from the test's other connections.
+            handlers.append(FromAddress(source))
+        self.opener = urllib.request.build_opener(*handlers)
         self.token: str | None = None
+
+    def cookie_header(self) -> str:
+        """The Cookie header this phone sends, for a request written by hand."""
+        return "; ".join(f"{cookie.name}={cookie.value}" for cookie in self.cookies)
 
     def _shown(self, page: str) -> str:
         """Keep the token of a page this phone was shown."""
