@@ -10,7 +10,7 @@ patched it before psycopg is first imported: hence no preload.
 import os
 from typing import Any
 
-from gunicorn.workers.ggevent import GeventWorker
+from gunicorn.workers.ggevent import GeventWorker  # type: ignore[import-untyped]
 
 # How long (seconds) a read of a phone's request, or a write of its answer, may wait for the
 # next bytes before the connection is given up on (README, "Running it in production").

@@ -17,7 +17,6 @@ import pytest
 import sqlalchemy as sa
 
 from tests.servers import BASRA_FORM, HttpPhone, gunicorn
-from tests.waiting import wait_until
 from tests.web.test_hardening import _redis_up
 
 # The timeout the test servers give a phone that stopped sending (seconds): short, so a test

@@ -217,7 +217,9 @@ def post_routes(app, code: str) -> list[str]:
             continue
         choices = [ADDRESS_VALUES.get(name, [code]) for name in sorted(rule.arguments)]
         for values in itertools.product(*choices):
-            routes.append(urls.build(rule.endpoint, dict(zip(sorted(rule.arguments), values))))
+            routes.append(
+                urls.build(rule.endpoint, dict(zip(sorted(rule.arguments), values, strict=True)))
+            )
     return sorted(set(routes))
 
 
