@@ -32,7 +32,7 @@ LET_GO_WITHIN = TIMEOUT + KEEPALIVE + 3
 def played(url: str) -> tuple[HttpPhone, HttpPhone, str]:
     """Alice's phone creates a Basra match; Ben's, from another address (127.0.0.2), takes
     his side: the host, the guest, the code."""
-    host, guest = HttpPhone(url), HttpPhone(url, source="127.0.0.2")
+    host, guest = HttpPhone(url), HttpPhone(url, address="127.0.0.2")
     status, page = host.post("/new/basra", BASRA_FORM)
     assert status == 200
     code = re.search(r"/m/([A-Z2-9]{6})/live", page).group(1)
@@ -138,7 +138,7 @@ def test_bodies_that_stop_arriving_cannot_hold_a_worker_or_record_anything(migra
     with gunicorn(
         migrated_database,
         workers=1,
-        options=("--worker-connections", "40"),
+        worker_connections=40,
         CLIENT_TIMEOUT=str(TIMEOUT),
     ) as (url, _):
         alice, ben, code = played(url)
@@ -215,10 +215,10 @@ def test_a_chunked_body_past_the_limit_is_refused_and_records_nothing(migrated_d
         assert entries_of(migrated_database, 0) == [41]
 
 
-def misses(url: str, guesses: int, source: str = "127.0.0.3") -> list[int]:
+def misses(url: str, guesses: int, address: str = "127.0.0.3") -> list[int]:
     """The answers to `guesses` codes that match nothing, each on a connection of its own (the
     workers take connections in turn), from one address."""
-    guesser = HttpPhone(url, source=source)
+    guesser = HttpPhone(url, address=address)
     return [guesser.get(f"/m/ZZZZ{n:02d}")[0] for n in range(guesses)]
 
 
@@ -251,4 +251,4 @@ def test_guessed_codes_counted_in_redis_stay_counted_across_a_restart(migrated_d
     ):
         assert misses(url, 3) == [429] * 3
         # Another address has its own count.
-        assert misses(url, 1, source="127.0.0.4") == [404]
+        assert misses(url, 1, address="127.0.0.4") == [404]
