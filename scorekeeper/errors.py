@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import ClientDisconnected, HTTPException
 
 # How long a phone is asked to wait when the database can't be reached.
 DATABASE_RETRY_AFTER = 5
@@ -45,6 +45,13 @@ def register(app: Flask) -> None:
         )
         # Marked, so a phone resending a kept entry knows to fetch a fresh token (app.js).
         return render_template("error.html", message=message, refusal="csrf"), 400
+
+    @app.errorhandler(ClientDisconnected)
+    def too_slow(error: ClientDisconnected) -> ResponseReturnValue:
+        """A body that stopped arriving (the worker's client timeout, gunicorn.conf.py) or was
+        cut: 408, which tells a phone's outbox to keep the post and send it again (app.js)."""
+        message = _("The connection was too slow to send it all, so nothing was saved. Try again.")
+        return render_template("error.html", message=message), 408
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> ResponseReturnValue:

@@ -25,10 +25,10 @@ class PatientGeventWorker(GeventWorker):
     workers, and its `keepalive` bounds only the wait for a request's headers.
 
     The timeout is the socket's: each read or write that waits longer fails, the app answers
-    400 for a body it could not read (Werkzeug: ClientDisconnected), and the connection
-    closes. A match's stream only writes, and a write to a phone that reads returns at once,
-    so a stream idle between heartbeats is never cut; one whose phone stopped reading is, when
-    a write finds its buffers full for that long."""
+    408 for a body it could not read (errors.too_slow: a phone's outbox sends it again), and
+    the connection closes. A match's stream only writes, and a write to a phone that reads
+    returns at once, so a stream idle between heartbeats is never cut; one whose phone stopped
+    reading is, when a write finds its buffers full for that long."""
 
     def handle(self, listener: Any, client: Any, addr: Any) -> None:
         """Serve the connection with the timeout set (GeventWorker.handle would make the

@@ -114,6 +114,44 @@ def test_the_outboxs_posts_are_forms(app, basra, guest, content_type):
     assert "Hand 1: Ben 5 recorded." in answer.shown
 
 
+class Stalled(io.RawIOBase):
+    """A body that stops arriving: the worker's socket timeout fires on the next read."""
+
+    def __init__(self, first: bytes) -> None:
+        self.first = first
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray) -> int:  # type: ignore[override]
+        if not self.first:
+            raise TimeoutError("timed out")
+        size = min(len(buffer), len(self.first))
+        buffer[:size], self.first = self.first[:size], self.first[size:]
+        return size
+
+
+def test_a_body_that_stops_arriving_is_408_so_the_outbox_sends_it_again(app, basra, guest):
+    form = {"csrf_token": guest.token(), "key": uuid.uuid4().hex, "hand": 1, "side": 1}
+    entry = urllib.parse.urlencode({**form, "points": 5}).encode()
+    session = guest.client.get_cookie("session")
+    assert session is not None
+    environ = EnvironBuilder(
+        path=f"/m/{basra}/enter",
+        method="POST",
+        content_type="application/x-www-form-urlencoded",
+        content_length=len(entry) + 20,
+        headers={"Accept-Language": "ar", "Cookie": f"session={session.value}"},
+    ).get_environ()
+    environ["wsgi.input"] = Stalled(entry)
+    environ["wsgi.input_terminated"] = True
+    before = snapshot(app)
+    answer = Response.from_app(app, environ, buffered=True)
+    assert answer.status_code == 408
+    assert "كان الاتصال أبطأ من أن يُرسَل كل شيء، فلم يُحفظ شيء" in answer.get_data(as_text=True)
+    assert snapshot(app) == before
+
+
 def chunked(phone: Phone, path: str, body: bytes) -> Response:
     """Post a form as a chunked body: no Content-Length, the server ending the stream
     (gunicorn sets wsgi.input_terminated). Run on the app itself, as the test client would
