@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import ClientDisconnected, HTTPException
 
 from scorekeeper import figures
 
@@ -49,6 +49,13 @@ def register(app: Flask) -> None:
         # Marked, so a phone resending a kept entry knows to fetch a fresh token (app.js).
         return render_template("error.html", message=message, refusal="csrf"), 400
 
+    @app.errorhandler(ClientDisconnected)
+    def too_slow(error: ClientDisconnected) -> ResponseReturnValue:
+        """A body that stopped arriving (the worker's client timeout, gunicorn.conf.py) or was
+        cut: 408, which tells a phone's outbox to keep the post and send it again (app.js)."""
+        message = _("The connection was too slow to send it all, so nothing was saved. Try again.")
+        return render_template("error.html", message=message), 408
+
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> ResponseReturnValue:
         """Not found, too many tries, wrong method: a page in our own words."""
@@ -67,6 +74,12 @@ def register(app: Flask) -> None:
             message = _(
                 "That was far more than any form here sends, so nothing was saved. "
                 "Go back and try again."
+            )
+        elif code == 415:
+            # A post that is not a form (edges.only_forms): a script, not this app's pages.
+            message = _(
+                "Only the forms on these pages can be sent here, so nothing was saved. "
+                "Go back, reload the page and try again."
             )
         elif code == 429:
             message = _("Too many tries in a short time. Wait a minute, then try again.")
