@@ -1,5 +1,5 @@
-"""A table's load with the live table pushed (product.md, "Load and speed"), and the cycle of
-requests the mixed run repeats.
+"""A table's load with the live table pushed (the load the app is built for), and the cycle
+of requests the mixed run repeats.
 
 A table is four phones, each holding its match's stream open (a ring for each new version, a
 heartbeat comment every 20 s) and fetching its live part once a minute to be safe, with its

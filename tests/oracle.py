@@ -1,7 +1,7 @@
 """What a sheet must say, worked out again from what it shows, in a few plain lines per rule.
 
-Written from product.md ("Games: formats, targets, win rules", "Carry-over majority",
-"Calculators") and never from the app's own code: the stateful test (test_tables_played)
+Written from docs/rules/ (each game's "Table", "Target and winning", "Calculator", Basra's
+"Carry-over") and never from the app's own code: the stateful test (test_tables_played)
 holds the sheet a phone is shown (its JSON export) against it. A hand here is the export's
 "hands" item: {"number", "complete", "cells": [{"side", "points", "counts", "even_split",
 "last_trick", "black_hand"}]}.
@@ -19,7 +19,8 @@ BRISCA_VALUES = {"aces": 11, "threes": 10, "kings": 4, "horses": 3, "jacks": 2}
 DECK_POINTS = 120
 # The calculator's answer to "Most cards" with three or more sides.
 NO, ALONE, TIED = 0, 1, 2
-# What a hand entered by calculator on every side must add up to (product.md, Calculators).
+# What a hand entered by calculator on every side must add up to (docs/rules/*.md, "Checks
+# across sides").
 PACK_COUNTS = {
     "basra": {"cards": 52, "aces": 4, "jacks": 4, "two_clubs": 1, "ten_diamonds": 1},
     "pastura": {"cards": 52, "aces": 4, "jacks": 4, "two_clubs": 1, "ten_diamonds": 1},
@@ -71,7 +72,8 @@ def counts_of(cell: Mapping[str, Any] | None) -> dict[str, int] | None:
     return None if cell is None or cell["counts"] is None else dict(cell["counts"])
 
 
-# Calculators: a side's counts to its points (product.md, "Calculators").
+# Calculators: a side's counts to its points (docs/rules/*.md, "Scoring a hand"; Brisca's
+# "Card points").
 
 
 def calculated(table: Table, counts: Mapping[str, int], held: int = 0) -> int:
@@ -107,7 +109,7 @@ def calculated(table: Table, counts: Mapping[str, int], held: int = 0) -> int:
     return (30 + held) * most + cards + basras + doubles
 
 
-# Basra's majority held over (product.md, "Carry-over majority").
+# Basra's majority held over (docs/rules/basra.md, "Carry-over").
 
 
 def says_tie(table: Table, cell: Mapping[str, Any]) -> bool:
@@ -141,7 +143,8 @@ def held_into(table: Table, hands: Sequence[Mapping[str, Any]]) -> list[int]:
     return into + [held]
 
 
-# Brisca's rounds (product.md: "61+ wins, 60-60 last trick, 3 sides highest...").
+# Brisca's rounds (docs/rules/brisca.md, "Who takes a round": 61+ wins, 60-60 last trick, 3
+# sides highest...).
 
 
 def round_taker(table: Table, cells: Sequence[Mapping[str, Any]]) -> tuple[int | None, bool]:
@@ -252,14 +255,16 @@ def work_out(table: Table, hands: Sequence[Mapping[str, Any]]) -> Worked:
 def contradictions(table: Table, hand: Mapping[str, Any]) -> list[str]:
     """What a hand's cells (entered so far) say against each other, which no sheet may keep:
     a split one side says and another does not, two sides alone with the most, counts past
-    the pack (product.md: refused at once, by whoever enters second)."""
+    the pack (docs/rules/README.md, "Checks across sides": refused at once, by whoever enters
+    second)."""
     cells = [cell for cell in cells_of(hand, table.sides) if cell is not None]
     found: list[str] = []
     if table.game == "basra" and table.sides == 2:
         ties = {says_tie(table, cell) for cell in cells}
         # Two counts head to head say nothing to each other but their sum: 26 beside 17 is a
-        # hand short of 52, flagged once both are in (product.md, "Calculators"), so that a
-        # host can correct a miscounted 26-26 one cell at a time with the calculator.
+        # hand short of 52, flagged once both are in (docs/rules/basra.md, "Checks across
+        # sides"), so that a host can correct a miscounted 26-26 one cell at a time with the
+        # calculator.
         counted_only = all(counts_of(cell) is not None for cell in cells)
         if len(ties) > 1 and not counted_only:
             found.append("a 26-26 split said by one side only")
@@ -289,8 +294,9 @@ def contradictions(table: Table, hand: Mapping[str, Any]) -> list[str]:
 
 
 def flags(table: Table, hand: Mapping[str, Any]) -> bool:
-    """Whether a complete hand must be flagged as not adding up (product.md: when every side
-    used the calculator, 52 cards, 4 aces...; Brisca 120 card points)."""
+    """Whether a complete hand must be flagged as not adding up (docs/rules/*.md, "Checks
+    across sides": when every side used the calculator, 52 cards, 4 aces...; Brisca 120
+    card points)."""
     cells = [cell for cell in cells_of(hand, table.sides) if cell is not None]
     counted = [counts_of(cell) for cell in cells]
     every = all(c is not None for c in counted)

@@ -28,15 +28,14 @@ from .calculator import (
 from .game import PointsGame
 from .hand_checks import Claim, Expected
 
-# basra.txt: "The side with more than half of them — twenty-seven or more out of fifty-two —
-# scores 30 points for the majority."
+# docs/rules/basra.md, "Majority": 27 or more of the 52 cards take the majority, worth 30.
 MAJORITY = 30
 BASRA = 10
-# basra.txt: "the clearance counts as a double basra — worth 20 points".
+# docs/rules/basra.md, "Table rules": a jack onto a lone jack is a double basra, worth 20.
 DOUBLE_BASRA = 20
-# The cards a basra can be made with when scored by its card. basra.txt: "twice the face value
-# of the card that made it, picture cards counting as 10". A jack never makes a basra ("a jack's
-# sweep is never a basra"), so it has no row; queens and kings share one.
+# The cards a basra can be made with when scored by its card (docs/rules/basra.md, "Table
+# rules": twice the face value of the card that made it, a queen or a king 20). A jack never
+# makes a basra, so it has no row; queens and kings share one.
 # Each row: its key, its calculator field's label, its breakdown line's label, value, most.
 BASRA_CARDS: tuple[tuple[str, str, str, int, int], ...] = (
     ("basra_ace", _l("Basras made with an ace"), _l("Basras with an ace"), 1, 4),
@@ -64,8 +63,8 @@ BASRA_CARDS: tuple[tuple[str, str, str, int, int], ...] = (
 # head, the cards split evenly; three players, two or three tied for the most.
 SPLIT_TICK = _l("Cards split evenly (26–26)")
 TIED_TICK = _l("Tied for most cards")
-# basra.txt: "the other forty-eight go out four to each player at a time", so a side plays
-# at most 48 / sides cards, and every basra is made by one of them.
+# docs/rules/basra.md, "Calculator": after four to the floor the other 48 cards are dealt out
+# to the players, so a side plays at most 48 / sides cards, and every basra is made by one.
 DEALT = PACK - 4
 
 
@@ -86,7 +85,7 @@ class Basra(PointsGame):
         TableFormat("2v2", _l("4 in 2 partnerships"), sides=2, players_per_side=2),
         TableFormat("3", _l("3 each for themselves"), sides=3),
     )
-    # basra.txt: "Some tables, by tradition the Egyptian ones, play to 121 rather than 101."
+    # docs/rules/basra.md, "Target and winning": 101, or the older Egyptian 121.
     targets = (101, 121)
     default_target = 101
     target_unit = "points"
@@ -218,8 +217,8 @@ class Basra(PointsGame):
         )
         require_cards_for_clears(values, clear_keys, _too_few_for_basras)
         if double:
-            # basra.txt: "if the floor holds exactly one card, and that card is also a jack":
-            # both jacks end up in this side's pile.
+            # docs/rules/basra.md, "Calculator": a jack onto a lone jack puts both jacks in
+            # this side's pile.
             require(
                 values["jacks"] >= 2 * values["double_basras"],
                 "double_basras",
@@ -232,7 +231,8 @@ class Basra(PointsGame):
         worth = MAJORITY + held_over
         if table.sides >= 3:
             require_most_cards_claim(values, table.sides)
-            # basra.txt (three at the table): the majority goes to "one player" with the most.
+            # docs/rules/basra.md, "Three players": the majority goes to the one player with
+            # the most cards alone.
             took_majority = values["most_cards"] == MOST_ALONE
             majority_label = (
                 # NOTE: A breakdown line: the majority's points with the points held over from
@@ -313,8 +313,8 @@ class Basra(PointsGame):
             return 0
         if table.sides >= 3 and self.choice(table, "three_tie") == "nobody":
             return 0
-        # basra.txt: "some let the 30 keep stacking (90 for whoever finally takes a majority),
-        # others let it lapse". Lapse: the old 30 is lost, the new tie's 30 is held.
+        # docs/rules/basra.md, "Carry-over": stack, the held-over points keep growing (90
+        # after two ties); lapse, the old 30 is lost and the new tie's 30 is held.
         if self.choice(table, "carry_over") == "lapse":
             return MAJORITY
         return held_over + MAJORITY
@@ -333,7 +333,8 @@ class Basra(PointsGame):
 
     def tied(self, table: Table, cells: Sequence[EntryFacts]) -> bool:
         """Whether nobody took the majority this hand, as the entries tell it."""
-        # basra.txt: "A 26–26 split scores nobody; instead, hold the 30 points over".
+        # docs/rules/basra.md, "Carry-over": a tie scores nobody and its 30 is held over; one
+        # entry saying so is enough (the checks across sides keep the others from denying it).
         for cell in cells:
             if cell.even_split:
                 return True

@@ -24,7 +24,7 @@ from .calculator import (
 from .game import PointsGame
 from .hand_checks import Expected
 
-# brasta.txt: "201 for Quick, 401 for Standard, or 601 for Pro".
+# docs/rules/brasta.md, "Target and winning": 201 Quick, 401 Standard, 601 Pro.
 # NOTE: The names of Brasta's three targets (201, 401, 601 points): a short, a standard and a
 # long match.
 TARGET_NAMES = {201: _l("Quick"), 401: _l("Standard"), 601: _l("Pro")}
@@ -46,12 +46,13 @@ class Brasta(PointsGame):
     feats = (("brastas", _l("Brastas")), ("double_brastas", _l("Double Brastas")))
     # NOTE: The name of a card game.
     name = _l("Brasta")
-    # brasta.txt: "Brasta supports two players with one 52-card deck."
+    # docs/rules/brasta.md, "Table": two players, head to head, one 52-card pack.
     formats = (TableFormat("2", _l("2 head to head"), sides=2),)
     targets = tuple(TARGET_NAMES)
     default_target = 401
     target_unit = "points"
-    # brasta.txt: "failed build: -10; Jack burn: -10", so a hand and a total can be negative.
+    # docs/rules/brasta.md, "Scoring a hand": failed builds and Jack burns are -10 each, so a
+    # hand and a total can be negative.
     min_points = -999
     max_points = 999
     table_rules = ()
@@ -61,7 +62,8 @@ class Brasta(PointsGame):
         Expected("clubs", _l("Clubs"), CLUBS),
         Expected("two_clubs", "2♣", 1, single=True),
         Expected("ten_diamonds", "10♦", 1, single=True),
-        # brasta.txt: "the player who makes the final capture ... receives the +10 Last Hand".
+        # docs/rules/brasta.md, "Scoring a hand": the Last Hand goes to whoever makes the
+        # hand's final capture, so to one side.
         # NOTE: Brasta's bonus for the side that makes the last capture of a hand.
         Expected("last_hand", _l("Last Hand"), 1, single=True),
     )
@@ -136,7 +138,7 @@ class Brasta(PointsGame):
             ),
         )
         require_cards_for_clears(values, ["brastas", "double_brastas"], _too_few_for_brastas)
-        # brasta.txt scoring reference, line by line.
+        # docs/rules/brasta.md, "Scoring a hand", line by line.
         return calculation(
             [
                 line(
@@ -155,7 +157,8 @@ class Brasta(PointsGame):
                     clubs,
                     10 if clubs >= MOST_CLUBS else 0,
                 ),
-                # brasta.txt: "Most Clubs: +10; all Clubs add +10 for +20 total."
+                # docs/rules/brasta.md, "Scoring a hand": all 13 clubs add 10 to the most
+                # clubs' 10, 20 in all.
                 line(
                     "all_clubs",
                     _l("All 13 clubs"),

@@ -24,10 +24,9 @@ from .calculator import calculation, count_field, line, read_counts
 from .game import Game, Outcome, every_side
 from .hand_checks import Expected, ticked_twice
 
-# brisca.txt: "The total value of the cards in a suit is 30 points. Correspondingly, the whole
-# deck is 120 points."
+# docs/rules/brisca.md, "Card points": 30 in each of four suits, 120 in the deck.
 DECK_POINTS = 120
-# brisca.txt: "Ace: 11 points, Three: 10 points, King: 4 points, Horse: 3 points, Jack: 2 points".
+# docs/rules/brisca.md, "Card points": ace 11, three 10, king 4, horse 3, jack 2.
 # Each row: its key, its label (the calculator's field, the breakdown's line), its card points,
 # and the calculator's hint.
 CARD_VALUES: tuple[tuple[str, str, int, str], ...] = tuple(
@@ -68,8 +67,8 @@ class Brisca(Game):
         TableFormat("2v2", _l("4 in 2 partnerships"), sides=2, players_per_side=2),
         TableFormat("3v3", _l("6 in 2 teams of 3"), sides=2, players_per_side=3),
     )
-    # brisca.txt: "The first team that wins a specific number of rounds (as set for the table,
-    # for example 3) wins the session."
+    # docs/rules/brisca.md, "Target and winning": the first side to win the table's number of
+    # rounds (1 to 10, 3 by default) wins.
     targets = tuple(range(1, 11))
     default_target = 3
     target_unit = "rounds"
@@ -84,8 +83,8 @@ class Brisca(Game):
     hand_noun = _l("round")
     # NOTE: The row under Brisca's score sheet that counts each side's rounds won.
     total_word = _l("Rounds")
-    # brisca.txt: "In case both teams won 60 points, the winner is the team that won the last
-    # trick."
+    # docs/rules/brisca.md, "Who takes a round": 60–60 goes to the side that took the last
+    # trick.
     asks_last_trick = True
     table_rules = (
         TableRule(
@@ -151,8 +150,8 @@ class Brisca(Game):
     ) -> tuple[int | None, tuple[int, ...]]:
         """Who won a complete round, and which tied sides need the last trick to say."""
         claims = self.black_hands(table, cells)
-        # brisca.txt: "if it happens that you hold the three strongest trump cards (Ace,
-        # Three, King) you would win the round." Two claims settle nothing (hand_problems says).
+        # docs/rules/brisca.md, "Who takes a round": a black hand (ace, three and king of
+        # trumps) takes it outright. Two claims settle nothing (hand_problems says).
         if len(claims) == 1:
             return claims[0], ()
         if len(claims) > 1:
@@ -161,8 +160,8 @@ class Brisca(Game):
         tied = [side for side, side_points in enumerate(points) if side_points == top]
         if len(tied) == 1:
             return tied[0], ()
-        # brisca.txt: "In case both teams won 60 points, the winner is the team that won the
-        # last trick." With three sides (decided here): the last trick among the tied.
+        # docs/rules/brisca.md, "Who takes a round" and "Three sides": sides level at the top
+        # (60–60) are settled by the last trick, among the tied.
         took_last = [side for side in tied if cells[side].last_trick]
         if len(took_last) == 1:
             return took_last[0], ()
@@ -187,7 +186,7 @@ class Brisca(Game):
         self, table: Table, totals: Sequence[int], outcome: Outcome
     ) -> tuple[int, str] | None:
         """The round's winner, once that round brings its rounds won to the target."""
-        # brisca.txt: "The first team that wins a specific number of rounds ... wins the session."
+        # docs/rules/brisca.md, "Target and winning": the first side to win that many rounds.
         side = outcome.round_winner
         if side is None or totals[side] < table.target:
             return None

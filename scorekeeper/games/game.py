@@ -428,8 +428,8 @@ def both(names: Sequence[str]) -> str:
 
 def first_over_target(totals: Sequence[int], target: int) -> tuple[int, str] | None:
     """The winner under "first to the target; several there: the higher; level: play on"."""
-    # basra.txt: "If both sides reach 101 in the very same hand, the higher score wins it;
-    # if they are level there too, deal again until the tie breaks."
+    # docs/rules/README.md, "First to the target": several there in the same hand, the highest
+    # wins; level at the top, play on.
     over = [side for side, total in enumerate(totals) if total >= target]
     if not over:
         return None
@@ -454,7 +454,7 @@ def first_over_target(totals: Sequence[int], target: int) -> tuple[int, str] | N
 def level_past_target(totals: Sequence[int], target: int, names: Sequence[str]) -> str:
     """Why play goes on though sides reached the target: they are level at the top ("" if no
     side reached it, or one is ahead: first_over_target names it)."""
-    # basra.txt: "if they are level there too, deal again until the tie breaks."
+    # docs/rules/README.md, "First to the target": level at the top, play on.
     over = [side for side, total in enumerate(totals) if total >= target]
     if not over:
         return ""

@@ -57,7 +57,7 @@ class Other(PointsGame):
 
     @property
     def max_sides(self) -> int:
-        """Eight sides at the most (product.md: "2 to 8 sides, named freely")."""
+        """Eight sides at the most (docs/rules/other.md, "Table")."""
         return 8
 
     @property

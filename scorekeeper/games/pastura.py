@@ -26,11 +26,11 @@ from .calculator import (
 from .game import PointsGame
 from .hand_checks import Expected
 
-# pastura.txt: "Most captured cards in a round: 3 points; no bonus if tied."
+# docs/rules/pastura.md, "Scoring a hand": the most cards score 3, nobody on a tie.
 MOST_CARDS = 3
 PASTURA = 1
-# Lines that count toward an early victory. pastura.txt: "If only one side earns any points
-# from cards and the most-cards bonus ... Pastura points are excluded from this check."
+# Lines that count toward an early victory (docs/rules/pastura.md, "Early victory"): the
+# scoring cards and the most cards; pasturas do not count.
 CARD_LINES = frozenset({"most_cards", "aces", "jacks", "two_clubs", "ten_diamonds"})
 # NOTE: A breakdown line: the most cards, %(num)d (always 27) or more.
 MOST_CARDS_LABEL = _l("Most cards (%(num)d+)", num=MAJORITY_CARDS)
@@ -48,7 +48,7 @@ class Pastura(PointsGame):
         TableFormat("3", _l("3 each for themselves"), sides=3),
         TableFormat("2v2", _l("4 in 2 partnerships"), sides=2, players_per_side=2),
     )
-    # pastura.txt: "Choose a target of 51 or 101 points when creating a table."
+    # docs/rules/pastura.md, "Target and winning": 51 or 101.
     targets = (51, 101)
     default_target = 51
     target_unit = "points"
@@ -129,8 +129,8 @@ class Pastura(PointsGame):
         breakdowns: Sequence[Calculation | None],
     ) -> int | None:
         """The one side that earned card and most-cards points while nobody else did."""
-        # product.md: "The app can tell only when every side entered that hand with the
-        # calculator": a plain total (no breakdown) hides what its points came from.
+        # docs/rules/pastura.md, "Early victory": only when every side used the calculator,
+        # as a plain total (no breakdown) hides what its points came from.
         if any(worked is None for worked in breakdowns):
             return None
         earners = [

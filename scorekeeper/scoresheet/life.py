@@ -103,8 +103,8 @@ def next_dealer(match: Match, per_side: int) -> int | None:
     its next hand (None if the host never said who dealt first)."""
     if match.first_dealer is None:
         return None
-    # brisca.txt: "For the next hands, the dealer is the next player in the direction of
-    # play": a rematch is the next hand at the same table, so the deal passes on as it would.
+    # docs/rules/README.md, "Who deals": the deal passes to the next player round the table,
+    # and a rematch is the next hand at the same table, so the deal passes on as it would.
     # The places round the table are the same (sides in order, a player of each in turn).
     played = db.session.scalar(sa.select(sa.func.count()).where(Hand.match_id == match.id))
     return (match.first_dealer + (played or 0)) % (per_side * len(match.sides))

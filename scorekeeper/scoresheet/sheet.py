@@ -409,9 +409,9 @@ def sides_with_room(match: Match, seats: Iterable[Seat]) -> tuple[Side, ...]:
 
 # Who deals: the host says who dealt first, and the deal passes round the table.
 #
-# brisca.txt: "For the next hands, the dealer is the next player in the direction of play." The
-# other rule texts are silent; product.md's table sits partners apart, so the deal goes round
-# the table in seating order: the first player of each side in turn, then the second of each.
+# docs/rules/README.md, "Who deals": the deal passes to the next player round the table. Partners
+# sit apart, so the deal goes round in seating order: the first player of each side in turn,
+# then the second of each.
 
 
 # What separates the players the host typed for one side ("Omar, Sara", "Omar & Sara"): the

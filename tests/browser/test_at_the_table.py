@@ -480,8 +480,7 @@ def test_history_removes_a_finished_match_with_two_taps(new_phone, phones, artif
 
 def test_the_deal_passes_round_the_table_across_partners(new_phone, phones, artifacts):
     """The host says who dealt first; the sheet names each next dealer, round the table in
-    seating order: a player of each side in turn (brisca.txt: "the next player in the direction
-    of play")."""
+    seating order: a player of each side in turn (docs/rules/README.md, "Who deals")."""
     omar = new_phone()
     code = create_match(omar, "Basra", "4 in 2 partnerships", ["Us", "Them"], player="Omar")
     sara, ben, bo = phones(), phones(), phones()

@@ -16,8 +16,8 @@ THUMB = 48
 
 # Everything a thumb taps on a page, as it is drawn: a radio button or a tick is tapped
 # through its label, so the label is what is measured. Nothing is left out, not even a link
-# in a line of text: the style guide asks for big tap targets everywhere (product.md, "Phone
-# first"), and "Change name" in the line over the sheet was the first thing missed.
+# in a line of text: the app is made for a phone held in one hand, so every tap target is a
+# thumb's width, and "Change name" in the line over the sheet was the first thing missed.
 MEASURE_TAPS = """() => [...document.querySelectorAll(
         "a, button, summary, select, label.choice,"
         + " input:not([type=hidden]):not([type=radio]):not([type=checkbox])")]

@@ -91,7 +91,7 @@ def fits(page: Page) -> None:
 
 
 def test_basra_kept_on_one_phone_through_the_calculators(new_phone, artifacts: Path):
-    """Hand 1 through each side's calculator (the worked hand of basra.txt: 48 and 5), hand 2
+    """Hand 1 through each side's calculator (docs/rules/basra.md, "Worked hand": 48 and 5), hand 2
     an even split ticked on both lines, hand 3 in plain totals past the target."""
     page = new_phone()
     keep_a_match(page, "Basra", "2 head to head", ["Alice", "Ben"], target="101 points")

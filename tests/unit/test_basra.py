@@ -13,7 +13,7 @@ from .helpers import counted, lines_of, plain, table
 
 BASRA = get_game("basra")
 
-# Alice and Ben's worked hand from rules/basra.txt.
+# Alice and Ben's worked hand (docs/rules/basra.md, "Worked hand").
 ALICE = {"cards": 30, "aces": 3, "jacks": 2, "ten_diamonds": 1, "basras": 1}
 BEN = {"cards": 22, "aces": 1, "jacks": 2, "two_clubs": 1}
 
@@ -451,7 +451,8 @@ def ordinary_hands(draw: st.DrawFn) -> tuple[dict[str, int], dict[str, int], int
 
 @given(ordinary_hands())
 def test_43_points_are_on_the_table_every_ordinary_hand(hand) -> None:
-    # basra.txt: "43 points are on the table every ordinary hand, before a single basra".
+    # docs/rules/basra.md, "Scoring a hand": an ordinary hand puts 43 points on the table,
+    # and each basra adds 10.
     first, second, basras = hand
     tbl = table("basra")
     state = BASRA.state(tbl, [[counted(tbl, **first), counted(tbl, **second)]])

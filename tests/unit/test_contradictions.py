@@ -14,7 +14,7 @@ from scorekeeper.games.calculator import MOST_ALONE, MOST_NO, MOST_TIED
 from tests.unit.helpers import counted, plain, table
 
 BASRA, PASTURA, BRISCA = get_game("basra"), get_game("pastura"), get_game("brisca")
-# The pack each calculator line shares, by key (product.md, Calculators).
+# The pack each calculator line shares, by key (docs/rules/*.md, "Checks across sides").
 PACK = {
     "cards": 52,
     "aces": 4,

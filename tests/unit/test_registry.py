@@ -111,7 +111,8 @@ ASKED = [
     ("basra", None, "Hand", False),
     ("pastura", None, "Hand", False),
     ("brisca", 120, "Round", False),
-    # brasta.txt: "failed build: -10; Jack burn: -10", so a hand may go below zero.
+    # docs/rules/brasta.md, "Scoring a hand": failed builds and Jack burns are -10 each, so a
+    # hand may go below zero.
     ("brasta", None, "Hand", True),
     ("other", None, "Hand", True),
 ]

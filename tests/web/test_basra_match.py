@@ -23,7 +23,7 @@ def test_whole_basra_match_from_creation_to_history(app, host, guest, watcher):
     watching = watcher.join(code, side=None)
     assert "Watching" in watching.shown
 
-    # Hand 1: the worked hand of basra.txt, 48 to 5.
+    # Hand 1: docs/rules/basra.md, "Worked hand", 48 to 5.
     page = host.enter(code, 1, 0, 48).shown
     assert "Hand 1: waiting for" in page and "Ben" in page
     page = guest.enter(code, 1, 1, 5).shown

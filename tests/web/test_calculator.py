@@ -11,7 +11,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Entry
 from tests.phones import snapshot, totals
 
-# basra.txt, "A worked hand": Alice 30 cards, three aces, two jacks, the 10♦ and one basra;
+# docs/rules/basra.md, "Worked hand": Alice 30 cards, three aces, two jacks, the 10♦ and one basra;
 # Ben 22 cards, one ace, two jacks and the 2♣.
 ALICE = {"n_cards": 30, "n_aces": 3, "n_jacks": 2, "n_ten_diamonds": "y", "n_basras": 1}
 BEN = {"n_cards": 22, "n_aces": 1, "n_jacks": 2, "n_two_clubs": "y", "n_basras": 0}

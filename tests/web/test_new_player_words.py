@@ -24,7 +24,8 @@ def test_lowest_wins_shows_the_distance_to_the_limit_not_points_to_go(host, gues
     guest.join(code, side=1)
     host.enter(code, 1, 0, 40)
     guest.enter(code, 1, 1, 70)
-    # product.md: a side reaching 100 ends the match: the target is a limit, not a goal.
+    # docs/rules/other.md, "Who wins": a side reaching 100 ends the match; the target is a
+    # limit to keep under, not a goal.
     page = guest.get(f"/m/{code}").shown
     assert to_go_row(page) == ("To the limit", ["60", "30"])
     assert "To go" not in page

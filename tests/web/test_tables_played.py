@@ -8,7 +8,7 @@ so they contradict), from their own phone or a wrong one, for the open hand or a
 the revision their form saw or a stale one; the host fills and corrects cells and whole
 hands; posts are sent twice; End match is pressed when offered and when not. After every
 step the sheet a phone is shown (its JSON export and its page) is held against tests/oracle.py,
-a few plain lines per rule written from product.md, never the app's own code.
+a few plain lines per rule written from docs/rules/, never the app's own code.
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ from tests.conftest import _emptied, fresh_memory
 from tests.oracle import ALONE, NO, TIED, Table, calculated
 from tests.phones import Phone, seat_of, snapshot, totals
 
-# The New match form's choices, as product.md lists them: format -> (sides, players a side).
+# The New match form's choices, as docs/rules/*.md, "Table", lists them: format -> (sides,
+# players a side).
 FORMATS: dict[str, dict[str, tuple[int, int]]] = {
     "basra": {"2": (2, 1), "2v2": (2, 2), "3": (3, 1)},
     "pastura": {"2": (2, 1), "3": (3, 1), "2v2": (2, 2)},
@@ -69,7 +70,7 @@ class Named(Phone):
 
 
 def fields_of(table: Table) -> dict[str, tuple[str, int]]:
-    """The calculator's inputs for a table: key -> (kind, most). product.md, Calculators."""
+    """The calculator's inputs for a table: key -> (kind, most). docs/rules/*.md, "Calculator"."""
     if table.game == "brisca":
         return {key: ("count", 4) for key in oracle.BRISCA_VALUES}
     if table.game == "brasta":
