@@ -342,10 +342,12 @@ def _hands(one: Played, tally: Tally) -> None:
     tally.points += mine.points
     if mine.best_hand is not None:
         # Each hand as good as its own table counts it: the lowest is best where the lowest
-        # total won (a tally of the Other game may hold tables of both kinds).
+        # total won. A tally of the Other game may hold tables of both kinds, whose hands
+        # don't compare: its best hand is then one of the tables played for the highest.
         sign = -1 if mine.lowest_wins else 1
         best = tally.best_hand
-        if best is None or sign * mine.best_hand > tally.best_sign * best.value:
+        ranked = (sign > 0, sign * mine.best_hand)
+        if best is None or ranked > (tally.best_sign > 0, tally.best_sign * best.value):
             tally.best_hand = Feat(mine.best_hand, one.code, mine.best_hand_number)
             tally.best_sign = sign
     for key, took in (mine.feats or {}).items():
