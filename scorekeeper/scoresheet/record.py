@@ -208,15 +208,29 @@ def clear_results(match: Match) -> None:
 
 
 class Played(NamedTuple):
-    """One of this phone's ended matches as the record reads it: its result and its match."""
+    """One of this phone's ended matches as the record reads it: its side's stored result
+    (SideResult's columns) and what it needs of the match."""
 
-    result: SideResult
+    side_id: int
+    match_id: int
+    won: bool
+    hands: int
+    points: int
+    best_hand: int | None
+    best_hand_number: int | None
+    lowest_wins: bool
+    feats: dict[str, int] | None
+    score: list[int] | None
+    margin: int | None
+    comeback: int | None
     code: str
     game: str
     winner_side_id: int | None
     rematch_code: str | None
     position: int
     sides: int
+    # Whether it is the rematch of another match: only those can end a series.
+    follows: bool
 
 
 def _played(phone: str) -> sa.Select[int]:
@@ -235,25 +249,39 @@ def _played(phone: str) -> sa.Select[int]:
 
 def read_record(phone: str) -> Record:
     """This phone's record, in three statements however many matches it played."""
-    every_side = so.aliased(Side)
+    every_side, before = so.aliased(Side), so.aliased(Match)
     sides = (
         sa.select(sa.func.count())
         .where(every_side.match_id == Match.id)
         .correlate(Match)
         .scalar_subquery()
     )
+    follows = sa.exists().where(before.rematch_code == Match.code).correlate(Match)
     # In the order the matches ended: streaks and the chart run in it (README, "Your record").
     played = [
-        Played(*row)
+        Played._make(row)
         for row in db.session.execute(
             sa.select(
-                SideResult,
+                # Columns, not model objects: a thousand of them cost more than the rest.
+                SideResult.side_id,
+                SideResult.match_id,
+                SideResult.won,
+                SideResult.hands,
+                SideResult.points,
+                SideResult.best_hand,
+                SideResult.best_hand_number,
+                SideResult.lowest_wins,
+                SideResult.feats,
+                SideResult.score,
+                SideResult.margin,
+                SideResult.comeback,
                 Match.code,
                 Match.game,
                 Match.winner_side_id,
                 Match.rematch_code,
                 Side.position,
                 sides,
+                follows,
             )
             .join(Seat, Seat.side_id == SideResult.side_id)
             .join(Match, Match.id == SideResult.match_id)
@@ -271,9 +299,10 @@ def read_record(phone: str) -> Record:
     # A series is judged where this phone last played in it: at a match whose rematch it did
     # not play (the series may have gone on without it). Only those are walked back, so a
     # long series is read once, not once per match of it.
+    # A phone's series needs two of its matches: one that follows no other ends none.
     counted = {one.code for one in played}
-    last_played = [one for one in played if one.rematch_code not in counted]
-    chains = walk_back([one.result.match_id for one in last_played])
+    last_played = [one for one in played if one.follows and one.rematch_code not in counted]
+    chains = walk_back([one.match_id for one in last_played])
     return add_up(phone, played, seats, chains)
 
 
@@ -303,7 +332,7 @@ def add_up(
     met: dict[str, Met] = {}
     results: list[tuple[int, int]] = []
     for one in played:
-        mine = one.result
+        mine = one
         tally = per_game.setdefault(one.game, Tally())
         overall.played(mine.won)
         tally.played(mine.won)
@@ -337,7 +366,7 @@ def add_up(
 
 def _hands(one: Played, tally: Tally) -> None:
     """Add one match's hands to its game's tally: points, the best hand, the feats."""
-    mine = one.result
+    mine = one
     tally.hands += mine.hands
     tally.points += mine.points
     if mine.best_hand is not None:
@@ -358,7 +387,7 @@ def _margins(one: Played, tally: Tally) -> None:
     """A won match's margin and the deficit it came back from (both at the hand that decided
     it), toward the best of each. A win from behind (Pastura's early victory) is a comeback,
     never a biggest win: its score reads as a loss."""
-    mine = one.result
+    mine = one
     if mine.margin is not None and mine.score and mine.margin > 0:
         if tally.biggest_win is None or mine.margin > tally.biggest_win.value:
             # Each total as the language writes it: a score below zero reads "25–-225" in
@@ -383,7 +412,7 @@ def _series(
     matches it took off its list are left out of it, as from the rest of the record."""
     judged: dict[int, tuple[Played, Series]] = {}
     for one in played:  # in the order they ended: the last kept for each is where it played last
-        chain = chains.get(one.result.match_id)
+        chain = chains.get(one.match_id)
         if chain is None:
             continue
         kept = [link for link in chain if phone not in link.removed_by]
