@@ -162,16 +162,33 @@ def test_a_phone_with_no_matches_is_told_so(phones):
     assert page.status_code == 200 and "No ended matches to count yet." in page.shown
 
 
+def rematched(app, host: Phone, guest: Phone, code: str, hands: list[tuple[int, int]]) -> str:
+    """The guest asks for the rematch of an ended match, the host takes its side, and these
+    hands are played and the match ended; its code."""
+    guest.post(f"/m/{code}/rematch")
+    following = stored_match(app, code).rematch_code
+    host.post(f"/m/{following}/claim", {"target": 0})
+    for number, (alice, ben) in enumerate(hands, start=1):
+        host.enter(following, number, 0, alice)
+        guest.enter(following, number, 1, ben)
+    assert "Match over" in guest.post(f"/m/{following}/end").shown
+    return following
+
+
 def test_the_record_reads_in_the_same_statements_for_2_and_20_matches(app, phones):
     few_host, few_guest, many_host, many_guest = phones(), phones(), phones(), phones()
-    for _ in range(2):
-        play(few_host, few_guest, [(50, 10), (60, 0)])
-    for _ in range(20):
-        play(many_host, many_guest, [(50, 10), (60, 0)])
+    # A series of two; then twenty matches in series of one to five.
+    rematched(app, few_host, few_guest, play(few_host, few_guest, [(50, 10), (60, 0)]), [(0, 101)])
+    for length in (1, 2, 3, 4, 5, 5):
+        code = play(many_host, many_guest, [(50, 10), (60, 0)])
+        for _ in range(length - 1):
+            code = rematched(app, many_host, many_guest, code, [(0, 101)])
     with statements(app) as for_few:
-        assert figures(few_host.get("/history/record").shown, "In all")["Matches"] == "2"
+        mine = figures(few_host.get("/history/record").shown, "In all")
+        assert mine["Matches"] == "2" and mine["Series won"] == "0 of 1"
     with statements(app) as for_many:
-        assert figures(many_host.get("/history/record").shown, "In all")["Matches"] == "20"
+        mine = figures(many_host.get("/history/record").shown, "In all")
+        assert mine["Matches"] == "20" and mine["Series won"] == "0 of 5"
     assert len(for_few) == len(for_many)
 
 
