@@ -8,7 +8,10 @@ import html
 import re
 
 import pytest
+import sqlalchemy as sa
 
+from scorekeeper.extensions import db
+from scorekeeper.models import SideResult
 from tests.phones import Phone, stored_match
 from tests.statements import statements
 from tests.web.test_calculator import ALICE, BEN, count
@@ -332,3 +335,17 @@ def test_abandoned_and_removed_matches_leave_the_series_score(app, host, guest):
     ben = figures(guest.get("/history/record").shown, "In all")
     assert ben["Matches"] == "1" and ben["Series won"] == "0 of 0"
     assert figures(host.get("/history/record").shown, "In all")["Series won"] == "0 of 1"
+
+
+def test_a_reopened_match_leaves_the_record_until_it_ends_again_as_corrected(app, host, guest):
+    code = play(host, guest, [(60, 10), (50, 20)])  # Alice 110–30
+    assert figures(host.get("/history/record").shown, "Basra")["Biggest win"].startswith("110–30")
+    assert "Match reopened." in host.post(f"/m/{code}/reopen").shown
+    assert "No ended matches to count yet." in host.get("/history/record").shown
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(SideResult)) == 0
+    host.correct(code, 2, 1, 0)  # Ben's 20 was a 0
+    assert "Match over" in host.post(f"/m/{code}/end").shown
+    alice = figures(host.get("/history/record").shown, "Basra")
+    assert alice["Matches"] == "1" and alice["Biggest win"].startswith("110–10")
+    assert figures(guest.get("/history/record").shown, "Basra")["Best hand"].startswith("10, ")
