@@ -11,7 +11,7 @@ from flask import Flask
 from flask import typing as ft
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from scorekeeper import languages, live, matches, permissions
+from scorekeeper import edges, figures, languages, live, matches, permissions
 from scorekeeper.extensions import (
     compress,
     csrf,
@@ -53,6 +53,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         RATELIMIT_STORAGE_URI="memory://",
         RATELIMIT_KEY_PREFIX="scorekeeper",
         CODE_MISS_LIMIT="20 per hour; 40 per day",
+        # How many worker processes this server runs, each counting misses in its own memory
+        # under memory:// (matches.py): gunicorn's worker says (gunicorn.conf.py).
+        SERVER_WORKERS=1,
         # How many reverse proxies stand in front (nginx, a load balancer): their
         # X-Forwarded-* headers then name the phone's address and the public host.
         TRUSTED_PROXIES=0,
@@ -66,6 +69,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # versions its streams watch (live.py: on SQLite a write wakes them at once as well).
         READ_VERSIONS_EVERY=live.READ_EVERY,
         SAFETY_FETCH_SECONDS=60,
+        # Prometheus' bearer token for /metrics (figures.py): none, and nobody is shown them.
+        METRICS_TOKEN=None,
+        # How long a code that moves a history to another browser works (scoresheet/moving.py).
+        HISTORY_CODE_MINUTES=5,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -84,6 +91,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         "SQLALCHEMY_ENGINE_OPTIONS", _engine_options(app.config["SQLALCHEMY_DATABASE_URI"])
     )
 
+    # First: a request that is no phone's form is refused before anything reads it.
+    edges.init_app(app)
     permissions.init_app(app)
     db.init_app(app)
 
@@ -125,6 +134,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     headers.init_app(app)
     errors.register(app)
     live.init_app(app)
+    figures.init_app(app)
     if app.config["TRUSTED_PROXIES"]:
         # Outermost, so every layer inside sees the phone's address and the host it asked for.
         hops = int(app.config["TRUSTED_PROXIES"])

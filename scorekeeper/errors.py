@@ -11,7 +11,9 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import ClientDisconnected, HTTPException
+
+from scorekeeper import figures
 
 # How long a phone is asked to wait when the database can't be reached.
 DATABASE_RETRY_AFTER = 5
@@ -39,6 +41,7 @@ def register(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_failed(error: CSRFError) -> ResponseReturnValue:
         """A post without a valid security token: an old page or a forged form."""
+        figures.refused("csrf")
         message = _(
             "This page was out of date, so nothing was saved. "
             "Go back, reload the page and try again."
@@ -46,10 +49,18 @@ def register(app: Flask) -> None:
         # Marked, so a phone resending a kept entry knows to fetch a fresh token (app.js).
         return render_template("error.html", message=message, refusal="csrf"), 400
 
+    @app.errorhandler(ClientDisconnected)
+    def too_slow(error: ClientDisconnected) -> ResponseReturnValue:
+        """A body that stopped arriving (the worker's client timeout, gunicorn.conf.py) or was
+        cut: 408, which tells a phone's outbox to keep the post and send it again (app.js)."""
+        message = _("The connection was too slow to send it all, so nothing was saved. Try again.")
+        return render_template("error.html", message=message), 408
+
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> ResponseReturnValue:
         """Not found, too many tries, wrong method: a page in our own words."""
         code = error.code or 500
+        figures.refused_status(code)
         if code == 400:
             message = _(
                 "That request could not be read, so nothing was saved. "
@@ -63,6 +74,12 @@ def register(app: Flask) -> None:
             message = _(
                 "That was far more than any form here sends, so nothing was saved. "
                 "Go back and try again."
+            )
+        elif code == 415:
+            # A post that is not a form (edges.only_forms): a script, not this app's pages.
+            message = _(
+                "Only the forms on these pages can be sent here, so nothing was saved. "
+                "Go back, reload the page and try again."
             )
         elif code == 429:
             message = _("Too many tries in a short time. Wait a minute, then try again.")

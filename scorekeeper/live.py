@@ -68,6 +68,7 @@ from flask import Flask, current_app
 from jinja2 import FileSystemLoader
 from werkzeug.http import parse_etags, quote_etag
 
+from scorekeeper import figures
 from scorekeeper.extensions import db
 from scorekeeper.languages import choose_language, choose_zone
 from scorekeeper.models import Match
@@ -296,11 +297,11 @@ class MatchVersions:
         """Whether what the listener hears can be trusted now (starts this process's
         listener)."""
         if not self.listens:
-            return False
+            return figures.trust(False)
         if self._listener_pid != os.getpid():
             self._start_listener()
         heard = self._echo_heard
-        return heard is not None and time.monotonic() - heard < TRUST_FOR
+        return figures.trust(heard is not None and time.monotonic() - heard < TRUST_FOR)
 
     def _lapse(self) -> None:
         """What the listener hears can't be trusted from here on until it starts afresh."""
@@ -319,6 +320,7 @@ class MatchVersions:
         watch = Watch(code, told, told)
         with self._lock:
             self._watches.setdefault(code, set()).add(watch)
+        figures.stream_opened()
         self._start_reader()
         return watch
 
@@ -330,6 +332,7 @@ class MatchVersions:
                 watching.discard(watch)
                 if not watching:
                     del self._watches[watch.code]
+        figures.stream_closed()
 
     def streams(self) -> int:
         """How many streams this process holds open."""
@@ -342,6 +345,7 @@ class MatchVersions:
             if version <= watch.newest:
                 return
             watch.newest = version
+        figures.rang()
         watch.bell.set()
 
     def ring(self, code: str, version: int) -> None:

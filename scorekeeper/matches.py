@@ -12,8 +12,10 @@ they are never slowed; a phone new to a match behind an address that used up its
 café's Wi-Fi with a guesser on it) waits with the guesser.
 
 Counted by the `limits` library (what Flask-Limiter is built on) in the storage
-RATELIMIT_STORAGE_URI names: memory:// for one process, redis://host:6379 to share one count
-between processes and servers. Flask-Limiter itself would hook into every request, the live
+RATELIMIT_STORAGE_URI names: redis://host:6379 to share one count between processes and
+servers, kept across restarts; memory:// (the default) counts in each worker apart, each
+allowing its share of the limit (gunicorn's worker tells the app how many there are), and
+forgets on a restart. Flask-Limiter itself would hook into every request, the live
 part's fetches and the streams included.
 """
 
@@ -28,6 +30,7 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 from flask import Flask, abort, current_app, flash, redirect, request, url_for
 from flask_babel import gettext as _
+from limits.storage import MemoryStorage
 from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.wrappers import Response
@@ -98,7 +101,13 @@ def _counted() -> tuple[FixedWindowRateLimiter, list[limits.RateLimitItem], tupl
     config = current_app.config
     counter: FixedWindowRateLimiter = current_app.extensions["code_misses"]
     where = (config["RATELIMIT_KEY_PREFIX"], "code-miss", request.remote_addr or "-")
-    return counter, limits.parse_many(config["CODE_MISS_LIMIT"]), where
+    rules = limits.parse_many(config["CODE_MISS_LIMIT"])
+    if isinstance(counter.storage, MemoryStorage):
+        # Each worker counts alone in its memory: each allows its share, so that an address
+        # guesses no more than the limit on the whole server (README, "Guessing codes").
+        workers = int(config.get("SERVER_WORKERS", 1))
+        rules = [type(rule)(max(1, rule.amount // workers), rule.multiples) for rule in rules]
+    return counter, rules, where
 
 
 def _wait(

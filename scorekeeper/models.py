@@ -310,3 +310,16 @@ class SideResult(Model):
     score: so.Mapped[list[int] | None] = so.mapped_column(sa.JSON)
     margin: so.Mapped[int | None]
     comeback: so.Mapped[int | None]
+
+
+class HistoryCode(Model):
+    """A one-time code a phone shows so another browser becomes the same player: the phone's
+    token, the code's keyed hash (scoresheet/moving.py), when it stops working, and when it
+    was used (kept, so the phone is told its history was opened elsewhere)."""
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    digest: so.Mapped[str] = so.mapped_column(sa.String(64), unique=True)
+    phone: so.Mapped[str] = so.mapped_column(sa.String(64), index=True)
+    made_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
+    expires_at: so.Mapped[datetime]
+    used_at: so.Mapped[datetime | None]

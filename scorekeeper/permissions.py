@@ -36,6 +36,18 @@ def ensure_phone() -> str:
     return phone
 
 
+def become(phone: str, name: str = "") -> None:
+    """This browser is the phone with this token from now on (a history opened here, from a
+    code its other phone showed: scoresheet/moving.py); `name` is that history's player's,
+    offered at the next match if this browser had none. What the cookie kept of the pages
+    its old identity was shown (told) goes with it."""
+    session["phone"] = phone
+    session.permanent = True
+    session.pop("seen", None)
+    if name and not player_name():
+        session["player"] = name
+
+
 def player_name() -> str:
     """The name this phone's player gave last ("" before they gave one): offered again at the
     next match, so a phone asks once."""
@@ -51,8 +63,8 @@ def remember_name(name: str) -> None:
 
 
 # Requests that give no identity: the live part and the match's stream (their page gave it),
-# static files and the manifest (cached, shared by every phone).
-NO_IDENTITY = ("static", "sheet.live", "sheet.events", "tables.manifest")
+# static files and the manifest (cached, shared by every phone), and the operator's figures.
+NO_IDENTITY = ("static", "sheet.live", "sheet.events", "tables.manifest", "health", "metrics")
 
 
 def init_app(app: Flask) -> None:
@@ -174,6 +186,9 @@ class Viewer:
     # The ids of the sides some phone at the match holds (this one's included): each enters
     # its own column; the host fills the others'.
     held: frozenset[int] = frozenset()
+    # At a rematch not yet open to new phones, the place of the side this phone held at the
+    # match before: its own to take (README, "At the table", 7).
+    played_before: int | None = None
 
     @property
     def label(self) -> str:
@@ -236,6 +251,17 @@ def viewer_for(match: Match, seats: Iterable[Seat] | None = None) -> Viewer:
     return viewer_at(match, current_phone(), seats)
 
 
+# The place of the side a phone held at the match whose rematch this one is (none: it held no
+# side there, or this match is nobody's rematch). Through ix_match_rematch_code, then the
+# seat's unique (match, phone).
+PLACE_BEFORE = (
+    sa.select(Side.position)
+    .join(Seat, Seat.side_id == Side.id)
+    .join(Match, Match.id == Seat.match_id)
+    .where(Match.rematch_code == sa.bindparam("code"), Seat.phone == sa.bindparam("phone"))
+)
+
+
 def viewer_at(match: Match, phone: str | None, seats: Iterable[Seat] | None = None) -> Viewer:
     """Who is looking at this match from this phone: its seat among `seats` if given (the
     match's seats as already read), else read now."""
@@ -257,7 +283,22 @@ def viewer_at(match: Match, phone: str | None, seats: Iterable[Seat] | None = No
     own_seat, own_side, player, released_from = found or (None, None, "", None)
     side = next((s for s in match.sides if s.id == own_side), None)
     is_host = phone is not None and phone == match.host_phone
-    return Viewer(match, phone, own_seat, side, is_host, player, released_from, frozenset(held))
+    played_before = None
+    if match.is_open and match.closed and own_side is None and not is_host and phone is not None:
+        # Asked only where a closed table keeps a phone from taking a side: not on every page
+        # of every match.
+        played_before = db.session.scalar(PLACE_BEFORE, {"code": match.code, "phone": phone})
+    return Viewer(
+        match,
+        phone,
+        own_seat,
+        side,
+        is_host,
+        player,
+        released_from,
+        frozenset(held),
+        played_before,
+    )
 
 
 # What the page of each match last showed this phone: the place of the side it held (None:
@@ -326,6 +367,10 @@ def refusal(
             return Refusal(_("This match is open already."), 409, match)
         return None
     if action is Action.REMATCH:
+        # Starting the rematch, or going on to it: its code is shown to the phones of this
+        # match only, the host and those that held a side. Not to watchers: anyone with this
+        # code may watch, and the rematch's sides wait for this match's players (README, "At
+        # the table", 7).
         if not match.is_ended:
             return Refusal(_("A rematch follows a match that has ended."), 409, match)
         if not (viewer.is_seated or viewer.is_host):
@@ -376,12 +421,13 @@ def refusal(
             match,
         )
     # A closed table keeps newcomers out, not the phones that played a side the host released
-    # (by mistake, or for a phone that died and came back), nor the host.
+    # (by mistake, or for a phone that died and came back), nor at a rematch (which starts
+    # closed) the phones that played a side at the match before, nor the host.
     if (
         action is Action.CLAIM
         and match.closed
         and not viewer.is_host
-        and (side is None or side.position != viewer.released_from)
+        and (side is None or side.position not in (viewer.released_from, viewer.played_before))
     ):
         return Refusal(
             _("The host has closed the table: no new phone can take a side. You can still watch."),

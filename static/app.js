@@ -572,8 +572,9 @@
         clearTimeout(late);
         var response = answer.response;
         var doc = new DOMParser().parseFromString(answer.html, "text/html");
-        if (response.status >= 500) {
-          // The server can't take it now (its database away): kept, and sent again later.
+        if (response.status >= 500 || response.status === 408) {
+          // The server can't take it now (its database away), or the post reached it too
+          // slowly to be read whole: kept, and sent again later.
           item.state = "kept";
           item.resend = true;
           item.renewed = false;

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import http.cookiejar
 import os
 import re
@@ -10,12 +11,13 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
 from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import ExitStack, closing, contextmanager
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -110,9 +112,12 @@ def migrate(database_url: str) -> None:
 
 
 def answers(url: str) -> bool:
-    """Whether a server answers at this address (not yet listening, or still booting: no)."""
+    """Whether a server answers at this address (not yet listening, or still booting: no; an
+    error page is an answer: a server whose database is down answers 503)."""
     try:
         urllib.request.urlopen(url + "/", timeout=1).close()
+    except urllib.error.HTTPError:
+        return True
     except OSError:
         return False
     return True
@@ -120,16 +125,26 @@ def answers(url: str) -> bool:
 
 @contextmanager
 def gunicorns(
-    database_url: str, count: int = 1, workers: int = 2, **settings: str
+    database_url: str,
+    count: int = 1,
+    workers: int = 2,
+    worker_connections: int | None = None,
+    **settings: str,
 ) -> Iterator[list[tuple[str, subprocess.Popen]]]:
     """`count` gunicorns serving the app as production does, each on a port of its own; yields
     their addresses and processes once every one answers. Started together, as the servers
     behind a balancer boot, and ended at once after (kill -9): how a server stops when told to
     is tested on its own (test_a_server_told_to_stop_ends_its_streams_at_once), and waiting
-    for each to stop gracefully cost some 2 s a test."""
+    for each to stop gracefully cost some 2 s a test. `worker_connections` makes each worker
+    hold fewer connections than production's (a crowd a test can afford fills it)."""
     servers = []
+    # Each server's figures in a folder of its own (gunicorn.conf.py makes one otherwise, and
+    # removes it on exit, which a server ended with kill -9 never reaches).
+    figures = ExitStack()
+    held = ["--worker-connections", str(worker_connections)] if worker_connections else []
     for _ in range(count):
         port = free_port()
+        folder = figures.enter_context(tempfile.TemporaryDirectory(prefix="scorekeeper-figures-"))
         process = subprocess.Popen(
             [
                 str(BIN / "gunicorn"),
@@ -139,10 +154,11 @@ def gunicorns(
                 f"127.0.0.1:{port}",
                 "--workers",
                 str(workers),
+                *held,
                 "scorekeeper:create_app()",
             ],
             cwd=ROOT,
-            env=server_env(database_url, **settings),
+            env=server_env(database_url, **settings) | {"PROMETHEUS_MULTIPROC_DIR": folder},
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
@@ -150,7 +166,9 @@ def gunicorns(
         servers.append((f"http://127.0.0.1:{port}", process))
     try:
         for url, _process in servers:
-            assert wait_until(lambda url=url: answers(url), 15), f"{url} never answered"
+            # A booting server answers in 2 s on a quiet machine, and in 10 to 15 s on one
+            # busy with other work (measured at a load of 10 on 2 cores).
+            assert wait_until(lambda url=url: answers(url), 30), f"{url} never answered"
         yield servers
     finally:
         for _url, process in servers:
@@ -158,14 +176,15 @@ def gunicorns(
                 os.killpg(process.pid, signal.SIGKILL)
         for _url, process in servers:
             process.wait(timeout=10)
+        figures.close()
 
 
 @contextmanager
 def gunicorn(
-    database_url: str, workers: int = 2, **settings: str
+    database_url: str, workers: int = 2, worker_connections: int | None = None, **settings: str
 ) -> Iterator[tuple[str, subprocess.Popen]]:
     """A gunicorn serving the app as production does; yields its address once it answers."""
-    with gunicorns(database_url, 1, workers, **settings) as [server]:
+    with gunicorns(database_url, 1, workers, worker_connections, **settings) as [server]:
         yield server
 
 
@@ -178,16 +197,34 @@ def kill_hard(server: subprocess.Popen) -> None:
 CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 
 
+class FromAddress(urllib.request.HTTPHandler):
+    """Connections from this loopback address (Linux routes all of 127/8 to the machine
+    itself): another phone's address, as a server behind no proxy sees it."""
+
+    def __init__(self, address: str) -> None:
+        super().__init__()
+        self.address = address
+
+    def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        """Open the connection from this handler's address."""
+        return self.do_open(http.client.HTTPConnection, req, source_address=(self.address, 0))
+
+
 class HttpPhone:
     """A phone talking HTTP to one server, with its own cookies, posting with the CSRF token
-    of the last page it was shown."""
+    of the last page it was shown; from 127.0.0.1 unless `address` says another."""
 
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, address: str = "127.0.0.1") -> None:
         self.base = base
+        self.cookies = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+            urllib.request.HTTPCookieProcessor(self.cookies), FromAddress(address)
         )
         self.token: str | None = None
+
+    def cookie_header(self) -> str:
+        """The Cookie header this phone sends, for a request written by hand."""
+        return "; ".join(f"{cookie.name}={cookie.value}" for cookie in self.cookies)
 
     def _shown(self, page: str) -> str:
         """Keep the token of a page this phone was shown."""
@@ -209,9 +246,10 @@ class HttpPhone:
         except urllib.error.HTTPError as error:
             return error.code, self._shown(error.read().decode()), dict(error.headers)
 
-    def stream(self, path: str) -> Stream:
+    def stream(self, path: str, headers: dict[str, str] | None = None) -> Stream:
         """Open a match's stream of events, as a page's EventSource does."""
-        response = self.opener.open(self.base + path, timeout=30)
+        request = urllib.request.Request(self.base + path, headers=headers or {})
+        response = self.opener.open(request, timeout=30)
         assert response.status == 200
         return Stream(iter(response.readline, b""), response.close)
 

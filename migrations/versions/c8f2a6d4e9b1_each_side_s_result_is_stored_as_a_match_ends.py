@@ -1,7 +1,7 @@
 """each side's result is stored as a match ends, and a phone's record is read from it
 
 Revision ID: c8f2a6d4e9b1
-Revises: b4e1c7d2a9f3
+Revises: 6c2f8e1a4d97
 Create Date: 2026-12-03 18:30:00
 
 """
@@ -11,7 +11,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "c8f2a6d4e9b1"
-down_revision = "b4e1c7d2a9f3"
+down_revision = "6c2f8e1a4d97"
 branch_labels = None
 depends_on = None
 

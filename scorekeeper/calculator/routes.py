@@ -6,6 +6,7 @@ from flask import Blueprint, abort, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 
+from scorekeeper import figures
 from scorekeeper.calculator.forms import calculator_form, counts_of, fill
 from scorekeeper.forms import post_of
 from scorekeeper.games import Calculation, Conflict, CountError, EntryFacts
@@ -73,6 +74,7 @@ def _calculator(
             except Refusal as refusal:
                 if refusal.given_back is None:
                     raise
+                figures.refused("action")
                 given_back = refusal.message
     else:
         status = 400

@@ -4,18 +4,31 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from scorekeeper.chart import Chart, running_chart
 from scorekeeper.extensions import db
 from scorekeeper.forms import ActionForm, post_of
-from scorekeeper.matches import match_or_404
-from scorekeeper.models import Match, Seat
-from scorekeeper.permissions import current_phone
-from scorekeeper.scoresheet.record import Record, phone_at, read_record
-from scorekeeper.scoresheet.seats import forget
+from scorekeeper.history.forms import HistoryCodeForm
+from scorekeeper.matches import count_miss, match_or_404, refuse, used_up
+from scorekeeper.models import HistoryCode, Match, Seat, normalise_code
+from scorekeeper.permissions import Refusal, become, current_phone, ensure_phone
+from scorekeeper.qr import qr_svg
+from scorekeeper.scoresheet import moving
+from scorekeeper.scoresheet.record import Record, read_record
+from scorekeeper.scoresheet.seats import forget, seat_of
 from scorekeeper.scoresheet.series import Series, read_series
 from scorekeeper.scoresheet.sheet import Sheet, load_sheets
 from scorekeeper.scoresheet.writing import Post
@@ -96,7 +109,112 @@ def index() -> str:
         series=series,
         page=page,
         older=older,
+        opened=_opened_elsewhere(phone),
     )
+
+
+# The history moved to, or joined with, another phone: a one-time code (scoresheet/moving.py).
+
+# The code this phone showed last, kept in its cookie to show it again (the database keeps
+# only its hash); and the last code opened that this browser was told of.
+SHOWN_CODE = "history_code"
+TOLD_OPENED = "history_opened"
+
+
+def _opened_elsewhere(phone: str | None) -> HistoryCode | None:
+    """The code another browser opened this history with, if this browser was not told yet
+    (it says so once; the browser that opened it was told by its own answer)."""
+    opened = moving.last_opened(phone) if phone is not None else None
+    if opened is None or session.get(TOLD_OPENED) == opened.id:
+        return None
+    session[TOLD_OPENED] = opened.id
+    return opened
+
+
+@bp.get("/history/move")
+def move() -> str:
+    """Your history on another phone: show a code here, or open one another phone shows."""
+    phone = current_phone()
+    code = session.get(SHOWN_CODE)
+    stored = moving.code_made(code, phone) if isinstance(code, str) else None
+    if stored is not None and stored.used_at is not None:
+        # This page says it: History need not say it again.
+        session[TOLD_OPENED] = stored.id
+    working = stored is not None and moving.is_working(stored)
+    link = url_for("history.join_link", code=code, _external=True) if working else ""
+    return render_template(
+        "history/move.html",
+        code=moving.shown(code) if stored is not None and isinstance(code, str) else "",
+        stored=stored,
+        working=working,
+        qr_svg=qr_svg(link) if working else None,
+        matches=moving.history_size(phone) if phone is not None else 0,
+        minutes=moving.minutes(),
+    )
+
+
+@bp.post("/history/move")
+def show_code() -> Response:
+    """Make a one-time code for this phone's history, and show it."""
+    form = ActionForm()
+    post = post_of(form, ensure_phone()) if form.validate() else Post(ensure_phone())
+    code, done = moving.make_code(post)
+    session[SHOWN_CODE] = code
+    flash(done.message, "repeated" if done.repeated else "done")
+    return redirect(url_for("history.move"))
+
+
+def _join_page(form: HistoryCodeForm) -> str:
+    """The page that opens another phone's code here, with this browser's own matches said."""
+    phone = current_phone()
+    return render_template(
+        "history/join.html",
+        form=form,
+        own=moving.history_size(phone) if phone is not None else 0,
+    )
+
+
+@bp.get("/history/join")
+def join() -> str:
+    """Type the code another phone shows, to keep its history here too."""
+    return _join_page(HistoryCodeForm())
+
+
+@bp.get("/history/join/<code>")
+def join_link(code: str) -> str:
+    """The link in a history code's QR code: the same page, the code filled in (nothing is
+    looked up or changed until its button is pressed)."""
+    form = HistoryCodeForm()
+    form.code.data = moving.shown(normalise_code(code)[: moving.CODE_LENGTH])
+    return _join_page(form)
+
+
+@bp.post("/history/join")
+def open_code() -> ResponseReturnValue:
+    """Open another phone's code: this browser becomes that player, its own matches joined."""
+    form = HistoryCodeForm()
+    if not form.validate():
+        return _join_page(form), 400
+    if (wait := used_up()) is not None:
+        # An address that used up its misses learns nothing from a hit either.
+        refuse(wait)
+    code = normalise_code(form.code.data or "")
+    try:
+        if len(code) != moving.CODE_LENGTH:
+            # Counted like any code that finds nothing: a wrong length is a guess too.
+            raise moving.UnknownCode(moving.unknown(form.code.data or ""), 404)
+        joined = moving.join_history(code, post_of(form))
+    except Refusal as refused:
+        if isinstance(refused, moving.UnknownCode):
+            count_miss()
+        form.code.errors.append(refused.message)
+        return _join_page(form), refused.status
+    become(joined.phone, moving.last_name(joined.phone))
+    session[TOLD_OPENED] = joined.code_id
+    session.pop(SHOWN_CODE, None)
+    done = joined.done
+    flash(done.message, "repeated" if done.repeated else "done")
+    return redirect(url_for("history.index"))
 
 
 @bp.post("/history/<code>/remove")
@@ -126,13 +244,18 @@ def results_chart(record: Record) -> Chart | None:
     )
 
 
-def _render_record(phone: str | None, mine: bool) -> str:
-    """A phone's record page (an empty one for a phone with no cookie yet)."""
-    record = read_record(phone) if phone is not None else None
+def _render_record(
+    record: Record | None, *, mine: bool = True, name: str = "", came_from: str = ""
+) -> str:
+    """A record's page: this phone's own, or another phone's (`name`, opened from the sheet
+    of the match `came_from`) as this one may see it; an empty one for a phone with no cookie
+    yet."""
     return render_template(
         "history/record.html",
         record=record,
         mine=mine,
+        name=name or (record.name if record else ""),
+        came_from=came_from,
         chart=results_chart(record) if record is not None else None,
     )
 
@@ -140,14 +263,24 @@ def _render_record(phone: str | None, mine: bool) -> str:
 @bp.get("/history/record")
 def record() -> str:
     """This phone's record over the matches it played."""
-    return _render_record(current_phone(), mine=True)
+    phone = current_phone()
+    return _render_record(read_record(phone) if phone is not None else None)
 
 
 @bp.get("/history/<code>/player/<int(max=2147483647):seat_id>")
 def player(code: str, seat_id: int) -> str:
-    """The record of the phone at a seat of this match (its player's name links here)."""
+    """The record of the phone at a seat of this match (its player's name links here): over
+    the matches this phone was at with it, as the README's "At the table", 9 says, so that one
+    match's code leads a stranger to no other match. A phone that shared no ended match with
+    it is told so on the page its link opened, not sent to a page not found."""
     match = match_or_404(code)
-    phone = phone_at(match, seat_id)
-    if phone is None:
+    seat = seat_of(match, seat_id)
+    if seat is None:
         abort(404)
-    return _render_record(phone, mine=phone == current_phone())
+    viewer = current_phone()
+    if seat.phone == viewer:
+        return _render_record(read_record(seat.phone))
+    shared = read_record(seat.phone, shared_with=viewer) if viewer is not None else None
+    # Named as its player was at this match, where it shared none with this phone.
+    named = (shared.name if shared else "") or seat.player or (seat.side.name if seat.side else "")
+    return _render_record(shared, mine=False, name=named, came_from=match.code)

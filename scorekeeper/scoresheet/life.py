@@ -118,7 +118,8 @@ def next_dealer(match: Match, per_side: int) -> int | None:
 def rematch(match: Match, post: Post) -> Done:
     """Start the next match of an ended one: the same game, table, target, rules and side
     names, this phone its host on the side it held. Every phone of the ended match is then
-    offered its side there; a second tap (from any phone) goes to the same rematch."""
+    offered its side there, kept for it; a second tap (from any of them) goes to the same
+    rematch."""
 
     def work(viewer: Viewer) -> Done:
         viewer.require(Action.REMATCH)
@@ -136,6 +137,10 @@ def rematch(match: Match, post: Post) -> Done:
         game = get_game(match.game)
         started = add_match(game, choice, match.host_phone, viewer.phone or "")
         started.first_dealer = next_dealer(match, game.format(match.table_format).players_per_side)
+        # Closed to new phones: each side waits for the phones that played it here, which
+        # take it in one tap (permissions.py), until the host opens the table. A stranger
+        # with this match's code must not sit at the next one first.
+        started.closed = True
         match.rematch_code = started.code
         return Done(
             _("Rematch! Every phone of the last match is asked to take its side."),

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -233,9 +233,10 @@ class Played(NamedTuple):
     follows: bool
 
 
-def _played(phone: str) -> sa.Select[int]:
-    """The matches a phone's record counts: ended, the phone on a side, still on its list."""
-    return (
+def _played(phone: str, shared_with: str | None = None) -> sa.Select[int]:
+    """The matches a phone's record counts: ended, the phone on a side, still on its list;
+    shown to another phone (`shared_with`), only those that phone was at too."""
+    played = (
         sa.select(Seat.match_id)
         .join(Match, Match.id == Seat.match_id)
         .where(
@@ -245,9 +246,22 @@ def _played(phone: str) -> sa.Select[int]:
             Match.status == Match.ENDED,
         )
     )
+    if shared_with is not None:
+        played = played.where(_shared(shared_with))
+    return played
 
 
-def _results_of() -> sa.Executable:
+def _shared(shared_with: str) -> sa.ColumnElement[bool]:
+    """The matches another phone was at (seated, watching or hosting)."""
+    # README, "At the table", 9: another phone sees no match it was not at, nor its code.
+    theirs = so.aliased(Seat)
+    return sa.or_(
+        Match.id.in_(sa.select(theirs.match_id).where(theirs.phone == shared_with)),
+        Match.host_phone == shared_with,
+    )
+
+
+def _results_of() -> sa.Select[*tuple[Any, ...]]:
     """A phone's stored results (`phone`), each with what the record needs of its match, in
     the order the matches ended: streaks and the chart run in it (README, "Your record")."""
     every_side, before = so.aliased(Side), so.aliased(Match)
@@ -297,13 +311,15 @@ def _results_of() -> sa.Executable:
 RESULTS_OF = _results_of()
 
 
-def read_record(phone: str) -> Record:
-    """This phone's record, in three statements however many matches it played."""
-    played = [Played._make(row) for row in db.session.execute(RESULTS_OF, {"phone": phone})]
+def read_record(phone: str, shared_with: str | None = None) -> Record:
+    """This phone's record, in three statements however many matches it played; as another
+    phone (`shared_with`) sees it, over the matches both were at."""
+    results = RESULTS_OF if shared_with is None else RESULTS_OF.where(_shared(shared_with))
+    played = [Played._make(row) for row in db.session.execute(results, {"phone": phone})]
     seats = db.session.execute(
         sa.select(Seat.match_id, Seat.phone, Seat.side_id, Seat.player, Side.name)
         .join(Side, Side.id == Seat.side_id)
-        .where(Seat.match_id.in_(_played(phone)))
+        .where(Seat.match_id.in_(_played(phone, shared_with)))
         .order_by(Seat.match_created_at, Seat.id)
     ).all()
     # A series is judged where this phone last played in it: at a match whose rematch it did
@@ -436,10 +452,3 @@ def _series(
         for tally in (overall, per_game[one.game]):
             tally.series += 1
             tally.series_won += won
-
-
-def phone_at(match: Match, seat_id: int) -> str | None:
-    """The phone of a seat at this match (a name on its sheet links to its record), or None."""
-    return db.session.scalar(
-        sa.select(Seat.phone).where(Seat.id == seat_id, Seat.match_id == match.id)
-    )

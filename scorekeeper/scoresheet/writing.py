@@ -6,7 +6,8 @@ together, End match pressed twice; on SQLite the database's write lock does the 
 the post's idempotency key (a resent post stops there), then read what the check needs, check
 (permissions.py and the game's rules), write, commit. Nothing the check relies on is read
 before the lock, so each check sees what the previous phone wrote. Creating a match runs the
-same steps with no match to lock yet.
+same steps with no match to lock yet; so do a phone's history code and joining a history
+(moving.py), which lock every match they change (bump) before they change it.
 
 An action is given what was posted (Post): it never reads the request, so it runs and is
 tested the same with or without one.
@@ -75,6 +76,9 @@ class Done:
     # series it was in): it and each rematch after it get a new version, and their phones
     # fetch again.
     series_from: str | None = None
+    # Matches whose new versions the action gave them itself (bump): a history joined to
+    # another changes who sits at each of its matches. Rung once it commits.
+    rings: tuple[tuple[str, int], ...] = ()
 
 
 def _lock(match: Match) -> int:
@@ -97,6 +101,14 @@ def _bumped(which: sa.ColumnElement[bool], *returned: Any) -> sa.UpdateBase:
         .values(version=Match.version + 1)
         .returning(*returned, *announcement(db.engine.dialect.name))
     )
+
+
+def bump(which: sa.ColumnElement[bool]) -> tuple[tuple[str, int], ...]:
+    """Give every match `which` selects a new version, announced, taking their write locks
+    (before anything else the action writes, as every action takes its match's first): for an
+    action that is at no one match. What it returns goes in its Done's rings."""
+    rows = db.session.execute(_bumped(which, Match.code, Match.version))
+    return tuple((row.code, row.version) for row in rows)
 
 
 def _bump_series(code: str | None) -> dict[str, int]:
@@ -140,7 +152,7 @@ def _carried_out_before(post: Post, match: Match | None) -> Submission | None:
         return None
     first = db.session.get_one(Submission, post.key)
     same_match = first.match_id == (match.id if match else first.match_id)
-    if not same_match or first.posted not in (None, post.digest) or first.match_id is None:
+    if not same_match or first.posted not in (None, post.digest):
         if match is None:
             message = _(
                 "This form was sent before with other values, so nothing was made. "
@@ -168,15 +180,15 @@ def write(post: Post, work: Callable[[], Done], match: Match | None = None) -> D
         if first is not None:
             db.session.rollback()
             made = None
-            if match is None:
+            if match is None and first.match_id is not None:
                 made = db.session.scalar(sa.select(Match.code).where(Match.id == first.match_id))
             return Done(_("Already recorded."), repeated=True, go_to=made)
         done = work()
         if not done.changed:
             db.session.rollback()
             return done
-        later = _bump_series(done.series_from)
-        if match is None and post.key:
+        later = {**dict(done.rings), **_bump_series(done.series_from)}
+        if match is None and post.key and done.go_to is not None:
             # The key now names the match it made, for a resend to go on to.
             made_id = sa.select(Match.id).where(Match.code == done.go_to).scalar_subquery()
             db.session.execute(

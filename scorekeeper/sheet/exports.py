@@ -1,5 +1,7 @@
-"""A match taken away: the sheet as a spreadsheet (CSV), and the whole match as JSON that a
-future import can read back."""
+"""A match taken away to keep: the sheet as a spreadsheet (CSV), and the whole match as JSON.
+Nothing here reads either back: a player's matches go to another phone with a history code
+(scoresheet/moving.py), as the matches themselves, not as copies made outside the one write
+path."""
 
 from __future__ import annotations
 
@@ -16,8 +18,8 @@ from scorekeeper.scoresheet.sheet import Sheet, cell_values
 
 # What a spreadsheet takes for a formula (or a field separator) at the start of a cell.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-# The JSON export's shape: an import reads "format" and "version" first. Version 2 added the
-# host's note and the code of the match's rematch.
+# The JSON export's shape, for whatever reads it: "format" and "version" first. Version 2 added
+# the host's note and the code of the match's rematch.
 JSON_FORMAT, JSON_VERSION = "scorekeeper-match", 2
 
 
@@ -140,9 +142,10 @@ def sheet_csv(sheet: Sheet, seats: Sequence[Seat]) -> str:
     return out.getvalue()
 
 
-def match_json(sheet: Sheet, seats: Sequence[Seat]) -> dict[str, Any]:
+def match_json(sheet: Sheet, seats: Sequence[Seat], rematch: str | None) -> dict[str, Any]:
     """The whole match: settings, sides and the names at them, every hand's cells as entered
-    (with the calculator's counts and breakdown), the corrections, the totals and result."""
+    (with the calculator's counts and breakdown), the corrections, the totals and result;
+    `rematch` is the rematch's code where the phone it is for may see it (else None)."""
     match = sheet.match
     return {
         "format": JSON_FORMAT,
@@ -162,7 +165,7 @@ def match_json(sheet: Sheet, seats: Sequence[Seat]) -> dict[str, Any]:
         "created_at": iso_utc(match.created_at),
         "ended_at": iso_utc(match.ended_at),
         "note": match.note,
-        "rematch": match.rematch_code,
+        "rematch": rematch,
         "sides": [
             {
                 "position": side.position,
@@ -212,24 +215,4 @@ def match_json(sheet: Sheet, seats: Sequence[Seat]) -> dict[str, Any]:
             for c in sheet.trail
         ],
         "totals": list(sheet.state.totals),
-    }
-
-
-class UnreadableExport(ValueError):
-    """A file that is not a match this app exported, or one from a newer version of it."""
-
-
-def read_match_json(data: dict[str, Any]) -> dict[str, Any]:
-    """A match as exported by any version so far, in the newest version's shape: what an
-    import reads. Version 1 had no note and no rematch."""
-    if not isinstance(data, dict) or data.get("format") != JSON_FORMAT:
-        raise UnreadableExport("not a Scorekeeper match")
-    version = data.get("version")
-    if not isinstance(version, int) or not 1 <= version <= JSON_VERSION:
-        raise UnreadableExport(f"version {version!r}: this app reads 1 to {JSON_VERSION}")
-    return {
-        **data,
-        "note": data.get("note", ""),
-        "rematch": data.get("rematch"),
-        "version": JSON_VERSION,
     }

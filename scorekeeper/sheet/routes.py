@@ -6,7 +6,6 @@ import json
 from collections.abc import Callable
 from functools import lru_cache
 
-import segno
 from flask import (
     Blueprint,
     Response,
@@ -27,6 +26,7 @@ from markupsafe import Markup
 from sqlalchemy.exc import OperationalError
 from werkzeug.http import quote_etag
 
+from scorekeeper import figures
 from scorekeeper.extensions import db
 from scorekeeper.forms import ActionForm, post_of
 from scorekeeper.games import EntryFacts, get_game, listed
@@ -57,6 +57,7 @@ from scorekeeper.permissions import (
     viewer_at,
     viewer_for,
 )
+from scorekeeper.qr import qr_svg
 from scorekeeper.scoresheet import corrections, entries, life, seats
 from scorekeeper.scoresheet.corrections import Fix, check_started
 from scorekeeper.scoresheet.series import read_series
@@ -187,7 +188,7 @@ def _hand_entry(
 @lru_cache(maxsize=512)
 def _qr_code(link: str) -> Markup:
     """A join link as a QR code, inline SVG made on the server (a pure function of the link)."""
-    return Markup(segno.make(link, error="m").svg_inline(scale=5, border=2, omitsize=True))
+    return qr_svg(link)
 
 
 def _qr_svg(match: Match) -> Markup:
@@ -263,6 +264,10 @@ def render_match(
     holding = phones_on(at_table)
     if hand_entry is None and entry_form is None:
         hand_entry = _hand_entry(sheet, viewer, typed)
+    # The rematch is this match's phones' to see and join, no other's (permissions.py).
+    if not viewer.may(Action.REMATCH):
+        rematch = None
+    series = read_series([match]).get(match.id)
     page = render_template(
         template,
         sheet=sheet,
@@ -281,7 +286,9 @@ def render_match(
         given_back=given_back is not None or typed is not None,
         error=error,
         dealing_order=order,
-        series=read_series([match]).get(match.id),
+        series=series,
+        # A rematch kept for the last match's phones until the host opens it (life.rematch).
+        kept_for_the_last_match=match.closed and series is not None and series.first != match.id,
         dealer=dealer_of(order, match.first_dealer, sheet.current_hand or len(sheet.hands) + 1),
         qr_svg=_qr_svg(match),
         rematch=rematch,
@@ -301,6 +308,7 @@ def render_match(
 @bp.app_errorhandler(Refusal)
 def refused(refusal: Refusal) -> ResponseReturnValue:
     """Show a refusal on the match page the phone was on, so it can carry on from there."""
+    figures.refused("action")
     if refusal.match is None:
         return render_template("error.html", message=refusal.message), refusal.status
     try:
@@ -366,9 +374,12 @@ def export(code: str) -> Response:
 
 @bp.get("/<code>/match.json")
 def export_json(code: str) -> Response:
-    """The whole match as JSON, for keeping and for a future import."""
+    """The whole match as JSON, for keeping."""
     match = match_or_404(code)
-    text = json.dumps(match_json(load_sheet(match), seats_at(match)), ensure_ascii=False, indent=1)
+    seated = seats_at(match)
+    # The rematch's code only for this match's phones, as on its page (permissions.py).
+    rematch = match.rematch_code if viewer_for(match, seated).may(Action.REMATCH) else None
+    text = json.dumps(match_json(load_sheet(match), seated, rematch), ensure_ascii=False, indent=1)
     return _download(
         text, "application/json; charset=utf-8", f"scorekeeper-{match.game}-{match.code}.json"
     )
@@ -435,6 +446,7 @@ def enter_whole_hand(code: str, number: int) -> ResponseReturnValue:
     try:
         done = corrections.fill_hand(match, number, fixes, post_of(form))
     except Refusal as refusal:
+        figures.refused("action")
         # Refused as a whole: what was typed goes back into the form, to mend and enter again.
         typed = {fix.side.position: fix.facts for fix in fixes}
         return render_match(match, error=refusal.message, status=refusal.status, typed=typed)
@@ -460,6 +472,7 @@ def correct(code: str, number: int, position: int) -> ResponseReturnValue:
         except Refusal as refusal:
             if refusal.given_back is None:
                 raise
+            figures.refused("action")
             # Cells that can't stand together: this cell's form again as the host typed it,
             # saying why (not the open hand's entry form, where the value would be another
             # hand's).
@@ -510,6 +523,7 @@ def correct_hand(code: str, number: int) -> ResponseReturnValue:
         except Refusal as refusal:
             if refusal.given_back is None:
                 raise
+            figures.refused("action")
             # Cells that can't stand together: the form again as the host filled it, saying why.
             return render_template(
                 "sheet/hand.html",

@@ -12,6 +12,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
+from scorekeeper import figures
 from scorekeeper.extensions import db
 from scorekeeper.forms import post_of
 from scorekeeper.games import GAMES
@@ -124,6 +125,7 @@ def new_match(game_key: str) -> ResponseReturnValue:
         except SetupError as error:
             form[error.field].errors.append(error.reason)
         except Refusal as refusal:
+            figures.refused("action")
             # Its key came before with other values: said on the form, with nothing made.
             form.table_format.errors.append(refusal.message)
         else:

@@ -219,7 +219,7 @@ def refuse_whole_hand(page: Page) -> None:
 
 
 def refuse_join(page: Page) -> None:
-    """A code no match has, typed on Home: refused there."""
+    """A code no match (or history) has, typed on Home (or to open a history): refused there."""
     page.locator("input[name=code]").fill("ZZZZZZ")
     page.locator("input[name=code]").press("Enter")
     expect(page.locator(".flash.error, .field-error")).not_to_have_count(0)
@@ -318,6 +318,11 @@ def tables(_session_app: Flask) -> Iterator[Tables]:
     visit(Visit("history", "/history"))
     visit(Visit("record", "/history/record"))
     visit(Visit("record-player", f"/history/{ended}/player/{seat_of(app, guest, ended)}"))
+    # The history on another phone: the page that shows a code, and the one that opens it
+    # (warning of the phone's own matches), refused.
+    visit(Visit("move", "/history/move"))
+    visit(Visit("move-join", "/history/join"))
+    visit(Visit("move-join-refused", "/history/join", then=refuse_join))
     visit(Visit("not-found", "/m/ZZZZZZ", "stranger"))
     yield found
 
@@ -415,4 +420,5 @@ def test_every_state_is_visited(tables: Tables) -> None:
     assert {"history", "record", "record-player", "brisca-host", "ended-host"} <= names
     assert {"abandoned-host", "tv-phone", "other-8-tv-phone", "join-eight-sides"} <= names
     assert {"keeper-basra", "keeper-basra-refused", "keeper-8"} <= names
+    assert {"move", "move-join", "move-join-refused"} <= names
     assert not [name for name in names if re.search(r"\s", name)]

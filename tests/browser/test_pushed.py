@@ -202,6 +202,30 @@ def test_an_entry_whose_answer_never_came_is_sent_again_and_recorded_once(
     assert [(e.points, e.revision) for e in stored_entries(live_server, code, 1, 0)] == [(40, 1)]
 
 
+def test_an_entry_the_server_could_not_read_in_time_is_sent_again_and_recorded_once(
+    live_server, new_phone, phones
+):
+    # A weak connection: the body stalled past the server's client timeout, which answered
+    # 408 (scorekeeper/gunicorn.conf.py, errors.too_slow) with nothing recorded.
+    code, alice, ben = basra_table(new_phone, phones)
+    ben.enter(code, 1, 1, 5)
+
+    def too_slow(route: Route) -> None:
+        """The server gave up on the post's body: 408, and nothing reached the app."""
+        route.fulfill(status=408, content_type="text/html", body="<main>Too slow.</main>")
+
+    alice.route("**/enter", too_slow)
+    alice.get_by_label(PLAIN_TOTAL).fill("40")
+    alice.get_by_role("button", name="Enter", exact=True).click()
+    expect(alice.locator("#outbox .kept")).to_have_count(1)
+    assert stored_entries(live_server, code, 1, 0) == []
+    alice.unroute_all(behavior="wait")
+    alice.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    told(alice, "Hand 1: Alice 40 recorded.")
+    expect(alice.locator("table.sheet tr.totals td")).to_have_text(["40", "5"])
+    assert [(e.points, e.revision) for e in stored_entries(live_server, code, 1, 0)] == [(40, 1)]
+
+
 def test_a_refused_resend_shows_why_and_what_was_typed(live_server, new_phone, phones, artifacts):
     keeper, ben = phones(), phones()
     code = keeper.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")

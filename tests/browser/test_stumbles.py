@@ -99,7 +99,8 @@ def test_an_ended_rematch_is_a_link_on_the_match_before_it_in_arabic(
     play = ben.get_by_role("button", name=say("Play the rematch as %(side)s", side="Ben"))
     expect(play).to_be_visible(timeout=LIVE_MS)
     ben.screenshot(path=artifacts / "rematch-offered-ar.png", full_page=True)
-    # Another phone plays Ben there, and the rematch ends.
+    # The host opens the rematch to new phones, another plays Ben there, and it ends.
+    host.post(f"/m/{second}/open")
     stand_in.post(f"/m/{second}/claim", {"target": 1})
     host.enter(second, 1, 0, 101)
     stand_in.enter(second, 1, 1, 20)

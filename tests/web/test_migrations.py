@@ -109,7 +109,7 @@ def test_the_downgrade_takes_the_copied_columns_off_and_the_upgrade_puts_them_ba
 
 
 # The revision before each side's result was stored as its match ended (c8f2a6d4e9b1).
-BEFORE_SIDE_RESULTS = "b4e1c7d2a9f3"
+BEFORE_SIDE_RESULTS = "6c2f8e1a4d97"
 
 
 def test_the_upgrade_stores_the_results_of_matches_already_ended_as_end_match_does(

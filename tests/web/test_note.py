@@ -6,15 +6,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-from pathlib import Path
 
 import pytest
 
-from scorekeeper.sheet.exports import JSON_VERSION, UnreadableExport, read_match_json
+from scorekeeper.sheet.exports import JSON_VERSION
 from tests.phones import snapshot, stored_match
-
-# A match exported before the note (the JSON export's version 1), as a phone saved it.
-VERSION_1 = Path(__file__).parent / "data" / "match-v1.json"
 
 
 def test_the_host_writes_the_note_and_every_phone_sees_it(app, basra, host, guest, watcher):
@@ -74,20 +70,3 @@ def test_the_exports_carry_the_note(basra, host):
     exported = json.loads(host.get(f"/m/{basra}/match.json").get_data(as_text=True))
     assert exported["version"] == JSON_VERSION == 2
     assert exported["note"] == "=At Omar's" and exported["rematch"] is None
-    assert read_match_json(exported) == exported
-
-
-def test_an_export_of_version_1_still_reads():
-    old = json.loads(VERSION_1.read_text())
-    assert old["version"] == 1 and "note" not in old
-    read = read_match_json(old)
-    assert read["version"] == JSON_VERSION and read["note"] == "" and read["rematch"] is None
-    assert read["hands"] == old["hands"] and read["sides"] == old["sides"]
-
-
-@pytest.mark.parametrize(
-    "data", [{"format": "other"}, {"format": "scorekeeper-match", "version": 3}, []]
-)
-def test_a_file_that_is_no_export_or_a_newer_one_is_refused(data):
-    with pytest.raises(UnreadableExport):
-        read_match_json(data)

@@ -266,6 +266,8 @@ def series_of_three(app, host, guest, carl, *, carl_plays_third: bool) -> list[s
         host.post(f"/m/{code}/claim", {"target": 0})
         player = guest
         if carl_plays_third and len(codes) == 2:
+            # A rematch waits for its own phones: the host opens it to Carl.
+            host.post(f"/m/{code}/open")
             host.post(f"/m/{code}/release", {"target": 1, "confirmed": "y"})
             carl.join(code, side=1)
             player = carl
@@ -292,7 +294,8 @@ def test_a_series_follows_the_players_when_they_swap_sides(app, host, guest):
     first = play(host, guest, [(101, 0)])  # the host wins on Alice
     guest.post(f"/m/{first}/rematch")
     second = stored_match(app, first).rematch_code
-    # The guest took Ben again; the host asks it to move so they swap places.
+    # The guest took Ben again; the host opens the table and releases Ben so they swap.
+    host.post(f"/m/{second}/open")
     host.post(f"/m/{second}/release", {"target": 1, "confirmed": "y"})
     guest.post(f"/m/{second}/claim", {"target": 0})
     host.post(f"/m/{second}/claim", {"target": 1})

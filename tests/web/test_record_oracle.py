@@ -132,6 +132,8 @@ class History:
         seats = self.seating(kind)
         old = next((s for s, held in last.seats.items() if asker in held), None)
         host = self.phones[last.host]
+        # A rematch waits for the phones that played each side: the host opens it to all.
+        host.post(f"/m/{code}/open")
         if old is not None and asker not in seats[old]:
             assert (
                 "free" in host.post(f"/m/{code}/release", {"target": old, "confirmed": "y"}).shown
