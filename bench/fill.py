@@ -6,10 +6,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import sqlalchemy as sa
+import sqlalchemy.orm as so
 from flask import Flask
 
 from scorekeeper.extensions import db
-from scorekeeper.models import CODE_ALPHABET, Entry, Hand, Match, Seat, Side, utcnow
+from scorekeeper.models import CODE_ALPHABET, Entry, Hand, Match, Seat, Side, SideResult, utcnow
+from scorekeeper.scoresheet.record import results_of
+from scorekeeper.scoresheet.sheet import read_hands, work_out
 
 # Fixed tokens: the bench signs these phones' cookies itself, so no page has to hand them out.
 MAIN_PHONE = "bench-main-phone"  # seated in every one of its 10,000 matches
@@ -165,6 +168,7 @@ def fill(app: Flask, entry_matches: int, mix_matches: int = 0) -> Fixture:
             .values(winner_side_id=Side.id)
         )
         db.session.commit()
+        _store_results()
         # A live database has planner statistics (autovacuum keeps them); a bulk-filled one has
         # none until autovacuum gets round to it, and the planner would choose sequential scans.
         db.session.execute(sa.text("ANALYZE"))
@@ -178,6 +182,24 @@ def fill(app: Flask, entry_matches: int, mix_matches: int = 0) -> Fixture:
         count_small=counts[0].code,
         count_large=counts[1].code,
     )
+
+
+def _store_results() -> None:
+    """Each ended match's sides' results, as End match stores them (the record reads them)."""
+    ended = db.session.scalars(
+        sa.select(Match).where(Match.status == Match.ENDED).options(so.selectinload(Match.sides))
+    ).all()
+    hands = read_hands([match.id for match in ended])
+    columns = SideResult.__table__.columns.keys()
+    rows = [
+        {column: getattr(result, column) for column in columns}
+        for match in ended
+        if match.winner_side_id is not None
+        for result in results_of(work_out(match, hands[match.id]), match.winner_side_id)
+    ]
+    if rows:
+        db.session.execute(sa.insert(SideResult), rows)
+    db.session.commit()
 
 
 def _inserted(model: type[db.Model], rows: list[dict[str, object]]) -> list[int]:  # type: ignore[name-defined]

@@ -68,6 +68,8 @@ TABLE_PHONES = (fill.MAIN_PHONE, *fill.MATE_PHONES)
 # on a time ratio; and the latency a table is served within, for counting tables.
 SHEET_OF_FLOOR, ENTRY_OF_FLOOR = 0.60, 0.50
 SHEET_GROWTH = 2.0
+# Issue 32: the record page of a phone with 1,000 finished matches, p50, in milliseconds.
+RECORD_MS = 100.0
 DELIVERY_OF_FETCH = 3.0
 P99_CEILING_MS = 100.0
 IDLE_STREAM_KB = 64.0
@@ -1078,6 +1080,13 @@ def report(
     # The issue asks a record of 1,000 matches to render "in well under a second": its time is
     # the large column, read as it is.
     timing("record page: 1,000 finished matches vs 10", "record 10", "record 1000", None)
+    # Its own time against issue 32's mark: a diagnostic, as absolute times follow the machine
+    # (the ratios above are the targets that travel).
+    record_ms = timings["record 1000"].p50_ms
+    print(
+        f"| record page, 1,000 finished matches (diagnostic) | | {record_ms:.2f} ms | "
+        f"| p50 ≤ {RECORD_MS:g} ms | {verdict(record_ms <= RECORD_MS)} |"
+    )
 
     print(
         f"\n| SQL statements per request, a table's turn in order | {fill.SMALL_SHEET} hands "

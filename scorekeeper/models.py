@@ -280,6 +280,38 @@ class Submission(Model):
     posted: so.Mapped[str | None] = so.mapped_column(sa.String(64))
 
 
+class SideResult(Model):
+    """How a side came out of an ended match, stored by End match (scoresheet/life.py) and
+    cleared when the match is reopened: a fact of the match, like its winner, from which a
+    phone's record is read (scoresheet/record.py) without working every sheet out again. A
+    phone's result at a match is its side's: partners share it, and no phone takes or leaves
+    a side of an ended match."""
+
+    side_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("side.id", ondelete="CASCADE"), primary_key=True
+    )
+    match_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("match.id", ondelete="CASCADE"), index=True
+    )
+    won: so.Mapped[bool]
+    # Its complete hands, the points they scored (Brisca: card points), its best hand's points
+    # and number (the lowest where the lowest total wins; None before any complete hand).
+    hands: so.Mapped[int]
+    points: so.Mapped[int]
+    best_hand: so.Mapped[int | None]
+    best_hand_number: so.Mapped[int | None]
+    # Whether its table played for the lowest total (Hearts): its best hand is its lowest.
+    lowest_wins: so.Mapped[bool]
+    # What its calculator entries took, by the game's feat keys (Game.feats).
+    feats: so.Mapped[dict[str, int]] = so.mapped_column(sa.JSON)
+    # The winner's: the totals at the hand that decided the match (its own first, then the
+    # others' in place order), how far it led the best other side there (below zero after an
+    # early victory from behind), and the most it trailed by up to then (0: never behind).
+    score: so.Mapped[list[int] | None] = so.mapped_column(sa.JSON)
+    margin: so.Mapped[int | None]
+    comeback: so.Mapped[int | None]
+
+
 class HistoryCode(Model):
     """A one-time code a phone shows so another browser becomes the same player: the phone's
     token, the code's keyed hash (scoresheet/moving.py), when it stops working, and when it

@@ -11,6 +11,7 @@ from scorekeeper.extensions import db
 from scorekeeper.games import get_game
 from scorekeeper.models import Hand, Match, Seat, Side, history_order, utcnow
 from scorekeeper.permissions import Action, Refusal, Viewer
+from scorekeeper.scoresheet.record import clear_results, store_results
 from scorekeeper.scoresheet.setup import NewMatch, add_match
 from scorekeeper.scoresheet.sheet import Sheet, load_sheet
 from scorekeeper.scoresheet.writing import Done, Post, act
@@ -35,6 +36,9 @@ def end_match(match: Match, post: Post) -> Done:
         match.winner_side_id = sheet.winner.id
         match.result = _stored_result(sheet, sheet.winner)
         match.ended_at = utcnow()
+        # Each side's result is a fact of the match from now on, as its winner is: a record
+        # reads it instead of working every sheet out again.
+        store_results(sheet, sheet.winner.id)
         _reorder_history(match)
         return Done(_("Match over: %(side)s won.", side=sheet.winner.name))
 
@@ -61,6 +65,7 @@ def reopen_match(match: Match, post: Post) -> Done:
         match.winner_side_id = None
         match.result = ""
         match.ended_at = None
+        clear_results(match)
         # Played on, it is no longer the match the rematch followed: its end offers a new one.
         # The rematch and those after it leave its series, so their series lines change.
         rematch, match.rematch_code = match.rematch_code, None

@@ -1,18 +1,20 @@
-"""A phone's record: the matches it played on a side, each worked out through its game's rules
-(sheet.py), added up per game and in all, with the series it won and the phones it met most.
+"""A phone's record: the matches it played on a side, added up per game and in all, with the
+series it won and the phones it met most.
 
 A phone is the identity here (there are no accounts): its record is every ended match where
 it held a side and that it kept on its list. Unfinished and abandoned matches, watched ones,
-and those the phone took off its list are left out. It is read in four statements whatever
-the history's size: the matches with their sides, every phone seated on a side at them (this
-one's seats among them), their hands, and the series they belong to (series.py).
+and those the phone took off its list are left out. Each side's result is worked out through
+its game's rules once, when End match is pressed (store_results), and the record is read
+from those rows in three statements whatever the history's size: this phone's results with
+their matches, every phone seated on a side at them, and the series they belong to
+(series.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -20,9 +22,10 @@ import sqlalchemy.orm as so
 from scorekeeper.extensions import db
 from scorekeeper.games import GAMES, Game
 from scorekeeper.languages import number
-from scorekeeper.models import Match, Seat
-from scorekeeper.scoresheet.series import Series, read_series
-from scorekeeper.scoresheet.sheet import Sheet, read_hands, work_out
+from scorekeeper.models import Match, Seat, Side, SideResult
+from scorekeeper.scoresheet.series import Played as Link
+from scorekeeper.scoresheet.series import Series, judge, walk_back
+from scorekeeper.scoresheet.sheet import Sheet
 
 
 class Feat(NamedTuple):
@@ -53,6 +56,8 @@ class Tally:
     comeback: Feat | None = None
     # The game's feats (Game.feats) added up: basras, pasturas, rounds won...
     feats: dict[str, int] = field(default_factory=dict)
+    # -1 when the best hand is best for being the lowest (its table played for the lowest).
+    best_sign: int = 1
 
     @property
     def win_share(self) -> float | None:
@@ -65,7 +70,7 @@ class Tally:
         return self.points / self.hands if self.hands else None
 
     def played(self, won: bool) -> None:
-        """One more match, won or not, in the order they were played."""
+        """One more match, won or not, in the order they ended."""
         self.matches += 1
         self.wins += won
         self.streak = self.streak + 1 if won else 0
@@ -102,6 +107,132 @@ class Record:
 MOST_MET = 5
 
 
+# What End match stores: each side's result, worked out once through the game's rules.
+
+
+def results_of(sheet: Sheet, winner_side_id: int) -> list[SideResult]:
+    """Each side's result at an ended match, from its sheet as the rules read it.
+
+    The hands are all counted (points, best hand, feats: a hand played after the winner was
+    decided was still played); the winner's margin and comeback are measured up to the hand
+    that decided the match (README, "Your record"): a hand corrected after it changes the
+    totals, not who won or by how much.
+    """
+    game, table, state = sheet.game, sheet.table, sheet.state
+    # Where the lowest total wins (Hearts), being behind is being higher, and the best hand
+    # the lowest.
+    sign = -1 if game.lowest_wins(table) else 1
+    position = {side.id: side.position for side in sheet.sides}.get(winner_side_id)
+    results = []
+    for side in sheet.sides:
+        at = side.position
+        hands = points = 0
+        best: tuple[int, int] | None = None
+        feats: dict[str, int] = {}
+        for hand, result, cells in zip(sheet.hands, state.hands, sheet.grid, strict=True):
+            scored = result.points[at]
+            if not result.complete or scored is None:
+                continue
+            hands += 1
+            points += scored
+            if best is None or sign * scored > sign * best[0]:
+                best = (scored, hand.number)
+            entry = cells[at]
+            for key, took in game.feats_of(
+                table, result, entry.facts if entry else None, at
+            ).items():
+                feats[key] = feats.get(key, 0) + took
+        won = at == position
+        score = margin = comeback = None
+        if won and len(sheet.sides) >= 2:
+            score, margin, comeback = _how_it_won(_up_to_the_decision(sheet, at), at, sign)
+        results.append(
+            SideResult(
+                side_id=side.id,
+                match_id=sheet.match.id,
+                won=won,
+                hands=hands,
+                points=points,
+                best_hand=best[0] if best else None,
+                best_hand_number=best[1] if best else None,
+                lowest_wins=sign < 0,
+                feats=feats,
+                score=score,
+                margin=margin,
+                comeback=comeback,
+            )
+        )
+    return results
+
+
+def _how_it_won(
+    running: Sequence[tuple[int, ...]], at: int, sign: int
+) -> tuple[list[int] | None, int | None, int | None]:
+    """The winner's totals at the deciding hand (its own first), its margin there over the best
+    other side, and the most it trailed by up to then; `sign` -1 where the lowest wins."""
+    if not running:
+        return None, None, None
+
+    def behind(totals: Sequence[int]) -> int:
+        best_other = max(sign * t for place, t in enumerate(totals) if place != at)
+        return best_other - sign * totals[at]
+
+    decided = running[-1]
+    score = [decided[at], *(t for place, t in enumerate(decided) if place != at)]
+    return score, -behind(decided), max(0, *(behind(totals) for totals in running))
+
+
+def _up_to_the_decision(sheet: Sheet, at: int) -> Sequence[tuple[int, ...]]:
+    """The running totals after each complete hand up to the one that decided the match for
+    the side at `at` (all of them, should the rules now name another side: a match ended
+    before a rule changed)."""
+    state = sheet.state
+    if state.winner != at or state.won_at_hand is None:
+        return state.running
+    complete = sum(result.complete for result in state.hands[: state.won_at_hand + 1])
+    return state.running[:complete]
+
+
+def store_results(sheet: Sheet, winner_side_id: int) -> None:
+    """Store each side's result as the match ends (End match, again after a reopen)."""
+    clear_results(sheet.match)
+    db.session.add_all(results_of(sheet, winner_side_id))
+
+
+def clear_results(match: Match) -> None:
+    """The match is open again (reopened): it has no result until it ends again."""
+    db.session.execute(sa.delete(SideResult).where(SideResult.match_id == match.id))
+
+
+# The record, read from the stored results.
+
+
+class Played(NamedTuple):
+    """One of this phone's ended matches as the record reads it: its side's stored result
+    (SideResult's columns) and what it needs of the match."""
+
+    side_id: int
+    match_id: int
+    won: bool
+    hands: int
+    points: int
+    best_hand: int | None
+    best_hand_number: int | None
+    lowest_wins: bool
+    feats: dict[str, int] | None
+    score: list[int] | None
+    margin: int | None
+    comeback: int | None
+    code: str
+    game: str
+    winner_side_id: int | None
+    rematch_code: str | None
+    position: int
+    sides: int
+    # Whether it is the rematch of another match: only those can end a series.
+    follows: bool
+
+
 def _played(phone: str, shared_with: str | None = None) -> sa.Select[int]:
     """The matches a phone's record counts: ended, the phone on a side, still on its list;
     shown to another phone (`shared_with`), only those that phone was at too."""
@@ -116,102 +247,136 @@ def _played(phone: str, shared_with: str | None = None) -> sa.Select[int]:
         )
     )
     if shared_with is not None:
-        # README, "At the table", 9: another phone sees no match it was not at, nor its code.
-        theirs = so.aliased(Seat)
-        played = played.where(
-            sa.or_(
-                Seat.match_id.in_(sa.select(theirs.match_id).where(theirs.phone == shared_with)),
-                Match.host_phone == shared_with,
-            )
-        )
+        played = played.where(_shared(shared_with))
     return played
 
 
-def read_record(phone: str, shared_with: str | None = None) -> Record:
-    """This phone's record, in four statements however many matches it played; as another
-    phone (`shared_with`) sees it, over the matches both were at."""
-    played = _played(phone, shared_with)
-    # Sides joined, not selected in: a select-in load sends one statement per 500 matches.
-    matches = list(
-        db.session.scalars(
-            sa.select(Match)
-            .where(Match.id.in_(played))
-            .options(so.joinedload(Match.sides))
-            .order_by(Match.created_at, Match.id)
-        ).unique()
+def _shared(shared_with: str) -> sa.ColumnElement[bool]:
+    """The matches another phone was at (seated, watching or hosting)."""
+    # README, "At the table", 9: another phone sees no match it was not at, nor its code.
+    theirs = so.aliased(Seat)
+    return sa.or_(
+        Match.id.in_(sa.select(theirs.match_id).where(theirs.phone == shared_with)),
+        Match.host_phone == shared_with,
     )
+
+
+def _results_of() -> sa.Select[*tuple[Any, ...]]:
+    """A phone's stored results (`phone`), each with what the record needs of its match, in
+    the order the matches ended: streaks and the chart run in it (README, "Your record")."""
+    every_side, before = so.aliased(Side), so.aliased(Match)
+    sides = (
+        sa.select(sa.func.count())
+        .where(every_side.match_id == Match.id)
+        .correlate(Match)
+        .scalar_subquery()
+    )
+    follows = sa.exists().where(before.rematch_code == Match.code).correlate(Match)
+    return (
+        sa.select(
+            # Columns, not model objects: a thousand of them cost more than the rest.
+            SideResult.side_id,
+            SideResult.match_id,
+            SideResult.won,
+            SideResult.hands,
+            SideResult.points,
+            SideResult.best_hand,
+            SideResult.best_hand_number,
+            SideResult.lowest_wins,
+            SideResult.feats,
+            SideResult.score,
+            SideResult.margin,
+            SideResult.comeback,
+            Match.code,
+            Match.game,
+            Match.winner_side_id,
+            Match.rematch_code,
+            Side.position,
+            sides,
+            follows,
+        )
+        .join(Seat, Seat.side_id == SideResult.side_id)
+        .join(Match, Match.id == SideResult.match_id)
+        .join(Side, Side.id == SideResult.side_id)
+        .where(
+            Seat.phone == sa.bindparam("phone"),
+            Seat.listed.is_(True),
+            Match.status == Match.ENDED,
+        )
+        .order_by(Match.ended_at, Match.id)
+    )
+
+
+# Built once, as series.WALKED_BACK is: building it cost a tenth of the page (8 ms).
+RESULTS_OF = _results_of()
+
+
+def read_record(phone: str, shared_with: str | None = None) -> Record:
+    """This phone's record, in three statements however many matches it played; as another
+    phone (`shared_with`) sees it, over the matches both were at."""
+    results = RESULTS_OF if shared_with is None else RESULTS_OF.where(_shared(shared_with))
+    played = [Played._make(row) for row in db.session.execute(results, {"phone": phone})]
     seats = db.session.execute(
-        sa.select(Seat.match_id, Seat.phone, Seat.side_id, Seat.player)
-        .where(Seat.match_id.in_(played), Seat.side_id.is_not(None))
+        sa.select(Seat.match_id, Seat.phone, Seat.side_id, Seat.player, Side.name)
+        .join(Side, Side.id == Seat.side_id)
+        .where(Seat.match_id.in_(_played(phone, shared_with)))
         .order_by(Seat.match_created_at, Seat.id)
     ).all()
-    hands = read_hands([match.id for match in matches])
-    sheets = [work_out(match, hands[match.id]) for match in matches]
     # A series is judged where this phone last played in it: at a match whose rematch it did
     # not play (the series may have gone on without it). Only those are walked back, so a
     # long series is read once, not once per match of it.
-    counted = {match.code for match in matches}
-    last_played = [match for match in matches if match.rematch_code not in counted]
-    return add_up(phone, sheets, seats, read_series(last_played))
+    # A phone's series needs two of its matches: one that follows no other ends none.
+    counted = {one.code for one in played}
+    last_played = [one for one in played if one.follows and one.rematch_code not in counted]
+    chains = walk_back([one.match_id for one in last_played])
+    return add_up(phone, played, seats, chains)
 
 
 def add_up(
     phone: str,
-    sheets: Sequence[Sheet],
-    seats: Sequence[tuple[int, str, int | None, str]],
-    series: dict[int, Series],
+    played: Sequence[Played],
+    seats: Sequence[tuple[int, str, int | None, str, str]],
+    chains: dict[int, list[Link]],
 ) -> Record:
-    """A phone's record from its matches' sheets (oldest first), every seat at them, and the
-    series of those where it last played in a series (by match id)."""
-    mine: dict[int, int] = {}
+    """A phone's record from its results (in the order they ended), every seat at those
+    matches (with its side's name), and the series walked back from where it last played in
+    each (series.walk_back, by match id)."""
     name = ""
     names: dict[str, str] = {}
-    at: dict[int, list[tuple[str, int]]] = {}
-    for match_id, seated, side_id, player in seats:
+    at: dict[int, list[tuple[str, int, str]]] = {}
+    for match_id, seated, side_id, player, side_name in seats:
         if side_id is None:
             continue
         if seated == phone:
-            mine[match_id] = side_id
             name = player or name
         else:
-            at.setdefault(match_id, []).append((seated, side_id))
+            at.setdefault(match_id, []).append((seated, side_id, side_name))
             # The name it gave last (seats come oldest first), else the side it held.
             names[seated] = player or names.get(seated, "")
     overall = Tally()
     per_game: dict[str, Tally] = {}
     met: dict[str, Met] = {}
     results: list[tuple[int, int]] = []
-    side_names: dict[int, str] = {}
-    # The place this phone played in at each match counted, for its series.
-    places: dict[int, int] = {}
-    for sheet in sheets:
-        match = sheet.match
-        side_id = mine.get(match.id)
-        position = next((s.position for s in sheet.sides if s.id == side_id), None)
-        if position is None:
-            continue
-        places[match.id] = position
-        side_names.update({s.id: s.name for s in sheet.sides})
-        won = match.winner_side_id == side_id
-        tally = per_game.setdefault(match.game, Tally())
-        overall.played(won)
-        tally.played(won)
-        _hands(sheet, position, tally)
-        if won:
-            _margins(sheet, position, tally)
+    for one in played:
+        mine = one
+        tally = per_game.setdefault(one.game, Tally())
+        overall.played(mine.won)
+        tally.played(mine.won)
+        _hands(one, tally)
+        if mine.won:
+            _margins(one, tally)
         results.append((overall.wins, overall.matches - overall.wins))
-        for other, other_side in at.get(match.id, []):
+        for other, other_side, side_name in at.get(mine.match_id, []):
             someone = met.setdefault(other, Met(names.get(other, "")))
-            if not someone.name:
-                someone.name = side_names.get(other_side, "")
-            if other_side == side_id:
+            someone.name = someone.name or side_name
+            if other_side == mine.side_id:
                 someone.together += 1
-                someone.won_together += won
+                someone.won_together += mine.won
             else:
                 someone.against += 1
-                someone.beat += won
-                someone.beaten += match.winner_side_id == other_side
-    _series(sheets, places, series, overall, per_game)
+                someone.beat += mine.won
+                someone.beaten += one.winner_side_id == other_side
+    _series(phone, played, chains, overall, per_game)
     games = [(game, per_game[key]) for key, game in GAMES.items() if key in per_game]
     partners = sorted((m for m in met.values() if m.together), key=lambda m: -m.together)
     opponents = sorted((m for m in met.values() if m.against), key=lambda m: -m.against)
@@ -225,67 +390,65 @@ def add_up(
     )
 
 
-def _hands(sheet: Sheet, position: int, tally: Tally) -> None:
-    """Add one match's complete hands to a game's tally: points, the best hand, the feats."""
-    game, table, code = sheet.game, sheet.table, sheet.match.code
-    for hand, result, cells in zip(sheet.hands, sheet.state.hands, sheet.grid, strict=True):
-        points = result.points[position]
-        if not result.complete or points is None:
-            continue
-        tally.hands += 1
-        tally.points += points
-        if tally.best_hand is None or points > tally.best_hand.value:
-            tally.best_hand = Feat(points, code, hand.number)
-        entry = cells[position]
-        for key, count in game.feats_of(
-            table, result, entry.facts if entry else None, position
-        ).items():
-            tally.feats[key] = tally.feats.get(key, 0) + count
+def _hands(one: Played, tally: Tally) -> None:
+    """Add one match's hands to its game's tally: points, the best hand, the feats."""
+    mine = one
+    tally.hands += mine.hands
+    tally.points += mine.points
+    if mine.best_hand is not None:
+        # Each hand as good as its own table counts it: the lowest is best where the lowest
+        # total won. A tally of the Other game may hold tables of both kinds, whose hands
+        # don't compare: its best hand is then one of the tables played for the highest.
+        sign = -1 if mine.lowest_wins else 1
+        best = tally.best_hand
+        ranked = (sign > 0, sign * mine.best_hand)
+        if best is None or ranked > (tally.best_sign > 0, tally.best_sign * best.value):
+            tally.best_hand = Feat(mine.best_hand, one.code, mine.best_hand_number)
+            tally.best_sign = sign
+    for key, took in (mine.feats or {}).items():
+        tally.feats[key] = tally.feats.get(key, 0) + took
 
 
-def _margins(sheet: Sheet, position: int, tally: Tally) -> None:
-    """A won match's margin at the end, and the deficit it came back from (the most it
-    trailed the best other side by, after any hand), toward the best of each."""
-    # Where the lowest total wins (Hearts), being behind is being higher.
-    sign = -1 if sheet.game.lowest_wins(sheet.table) else 1
-    code = sheet.match.code
-
-    def behind(totals: Sequence[int]) -> int:
-        best = max(sign * t for at, t in enumerate(totals) if at != position)
-        return best - sign * totals[position]
-
-    totals = sheet.state.totals
-    if len(totals) < 2:
-        return
-    margin = -behind(totals)
-    if tally.biggest_win is None or margin > tally.biggest_win.value:
-        others = [t for at, t in enumerate(totals) if at != position]
-        # Each total as the language writes it: a score below zero reads "25–-225" in Arabic
-        # too, its sign at its digits (it read "25--225", the sign beside the dash).
-        shown = "–".join(number(t) for t in [totals[position], *others])
-        tally.biggest_win = Feat(margin, code, shown=shown)
-    deficit = max((behind(running) for running in sheet.state.running), default=0)
+def _margins(one: Played, tally: Tally) -> None:
+    """A won match's margin and the deficit it came back from (both at the hand that decided
+    it), toward the best of each. A win from behind (Pastura's early victory) is a comeback,
+    never a biggest win: its score reads as a loss."""
+    mine = one
+    if mine.margin is not None and mine.score and mine.margin > 0:
+        if tally.biggest_win is None or mine.margin > tally.biggest_win.value:
+            # Each total as the language writes it: a score below zero reads "25–-225" in
+            # Arabic too, its sign at its digits (it read "25--225", the sign beside the dash).
+            shown = "–".join(number(total) for total in mine.score)
+            tally.biggest_win = Feat(mine.margin, one.code, shown=shown)
+    deficit = mine.comeback or 0
     if deficit > 0 and (tally.comeback is None or deficit > tally.comeback.value):
-        tally.comeback = Feat(deficit, code)
+        tally.comeback = Feat(deficit, one.code)
 
 
 def _series(
-    sheets: Sequence[Sheet],
-    places: dict[int, int],
-    series: dict[int, Series],
+    phone: str,
+    played: Sequence[Played],
+    chains: dict[int, list[Link]],
     overall: Tally,
     per_game: dict[str, Tally],
 ) -> None:
-    """Count the series this phone played in (two matches or more by the last it played) and
-    those its side won: more of their matches than any other side's. A series it left and came
-    back to is judged once, where it played last."""
-    judged: dict[int, tuple[Sheet, Series]] = {}
-    for sheet in sheets:  # oldest first: the last kept for each series is where it played last
-        one = series.get(sheet.match.id)
-        if one is not None and one.matches >= 2 and sheet.match.id in places:
-            judged[one.first] = (sheet, one)
-    for sheet, one in judged.values():
-        won = one.leaders == (places[sheet.match.id],)
-        for tally in (overall, per_game[sheet.match.game]):
+    """Count the series this phone played (two of their matches or more, by the last it
+    played) and those it won: its side there ahead alone, the series judged by who played
+    (series.py). A series it left and came back to is judged once, where it played last;
+    matches it took off its list are left out of it, as from the rest of the record."""
+    judged: dict[int, tuple[Played, Series]] = {}
+    for one in played:  # in the order they ended: the last kept for each is where it played last
+        chain = chains.get(one.match_id)
+        if chain is None:
+            continue
+        kept = [link for link in chain if phone not in link.removed_by]
+        mine = sum(
+            link.ended and any(phone in held for held in link.phones.values()) for link in kept
+        )
+        if mine >= 2:
+            judged[chain[0].id] = (one, judge(kept, one.sides))
+    for one, series in judged.values():
+        won = series.leaders == (one.position,)
+        for tally in (overall, per_game[one.game]):
             tally.series += 1
             tally.series_won += won

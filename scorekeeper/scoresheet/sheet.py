@@ -287,12 +287,14 @@ HANDS_OF = (
 )
 
 
-def read_hands(ids: list[int]) -> dict[int, Hands]:
-    """The started hands of several matches with their entries, in one statement of plain rows."""
+def read_hands(ids: list[int], connection: sa.Connection | None = None) -> dict[int, Hands]:
+    """The started hands of several matches with their entries, in one statement of plain rows
+    (on the request's connection, or a migration's)."""
     read: dict[int, list[tuple[int, int, list[StoredEntry]]]] = {i: [] for i in ids}
     if ids:
         last: tuple[int, int, list[StoredEntry]] = (0, 0, [])
-        rows = db.session.connection().execute(HANDS_OF, {"ids": ids}).all()
+        connection = connection or db.session.connection()
+        rows = connection.execute(HANDS_OF, {"ids": ids}).all()
         # Each row unpacked whole, and the entry's tuple made from its values in order (HANDS_OF
         # reads them in EntryFacts' order): this runs for every cell of every sheet read, and
         # keywords and a starred list were a third of its time.

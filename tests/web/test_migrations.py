@@ -11,6 +11,7 @@ from alembic.script import ScriptDirectory
 from flask import current_app
 
 from scorekeeper.extensions import db
+from tests.phones import Phone
 
 
 def test_migrations_build_an_empty_database_into_the_models_schema(unmigrated_app, upgrade):
@@ -105,3 +106,39 @@ def test_the_downgrade_takes_the_copied_columns_off_and_the_upgrade_puts_them_ba
     with unmigrated_app.app_context(), db.engine.connect() as connection:
         context = MigrationContext.configure(connection, opts={"compare_type": True})
         assert compare_metadata(context, db.metadata) == []
+
+
+# The revision before each side's result was stored as its match ended (c8f2a6d4e9b1).
+BEFORE_SIDE_RESULTS = "6c2f8e1a4d97"
+
+
+def test_the_upgrade_stores_the_results_of_matches_already_ended_as_end_match_does(
+    unmigrated_app, upgrade, downgrade
+):
+    upgrade(unmigrated_app)
+    host, guest = Phone(unmigrated_app), Phone(unmigrated_app)
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    guest.join(code, side=1)
+    for number, (alice, ben) in enumerate([(50, 0), (40, 60), (0, 40)], start=1):
+        host.enter(code, number, 0, alice)
+        guest.enter(code, number, 1, ben)
+    host.correct(code, 1, 0, 70)  # Alice decides it at hand 2
+    assert "Match over: Alice won." in host.post(f"/m/{code}/end").shown
+    host.create("pastura")  # open: no result
+    side_result = db.metadata.tables["side_result"]
+
+    def stored() -> list[dict[str, object]]:
+        with unmigrated_app.app_context(), db.engine.connect() as connection:
+            rows = connection.execute(sa.select(side_result).order_by(side_result.c.side_id))
+            return [dict(row._mapping) for row in rows]
+
+    by_end_match = stored()
+    assert [(row["won"], row["score"], row["margin"]) for row in by_end_match] == [
+        (True, [110, 60], 50),
+        (False, None, None),
+    ]
+    downgrade(unmigrated_app, BEFORE_SIDE_RESULTS)
+    upgrade(unmigrated_app)
+    assert stored() == by_end_match
+    page = host.get("/history/record").shown
+    assert "110–60 in " in page

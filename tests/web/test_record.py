@@ -8,7 +8,10 @@ import html
 import re
 
 import pytest
+import sqlalchemy as sa
 
+from scorekeeper.extensions import db
+from scorekeeper.models import SideResult
 from tests.phones import Phone, stored_match
 from tests.statements import statements
 from tests.web.test_calculator import ALICE, BEN, count
@@ -162,16 +165,33 @@ def test_a_phone_with_no_matches_is_told_so(phones):
     assert page.status_code == 200 and "No ended matches to count yet." in page.shown
 
 
+def rematched(app, host: Phone, guest: Phone, code: str, hands: list[tuple[int, int]]) -> str:
+    """The guest asks for the rematch of an ended match, the host takes its side, and these
+    hands are played and the match ended; its code."""
+    guest.post(f"/m/{code}/rematch")
+    following = stored_match(app, code).rematch_code
+    host.post(f"/m/{following}/claim", {"target": 0})
+    for number, (alice, ben) in enumerate(hands, start=1):
+        host.enter(following, number, 0, alice)
+        guest.enter(following, number, 1, ben)
+    assert "Match over" in guest.post(f"/m/{following}/end").shown
+    return following
+
+
 def test_the_record_reads_in_the_same_statements_for_2_and_20_matches(app, phones):
     few_host, few_guest, many_host, many_guest = phones(), phones(), phones(), phones()
-    for _ in range(2):
-        play(few_host, few_guest, [(50, 10), (60, 0)])
-    for _ in range(20):
-        play(many_host, many_guest, [(50, 10), (60, 0)])
+    # A series of two; then twenty matches in series of one to five.
+    rematched(app, few_host, few_guest, play(few_host, few_guest, [(50, 10), (60, 0)]), [(0, 101)])
+    for length in (1, 2, 3, 4, 5, 5):
+        code = play(many_host, many_guest, [(50, 10), (60, 0)])
+        for _ in range(length - 1):
+            code = rematched(app, many_host, many_guest, code, [(0, 101)])
     with statements(app) as for_few:
-        assert figures(few_host.get("/history/record").shown, "In all")["Matches"] == "2"
+        mine = figures(few_host.get("/history/record").shown, "In all")
+        assert mine["Matches"] == "2" and mine["Series won"] == "0 of 1"
     with statements(app) as for_many:
-        assert figures(many_host.get("/history/record").shown, "In all")["Matches"] == "20"
+        mine = figures(many_host.get("/history/record").shown, "In all")
+        assert mine["Matches"] == "20" and mine["Series won"] == "0 of 5"
     assert len(for_few) == len(for_many)
 
 
@@ -188,3 +208,147 @@ def test_the_record_counts_series_won_where_the_phone_last_played_in_them(app, h
     assert alice["Series won"] == "1 of 1"
     ben = figures(guest.get("/history/record").shown, "In all")
     assert ben["Matches"] == "3" and ben["Series won"] == "0 of 1"
+
+
+# The faults issue 32 found, each as a table plays it.
+
+
+def test_an_early_victory_from_behind_is_a_comeback_not_a_biggest_win_shown_as_a_loss(host, guest):
+    code = host.create("pastura", table_format="2", target="51", side_0="Us", side_1="Them")
+    guest.join(code, side=1)
+    host.enter(code, 1, 0, 0)
+    guest.enter(code, 1, 1, 40)
+    # Us take every scoring card, Them only a pastura: Us win at once, 16–41.
+    every_card = {"n_cards": 50, "n_aces": 4, "n_jacks": 4, "n_two_clubs": "y"}
+    count(host, code, every_card | {"n_ten_diamonds": "y"})
+    count(guest, code, {"n_cards": 2, "n_pasturas": 1})
+    assert "Match over: Us won." in host.post(f"/m/{code}/end").shown
+    us = figures(host.get("/history/record").shown, "Pastura")
+    assert us["Wins"] == "1"
+    assert "Biggest win" not in us
+    assert us["Biggest comeback"].startswith("won from 40 behind")
+
+
+def test_where_the_lowest_total_wins_the_best_hand_is_the_lowest(host, guest):
+    code = host.create("other", rule_winner="lowest", target="100", side_0="Omar", side_1="Ben")
+    guest.join(code, side=1)
+    for number, (omar, ben) in enumerate([(40, 70), (10, 35)], start=1):
+        host.enter(code, number, 0, omar)
+        guest.enter(code, number, 1, ben)
+    assert "Match over: Omar won." in host.post(f"/m/{code}/end").shown
+    assert figures(host.get("/history/record").shown, "Other game")["Best hand"].startswith("10, ")
+    assert figures(guest.get("/history/record").shown, "Other game")["Best hand"].startswith("35, ")
+
+
+def test_a_win_is_measured_at_the_hand_that_decided_it(host, guest):
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    guest.join(code, side=1)
+    for number, (alice, ben) in enumerate([(50, 0), (40, 60), (0, 40)], start=1):
+        host.enter(code, number, 0, alice)
+        guest.enter(code, number, 1, ben)
+    # Alice reaches 110 at hand 2 once hand 1 is corrected; hand 3 comes after her win.
+    host.correct(code, 1, 0, 70)
+    host.correct(code, 3, 1, 60)
+    assert "Match over: Alice won." in host.post(f"/m/{code}/end").shown
+    alice = figures(host.get("/history/record").shown, "Basra")
+    assert alice["Biggest win"].startswith("110–60 in ")
+    assert "Biggest comeback" not in alice
+
+
+def series_of_three(app, host, guest, carl, *, carl_plays_third: bool) -> list[str]:
+    """Ben (the guest) wins two matches against Alice (the host); in the third the host
+    releases Ben's side and Carl takes it, or Ben plays it, and Alice wins it."""
+    first = play(host, guest, [(0, 101)])
+    codes = [first]
+    for alice, ben in ((0, 101), (101, 0)):
+        guest.post(f"/m/{codes[-1]}/rematch")
+        code = stored_match(app, codes[-1]).rematch_code
+        host.post(f"/m/{code}/claim", {"target": 0})
+        player = guest
+        if carl_plays_third and len(codes) == 2:
+            # A rematch waits for its own phones: the host opens it to Carl.
+            host.post(f"/m/{code}/open")
+            host.post(f"/m/{code}/release", {"target": 1, "confirmed": "y"})
+            carl.join(code, side=1)
+            player = carl
+        host.enter(code, 1, 0, alice)
+        player.enter(code, 1, 1, ben)
+        assert "Match over" in host.post(f"/m/{code}/end").shown
+        codes.append(code)
+    return codes
+
+
+def test_a_phone_that_played_only_the_last_match_of_a_series_is_not_credited_with_it(
+    app, host, guest, phones
+):
+    carl = phones()
+    codes = series_of_three(app, host, guest, carl, carl_plays_third=True)
+    mine = figures(carl.get("/history/record").shown, "In all")
+    assert mine["Matches"] == "1" and mine["Wins"] == "0" and mine["Series won"] == "0 of 0"
+    # Ben's two wins were Ben's: the last match's sheet credits Alice's one alone.
+    assert "Series: Alice ahead, 1–0" in host.get(f"/m/{codes[-1]}").shown
+    assert figures(guest.get("/history/record").shown, "In all")["Series won"] == "1 of 1"
+
+
+def test_a_series_follows_the_players_when_they_swap_sides(app, host, guest):
+    first = play(host, guest, [(101, 0)])  # the host wins on Alice
+    guest.post(f"/m/{first}/rematch")
+    second = stored_match(app, first).rematch_code
+    # The guest took Ben again; the host opens the table and releases Ben so they swap.
+    host.post(f"/m/{second}/open")
+    host.post(f"/m/{second}/release", {"target": 1, "confirmed": "y"})
+    guest.post(f"/m/{second}/claim", {"target": 0})
+    host.post(f"/m/{second}/claim", {"target": 1})
+    guest.enter(second, 1, 0, 0)
+    host.enter(second, 1, 1, 101)  # the host wins again, on Ben
+    assert "Match over: Ben won." in host.post(f"/m/{second}/end").shown
+    assert "Series: Ben ahead, 2–0" in host.get(f"/m/{second}").shown
+    assert figures(host.get("/history/record").shown, "In all")["Series won"] == "1 of 1"
+    assert figures(guest.get("/history/record").shown, "In all")["Series won"] == "0 of 1"
+
+
+def test_streaks_and_the_chart_follow_the_order_matches_ended(host, guest):
+    first = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    guest.join(first, side=1)
+    second = play(host, guest, [(101, 0)])  # created second, ended first: Alice wins
+    host.enter(first, 1, 0, 0)
+    guest.enter(first, 1, 1, 101)
+    host.post(f"/m/{first}/end")  # ended last: Alice loses
+    page = host.get("/history/record").shown
+    alice = figures(page, "In all")
+    assert alice["Current streak"] == "0 wins" and alice["Best streak"] == "1 win"
+    assert second
+
+
+def test_abandoned_and_removed_matches_leave_the_series_score(app, host, guest):
+    first = play(host, guest, [(0, 101)])  # Ben
+    guest.post(f"/m/{first}/rematch")
+    second = stored_match(app, first).rematch_code
+    host.post(f"/m/{second}/claim", {"target": 0})
+    host.post(f"/m/{second}/abandon", {"confirmed": "y"})
+    # An abandoned rematch was not played: Ben played one match, not a series.
+    assert figures(guest.get("/history/record").shown, "In all")["Series won"] == "0 of 0"
+    host.post(f"/m/{second}/reopen")
+    host.enter(second, 1, 0, 101)
+    guest.enter(second, 1, 1, 0)
+    host.post(f"/m/{second}/end")  # Alice: level, 1–1
+    assert "Series: level, 1–1" in host.get(f"/m/{second}").shown
+    # Ben takes the first match off his list: what is left of his series is one match.
+    guest.post(f"/history/{first}/remove")
+    ben = figures(guest.get("/history/record").shown, "In all")
+    assert ben["Matches"] == "1" and ben["Series won"] == "0 of 0"
+    assert figures(host.get("/history/record").shown, "In all")["Series won"] == "0 of 1"
+
+
+def test_a_reopened_match_leaves_the_record_until_it_ends_again_as_corrected(app, host, guest):
+    code = play(host, guest, [(60, 10), (50, 20)])  # Alice 110–30
+    assert figures(host.get("/history/record").shown, "Basra")["Biggest win"].startswith("110–30")
+    assert "Match reopened." in host.post(f"/m/{code}/reopen").shown
+    assert "No ended matches to count yet." in host.get("/history/record").shown
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(SideResult)) == 0
+    host.correct(code, 2, 1, 0)  # Ben's 20 was a 0
+    assert "Match over" in host.post(f"/m/{code}/end").shown
+    alice = figures(host.get("/history/record").shown, "Basra")
+    assert alice["Matches"] == "1" and alice["Biggest win"].startswith("110–10")
+    assert figures(guest.get("/history/record").shown, "Basra")["Best hand"].startswith("10, ")
