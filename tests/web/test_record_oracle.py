@@ -2,8 +2,8 @@
 phone's record page and every series line worked out again from the sheets as they are shown
 (each match's JSON export), in a few plain lines here, never from record.py or series.py.
 
-What the record must say is README's "Your record" and "Rematch" (product.md, "A player's
-record"): ended matches the phone played on a side and kept on its list, in the order they
+What the record must say is README's "Your record" and "Rematch":
+ended matches the phone played on a side and kept on its list, in the order they
 ended; the best hand (the lowest where the lowest total wins); the biggest win and the
 comeback at the hand that decided the match (tests/oracle.py says which: the first after
 which the rules name a winner); series judged by who played. A history mixes ended,
