@@ -70,6 +70,8 @@ from scorekeeper.scoresheet.sheet import (
     sides_with_room,
 )
 from scorekeeper.scoresheet.writing import Done, Post
+from scorekeeper.stream_caps import kept, stream_caps
+from scorekeeper.stream_caps import refused as too_many_streams
 from scorekeeper.sheet.exports import match_json, sheet_csv
 from scorekeeper.sheet.forms import (
     CorrectionForm,
@@ -334,6 +336,10 @@ def live(code: str) -> Response:
 def events(code: str) -> Response:
     """The match's stream of server-sent events: its version each time it changes (live.py)."""
     match = match_or_404(code)
+    caps = stream_caps()
+    lease = caps.take(current_phone(), request.remote_addr, match.code)
+    if lease is None:
+        return too_many_streams()
     told = last_seen(request.headers.get("Last-Event-ID"), request.args.get("since"), match.version)
     stream = version_events(
         versions(),
@@ -341,8 +347,14 @@ def events(code: str) -> Response:
         told,
         current_app.extensions["release"],
         current_app.config["STREAM_HEARTBEAT"],
+        current_app.config["STREAM_LIFETIME"],
+        # gunicorn's: asked whether the phone closed it (live.gone).
+        request.environ.get("gunicorn.socket"),
     )
-    response = Response(stream, mimetype="text/event-stream")
+    response = Response(kept(stream, caps, lease), mimetype="text/event-stream")
+    # A stream that never started (its phone gone before the first write) gives its place
+    # back too.
+    response.call_on_close(lambda: caps.give_back(lease))
     # Neither kept nor held back: nginx buffers a proxied answer unless told not to.
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
