@@ -102,25 +102,32 @@ class StreamCaps:
         keys["match"] = f"{self.prefix}:match:{code}"
         return keys
 
-    def take(self, phone: str | None, address: str | None, code: str) -> Lease | None:
+    def take(
+        self, phone: str | None, address: str | None, code: str, at_table: bool = False
+    ) -> Lease | None:
         """A lease for a new stream of this phone, from this address, on this match; None if
-        any of its counts is at its cap."""
+        any of its counts is at its cap. A phone `at_table` (holding a side, or the host) is
+        counted in its match's count but never refused by it: a stranger with the code who
+        fills it cannot take the table's own live view away."""
         keys = self.keys(phone, address, code)
+        capped = {kind: key for kind, key in keys.items() if not (at_table and kind == "match")}
         with self._lock:
-            if any(self._held[key] >= self.caps[kind] for kind, key in keys.items()):
+            if any(self._held[key] >= self.caps[kind] for kind, key in capped.items()):
                 return None
             self._held.update(keys.values())
         lease = Lease(secrets.token_hex(8), tuple(keys.values()), False, time.monotonic())
-        shared = self._take_shared(lease, keys)
+        shared = self._take_shared(lease, keys, capped)
         if shared is False:
             self._forget(lease)
             return None
         lease.shared = bool(shared)
         return lease
 
-    def _take_shared(self, lease: Lease, keys: dict[str, str]) -> bool | None:
-        """Add the lease to Redis's counts: whether every count stayed within its cap (if
-        not, it is taken back out); None where Redis is not used or could not be reached."""
+    def _take_shared(
+        self, lease: Lease, keys: dict[str, str], capped: dict[str, str]
+    ) -> bool | None:
+        """Add the lease to Redis's counts: whether the `capped` ones stayed within their caps
+        (if not, it is taken back out); None where Redis is not used or could not be reached."""
         store = self._store()
         if store is None:
             return None
@@ -133,10 +140,10 @@ class StreamCaps:
                     add.zadd(key, {lease.id: now + self.lease_for})
                     add.zcard(key)
                     add.expire(key, math.ceil(self.lease_for) + 1)
-                counted = add.execute()[2::4]
+                counted = dict(zip(keys, add.execute()[2::4], strict=True))
             # Added, then counted: of two streams racing for the last place both may be
             # refused, never both let in.
-            if all(n <= self.caps[kind] for kind, n in zip(keys, counted, strict=True)):
+            if all(counted[kind] <= self.caps[kind] for kind in capped):
                 return True
             self._give_back(store, lease)
             return False

@@ -70,8 +70,6 @@ from scorekeeper.scoresheet.sheet import (
     sides_with_room,
 )
 from scorekeeper.scoresheet.writing import Done, Post
-from scorekeeper.stream_caps import kept, stream_caps
-from scorekeeper.stream_caps import refused as too_many_streams
 from scorekeeper.sheet.exports import match_json, sheet_csv
 from scorekeeper.sheet.forms import (
     CorrectionForm,
@@ -81,6 +79,8 @@ from scorekeeper.sheet.forms import (
     hand_form,
     posted_positions,
 )
+from scorekeeper.stream_caps import kept, stream_caps
+from scorekeeper.stream_caps import refused as too_many_streams
 
 bp = Blueprint("sheet", __name__, url_prefix="/m")
 # The name this phone gave last, offered on the claim and watch form.
@@ -337,7 +337,10 @@ def events(code: str) -> Response:
     """The match's stream of server-sent events: its version each time it changes (live.py)."""
     match = match_or_404(code)
     caps = stream_caps()
-    lease = caps.take(current_phone(), request.remote_addr, match.code)
+    phone = current_phone()
+    viewer = viewer_for(match) if phone is not None else None
+    at_table = viewer is not None and (viewer.side is not None or viewer.is_host)
+    lease = caps.take(phone, request.remote_addr, match.code, at_table)
     if lease is None:
         return too_many_streams()
     told = last_seen(request.headers.get("Last-Event-ID"), request.args.get("since"), match.version)
