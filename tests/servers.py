@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import http.cookiejar
 import os
 import re
@@ -120,14 +121,20 @@ def answers(url: str) -> bool:
 
 @contextmanager
 def gunicorns(
-    database_url: str, count: int = 1, workers: int = 2, **settings: str
+    database_url: str,
+    count: int = 1,
+    workers: int = 2,
+    worker_connections: int | None = None,
+    **settings: str,
 ) -> Iterator[list[tuple[str, subprocess.Popen]]]:
     """`count` gunicorns serving the app as production does, each on a port of its own; yields
     their addresses and processes once every one answers. Started together, as the servers
     behind a balancer boot, and ended at once after (kill -9): how a server stops when told to
     is tested on its own (test_a_server_told_to_stop_ends_its_streams_at_once), and waiting
-    for each to stop gracefully cost some 2 s a test."""
+    for each to stop gracefully cost some 2 s a test. `worker_connections` makes each worker
+    hold fewer connections than production's (a crowd a test can afford fills it)."""
     servers = []
+    held = ["--worker-connections", str(worker_connections)] if worker_connections else []
     for _ in range(count):
         port = free_port()
         process = subprocess.Popen(
@@ -139,6 +146,7 @@ def gunicorns(
                 f"127.0.0.1:{port}",
                 "--workers",
                 str(workers),
+                *held,
                 "scorekeeper:create_app()",
             ],
             cwd=ROOT,
@@ -162,10 +170,10 @@ def gunicorns(
 
 @contextmanager
 def gunicorn(
-    database_url: str, workers: int = 2, **settings: str
+    database_url: str, workers: int = 2, worker_connections: int | None = None, **settings: str
 ) -> Iterator[tuple[str, subprocess.Popen]]:
     """A gunicorn serving the app as production does; yields its address once it answers."""
-    with gunicorns(database_url, 1, workers, **settings) as [server]:
+    with gunicorns(database_url, 1, workers, worker_connections, **settings) as [server]:
         yield server
 
 
@@ -178,14 +186,27 @@ def kill_hard(server: subprocess.Popen) -> None:
 CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 
 
+class FromAddress(urllib.request.HTTPHandler):
+    """Connections from this loopback address (Linux routes all of 127/8 to the machine
+    itself): another phone's address, as a server behind no proxy sees it."""
+
+    def __init__(self, address: str) -> None:
+        super().__init__()
+        self.address = address
+
+    def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+        """Open the connection from this handler's address."""
+        return self.do_open(http.client.HTTPConnection, req, source_address=(self.address, 0))
+
+
 class HttpPhone:
     """A phone talking HTTP to one server, with its own cookies, posting with the CSRF token
-    of the last page it was shown."""
+    of the last page it was shown; from 127.0.0.1 unless `address` says another."""
 
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, address: str = "127.0.0.1") -> None:
         self.base = base
         self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), FromAddress(address)
         )
         self.token: str | None = None
 
@@ -209,9 +230,10 @@ class HttpPhone:
         except urllib.error.HTTPError as error:
             return error.code, self._shown(error.read().decode()), dict(error.headers)
 
-    def stream(self, path: str) -> Stream:
+    def stream(self, path: str, headers: dict[str, str] | None = None) -> Stream:
         """Open a match's stream of events, as a page's EventSource does."""
-        response = self.opener.open(self.base + path, timeout=30)
+        request = urllib.request.Request(self.base + path, headers=headers or {})
+        response = self.opener.open(request, timeout=30)
         assert response.status == 200
         return Stream(iter(response.readline, b""), response.close)
 
