@@ -59,22 +59,33 @@ def table(base: str) -> tuple[HttpPhone, HttpPhone, str]:
 def knock(base: str, path: str, address: str = ATTACKER, hold: bool = True) -> socket.socket | int:
     """A stream asked for as a script would, with no cookie, from `address`: held open, the
     socket (if answered 200), else the status (0: no answer in time); or, with `hold` false,
-    dropped the moment it is asked for (0)."""
+    dropped as soon as it is answered (its status)."""
     url = urllib.parse.urlsplit(base)
     assert url.hostname is not None and url.port is not None
     sock = socket.create_connection((url.hostname, url.port), 10, (address, 0))
     sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {url.netloc}\r\n\r\n".encode())
-    if not hold:
-        sock.close()
-        return 0
+    answer = b""
     try:
-        status = int(sock.recv(64).split(b" ")[1])
+        # The head, and a stream's first event: all it sends before its phone goes (closed
+        # with nothing unread, the connection ends with a FIN, as a browser's does).
+        while not answered(answer):
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+        status = int(answer.split(b" ")[1])
     except (OSError, IndexError, ValueError):
         status = 0
-    if status == 200:
+    if status == 200 and hold:
         return sock
     sock.close()
     return status
+
+
+def answered(answer: bytes) -> bool:
+    """Whether this is a whole head and, for a stream, its first event."""
+    head, ended, body = answer.partition(b"\r\n\r\n")
+    return bool(ended) and (not head.startswith(b"HTTP/1.1 200") or b"\n\n" in body)
 
 
 def hold_streams(base: str, paths: list[str], address: str = ATTACKER) -> tuple[list, list[int]]:
@@ -143,15 +154,20 @@ def test_an_address_far_past_its_cap_leaves_another_table_playing(migrated_datab
         finally:
             let_go(held)
 
-        # Streams asked for and dropped at once, as fast as one address can: their places
-        # come back within seconds, not when a heartbeat (20 s here) finds them gone.
+        # Streams asked for and dropped as soon as answered, as fast as one address is
+        # answered: their places come back within seconds, not when a heartbeat (20 s here)
+        # finds them gone. (Requests sent faster than a server answers wait in its queue with
+        # everyone's: that flood is the reverse proxy's to limit, README.)
+        dropped: list[socket.socket | int] = []
         storm = threading.Thread(
-            target=lambda: [knock(base, p, hold=False) for p in paths * 2], daemon=True
+            target=lambda: dropped.extend(knock(base, p, hold=False) for p in paths * 2),
+            daemon=True,
         )
         storm.start()
         during_storm = plays(host, guest, code, 3)
         storm.join(30)
         assert not storm.is_alive()
+        assert set(dropped) == {200, 429}
         assert as_usual(during_storm, before), f"{during_storm} against {before}"
         back: list[socket.socket] = []
         try:
