@@ -73,7 +73,10 @@ def busy(base: str, stop: threading.Event) -> str:
         hand = 1
         while not stop.is_set():
             for side, phone in ((0, alice), (1, ben)):
-                phone.post(f"/m/{code}/enter", {"hand": hand, "side": side, "points": 1})
+                try:
+                    phone.post(f"/m/{code}/enter", {"hand": hand, "side": side, "points": 1})
+                except OSError:
+                    return  # the server is gone: the run is over
                 stop.wait(1 / ENTRIES_PER_SECOND)
             hand += 1
 

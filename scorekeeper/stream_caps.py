@@ -49,6 +49,8 @@ LEASE_HEARTBEATS = 3
 # After Redis failed, how long (seconds) each process counts alone before asking it again:
 # a Redis that is away costs a stream one failed try, not one per stream.
 REDIS_RESTS = 10.0
+# Connections to Redis per worker process.
+REDIS_CONNECTIONS = 20
 # How long a stream past a cap is asked to wait (seconds): held streams end within a few
 # minutes (live.py), dropped ones within seconds. A page waits its own while anyway.
 RETRY_AFTER = 30
@@ -80,12 +82,17 @@ class StreamCaps:
         uri = str(config["RATELIMIT_STORAGE_URI"])
         self.redis: redis.Redis | None = None
         if uri.startswith(REDIS_SCHEMES):
-            # Short timeouts: a Redis that does not answer must not hold a phone's stream up.
-            self.redis = redis.Redis.from_url(
+            # A few connections per process, which its streams wait for in turn (streams
+            # opened together renew together); and short timeouts: a Redis that does not
+            # answer must not hold a phone's stream up.
+            pool = redis.BlockingConnectionPool.from_url(
                 uri.replace("redis+unix://", "unix://"),
+                max_connections=REDIS_CONNECTIONS,
+                timeout=1.0,
                 socket_timeout=1.0,
                 socket_connect_timeout=1.0,
             )
+            self.redis = redis.Redis(connection_pool=pool)
         self._lock = threading.Lock()
         # This process's open streams in each count, by key.
         self._held: Counter[str] = Counter()
@@ -209,13 +216,16 @@ class StreamCaps:
         return self.redis
 
     def _redis_failed(self) -> None:
-        """Redis could not be reached: count in this process alone for a while, and say so."""
+        """Redis could not be reached: count in this process alone for a while, and say so
+        (once: the streams that were asking it meanwhile fail too)."""
+        if time.monotonic() < self._redis_rests_until:
+            return
+        self._redis_rests_until = time.monotonic() + REDIS_RESTS
         log.warning(
             "streams counted by this process alone for %.0f s: Redis unreachable",
             REDIS_RESTS,
             exc_info=True,
         )
-        self._redis_rests_until = time.monotonic() + REDIS_RESTS
 
 
 def network(address: str | None) -> str:
