@@ -49,8 +49,10 @@ LEASE_HEARTBEATS = 3
 # After Redis failed, how long (seconds) each process counts alone before asking it again:
 # a Redis that is away costs a stream one failed try, not one per stream.
 REDIS_RESTS = 10.0
-# Connections to Redis per worker process.
+# Connections to Redis per worker process, and how long (seconds) one is waited for, and an
+# answer on it.
 REDIS_CONNECTIONS = 20
+REDIS_TIMEOUT = 3.0
 # How long a stream past a cap is asked to wait (seconds): held streams end within a few
 # minutes (live.py), dropped ones within seconds. A page waits its own while anyway.
 RETRY_AFTER = 30
@@ -83,14 +85,15 @@ class StreamCaps:
         self.redis: redis.Redis | None = None
         if uri.startswith(REDIS_SCHEMES):
             # A few connections per process, which its streams wait for in turn (streams
-            # opened together renew together); and short timeouts: a Redis that does not
-            # answer must not hold a phone's stream up.
+            # opened together renew together); and timeouts short enough that a Redis that
+            # does not answer holds a phone's stream up a moment, once every REDIS_RESTS, and
+            # long enough for a worker busy with thousands of phones to read its answer.
             pool = redis.BlockingConnectionPool.from_url(
                 uri.replace("redis+unix://", "unix://"),
                 max_connections=REDIS_CONNECTIONS,
-                timeout=1.0,
-                socket_timeout=1.0,
-                socket_connect_timeout=1.0,
+                timeout=REDIS_TIMEOUT,
+                socket_timeout=REDIS_TIMEOUT,
+                socket_connect_timeout=REDIS_TIMEOUT,
             )
             self.redis = redis.Redis(connection_pool=pool)
         self._lock = threading.Lock()
