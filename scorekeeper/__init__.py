@@ -11,7 +11,7 @@ from flask import Flask
 from flask import typing as ft
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from scorekeeper import edges, figures, languages, live, matches, permissions
+from scorekeeper import edges, figures, languages, live, matches, permissions, stream_caps
 from scorekeeper.extensions import (
     compress,
     csrf,
@@ -65,6 +65,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # A match's stream says it is alive this often (seconds), and a page with a stream open
         # fetches its live part this often anyway (four times as often while it has none).
         STREAM_HEARTBEAT=live.HEARTBEAT,
+        # A stream ends after this many seconds (a little less, at random) and its phone
+        # reconnects: no connection is held forever by a phone long gone.
+        STREAM_LIFETIME=live.LIFETIME,
+        # Streams held open at once (stream_caps.py), far above a real table (2-8 phones with
+        # a few tabs each, a TV; a café's tables behind one address) and far below what a
+        # worker holds (gunicorn.conf.py): whoever holds the rest, pages and posts get in.
+        STREAMS_PER_PHONE=10,
+        STREAMS_PER_ADDRESS=300,
+        STREAMS_PER_MATCH=100,
         # Where workers don't hear each other's writes, how often (seconds) each reads the
         # versions its streams watch (live.py: on SQLite a write wakes them at once as well).
         READ_VERSIONS_EVERY=live.READ_EVERY,
@@ -135,6 +144,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.register(app)
     live.init_app(app)
     figures.init_app(app)
+    stream_caps.init_app(app)
     if app.config["TRUSTED_PROXIES"]:
         # Outermost, so every layer inside sees the phone's address and the host it asked for.
         hops = int(app.config["TRUSTED_PROXIES"])

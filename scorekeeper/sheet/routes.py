@@ -80,6 +80,8 @@ from scorekeeper.sheet.forms import (
     hand_form,
     posted_positions,
 )
+from scorekeeper.stream_caps import kept, stream_caps
+from scorekeeper.stream_caps import refused as too_many_streams
 
 bp = Blueprint("sheet", __name__, url_prefix="/m")
 # The name this phone gave last, offered on the claim and watch form.
@@ -342,6 +344,13 @@ def live(code: str) -> Response:
 def events(code: str) -> Response:
     """The match's stream of server-sent events: its version each time it changes (live.py)."""
     match = match_or_404(code)
+    caps = stream_caps()
+    phone = current_phone()
+    viewer = viewer_for(match) if phone is not None else None
+    at_table = viewer is not None and (viewer.side is not None or viewer.is_host)
+    lease = caps.take(phone, request.remote_addr, match.code, at_table)
+    if lease is None:
+        return too_many_streams()
     told = last_seen(request.headers.get("Last-Event-ID"), request.args.get("since"), match.version)
     stream = version_events(
         versions(),
@@ -349,8 +358,14 @@ def events(code: str) -> Response:
         told,
         current_app.extensions["release"],
         current_app.config["STREAM_HEARTBEAT"],
+        current_app.config["STREAM_LIFETIME"],
+        # gunicorn's: asked whether the phone closed it (live.gone).
+        request.environ.get("gunicorn.socket"),
     )
-    response = Response(stream, mimetype="text/event-stream")
+    response = Response(kept(stream, caps, lease), mimetype="text/event-stream")
+    # A stream that never started (its phone gone before the first write) gives its place
+    # back too.
+    response.call_on_close(lambda: caps.give_back(lease))
     # Neither kept nor held back: nginx buffers a proxied answer unless told not to.
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
