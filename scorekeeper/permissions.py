@@ -13,8 +13,8 @@ import sqlalchemy as sa
 from flask import Flask, current_app, flash, request, session
 from flask_babel import gettext as _
 
+from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
-from scorekeeper.games import EntryFacts
 from scorekeeper.models import Match, Seat, Side, person
 
 # A phone's identity.
@@ -110,24 +110,6 @@ def seats_at(match: Match) -> list[Seat]:
     query = sa.select(Seat).where(Seat.match_id == match.id).order_by(Seat.id)
     # As stored now, even for a seat this session read before (a write reads under its lock).
     return list(db.session.scalars(query, execution_options={"populate_existing": True}))
-
-
-class Refusal(Exception):
-    """An action this phone may not take now, with the words to show it; `given_back` is what
-    the player typed, put in the entry form of the page that says so, to enter again."""
-
-    def __init__(
-        self,
-        message: str,
-        status: int = 403,
-        match: Match | None = None,
-        given_back: EntryFacts | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status = status
-        self.match = match
-        self.given_back = given_back
 
 
 class Action(Enum):

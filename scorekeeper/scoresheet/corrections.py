@@ -9,10 +9,11 @@ from typing import NamedTuple
 
 from flask_babel import gettext as _
 
+from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import EntryFacts, listed
 from scorekeeper.models import Correction, Match, Side, utcnow
-from scorekeeper.permissions import Action, Refusal, Viewer
+from scorekeeper.permissions import Action, Viewer
 from scorekeeper.scoresheet.entries import (
     as_entered,
     check_beside_the_others,

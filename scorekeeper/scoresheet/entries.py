@@ -9,10 +9,11 @@ from datetime import datetime
 import sqlalchemy as sa
 from flask_babel import gettext as _
 
+from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import Conflict, EntryFacts
 from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side, person, utcnow
-from scorekeeper.permissions import Action, Refusal, Viewer
+from scorekeeper.permissions import Action, Viewer
 from scorekeeper.scoresheet.sheet import Sheet, StoredEntry, cell_values, load_sheet
 from scorekeeper.scoresheet.writing import Done, Post, act
 

@@ -7,10 +7,11 @@ import sqlalchemy as sa
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
+from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import get_game
 from scorekeeper.models import Hand, Match, Seat, Side, history_order, utcnow
-from scorekeeper.permissions import Action, Refusal, Viewer
+from scorekeeper.permissions import Action, Viewer
 from scorekeeper.scoresheet.record import clear_results, store_results
 from scorekeeper.scoresheet.setup import NewMatch, add_match
 from scorekeeper.scoresheet.sheet import Sheet, load_sheet

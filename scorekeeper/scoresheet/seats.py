@@ -8,10 +8,11 @@ import sqlalchemy as sa
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
+from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import get_game
 from scorekeeper.models import Match, Seat, Side, seat_at
-from scorekeeper.permissions import Action, Refusal, Viewer, seats_at
+from scorekeeper.permissions import Action, Viewer, seats_at
 from scorekeeper.scoresheet.sheet import dealing_order, players_per_side, sides_with_room
 from scorekeeper.scoresheet.writing import Done, Post, act
 

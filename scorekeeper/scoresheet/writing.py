@@ -24,10 +24,11 @@ from flask_babel import gettext as _
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
+from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.live import announcement, versions
 from scorekeeper.models import Match, Submission, utcnow
-from scorekeeper.permissions import Refusal, Viewer, viewer_at
+from scorekeeper.permissions import Viewer, viewer_at
 
 # The columns of a match that actions change (the lock bumps the version; end, reopen,
 # abandon, hand over, closing the table, the rematch and the dealer change the rest): read
