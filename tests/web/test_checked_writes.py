@@ -13,7 +13,7 @@ from flask import Flask
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.models import Match, Seat, Side
-from scorekeeper.permissions import Action, Viewer, refusal, viewer_at
+from scorekeeper.permissions import RULES, Action, Viewer, refusal, viewer_at
 from scorekeeper.scoresheet.writing import Done, Post, act
 from tests.phones import snapshot
 
@@ -113,3 +113,8 @@ def test_every_action_goes_through_the_write_path_with_its_action() -> None:
     assert named == set(Action)
     bare = {module for module, _call in _calls("write")} - {"writing.py"}
     assert bare == {"moving.py", "setup.py"}
+
+
+def test_every_action_has_its_rule() -> None:
+    """permissions.refusal asks the action's own rule: there is one for every Action."""
+    assert set(RULES) == set(Action)
