@@ -1,9 +1,11 @@
-"""Every bad request answered with a page that says what happened (a refusal at a match is
-shown on its page: sheet/routes.refused)."""
+"""Every bad request answered with a page that says what happened: a refusal at a match (an
+action this phone may not take, a side that isn't there, values that can't stand) on that
+match's page, anything else on a page of its own."""
 
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from flask import Flask, make_response, render_template
 from flask.typing import ResponseReturnValue
@@ -14,13 +16,60 @@ from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import ClientDisconnected, HTTPException
 
 from scorekeeper import figures
+from scorekeeper.extensions import db
+
+if TYPE_CHECKING:
+    from scorekeeper.games import EntryFacts
+    from scorekeeper.models import Match
 
 # How long a phone is asked to wait when the database can't be reached.
 DATABASE_RETRY_AFTER = 5
 
 
+class Refusal(Exception):
+    """What a phone asked at a match that can't be done, with the words to show it: an action
+    it may not take now (403), something that isn't there (404), or a clash with what the
+    sheet holds (409). `given_back` is what the player typed, put in the entry form of the
+    page that says so, to enter again."""
+
+    def __init__(
+        self,
+        message: str,
+        status: int = 403,
+        match: Match | None = None,
+        given_back: EntryFacts | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.match = match
+        self.given_back = given_back
+
+
 def register(app: Flask) -> None:
     """Attach the error pages to the app."""
+
+    @app.errorhandler(Refusal)
+    def refused(refusal: Refusal) -> ResponseReturnValue:
+        """Show a refusal on the match page the phone was on, so it can carry on from there."""
+        # Imported here: the match page's module takes its actions' refusals from this one.
+        from scorekeeper.sheet.routes import render_match
+
+        figures.refused("action")
+        if refusal.match is None:
+            return render_template("error.html", message=refusal.message), refusal.status
+        try:
+            return render_match(
+                refusal.match,
+                error=refusal.message,
+                status=refusal.status,
+                given_back=refusal.given_back,
+            )
+        except OperationalError as error:
+            # The connection dropped while the page was read: nothing was saved either way,
+            # and "try again" brings the refusal back with its page (database_unreachable).
+            db.session.rollback()
+            return app.handle_user_exception(error)
 
     @app.errorhandler(OperationalError)
     def database_unreachable(error: OperationalError) -> ResponseReturnValue:

@@ -35,9 +35,10 @@ from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.wrappers import Response
 
+from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.models import Match, Side
-from scorekeeper.permissions import Refusal, viewer_for
+from scorekeeper.permissions import viewer_for
 from scorekeeper.scoresheet.writing import Done
 
 # Built once, as every request to a match runs it: the match with its sides, which nearly

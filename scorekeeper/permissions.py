@@ -5,7 +5,7 @@ passwords."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -13,8 +13,8 @@ import sqlalchemy as sa
 from flask import Flask, current_app, flash, request, session
 from flask_babel import gettext as _
 
+from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
-from scorekeeper.games import EntryFacts
 from scorekeeper.models import Match, Seat, Side, person
 
 # A phone's identity.
@@ -112,24 +112,6 @@ def seats_at(match: Match) -> list[Seat]:
     return list(db.session.scalars(query, execution_options={"populate_existing": True}))
 
 
-class Refusal(Exception):
-    """An action this phone may not take now, with the words to show it; `given_back` is what
-    the player typed, put in the entry form of the page that says so, to enter again."""
-
-    def __init__(
-        self,
-        message: str,
-        status: int = 403,
-        match: Match | None = None,
-        given_back: EntryFacts | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status = status
-        self.match = match
-        self.given_back = given_back
-
-
 class Action(Enum):
     """Everything a phone can do to a match."""
 
@@ -151,20 +133,6 @@ class Action(Enum):
     FORGET = "forget"
     DEALER = "dealer"
     NOTE = "note"
-
-
-# Actions only the host's phone may take.
-HOST_ONLY = {
-    Action.CORRECT,
-    Action.FILL,
-    Action.DEALER,
-    Action.RELEASE,
-    Action.HAND_OVER,
-    Action.ABANDON,
-    Action.REOPEN,
-    Action.CLOSE_TABLE,
-    Action.OPEN_TABLE,
-}
 
 
 @dataclass(frozen=True)
@@ -353,67 +321,53 @@ def refusal(
     among: Collection[int] = (),
     to: Seat | None = None,
 ) -> Refusal | None:
-    """Why this phone may not take this action on its match now, or None if it may.
+    """Why this phone may not take this action on its match now, or None if it may: the
+    action's rule (RULES).
 
     `side` is the column an entry goes into, or the side a phone claims; `among` the ids of
     the sides tied on a Brisca round, whose phones (and the host) may say who took the last
     trick; `to` the seat at this match the host role would go to.
     """
+    return RULES[action](viewer, About(side, among, to))
+
+
+@dataclass(frozen=True)
+class About:
+    """What an action is about, where its rule asks (refusal)."""
+
+    side: Side | None = None
+    among: Collection[int] = ()
+    to: Seat | None = None
+
+
+# The conditions several rules share, each rule calling those it needs, in its order.
+
+
+def _settled(match: Match) -> Refusal | None:
+    """A match ended or abandoned: nothing on it changes until the host reopens it."""
+    if match.is_open:
+        return None
+    if match.is_ended:
+        return Refusal(_("This match has ended: nothing on it can change."), 409, match)
+    return Refusal(_("This match was abandoned: nothing on it can change."), 409, match)
+
+
+def _not_the_host(viewer: Viewer) -> Refusal | None:
+    """A host's tool, asked for by another phone."""
+    if viewer.is_host:
+        return None
+    return Refusal(_("Only the host's phone can do that."), match=viewer.match)
+
+
+# One rule per action: why this phone may not take it now, or None.
+
+
+def _claim(viewer: Viewer, about: About) -> Refusal | None:
+    """A phone takes a side: one that holds none, at a table open to it."""
     match = viewer.match
-    if action is Action.REOPEN:
-        if not viewer.is_host:
-            return Refusal(_("Only the host can reopen a match."), match=match)
-        if match.is_open:
-            return Refusal(_("This match is open already."), 409, match)
-        return None
-    if action is Action.REMATCH:
-        # Starting the rematch, or going on to it: its code is shown to the phones of this
-        # match only, the host and those that held a side. Not to watchers: anyone with this
-        # code may watch, and the rematch's sides wait for this match's players (README, "At
-        # the table", 7).
-        if not match.is_ended:
-            return Refusal(_("A rematch follows a match that has ended."), 409, match)
-        if not (viewer.is_seated or viewer.is_host):
-            return Refusal(
-                _("Only a phone that played (or the host) can start a rematch."), match=match
-            )
-        return None
-    if action is Action.FORGET:
-        if viewer.seat_id is None:
-            return Refusal(_("This match isn't in this phone's list."), 404, match)
-        if match.is_open and (viewer.side is not None or viewer.is_host):
-            return Refusal(
-                _(
-                    "This phone is still playing this match: end or abandon it first (or ask "
-                    "the host to release your side)."
-                ),
-                409,
-                match,
-            )
-        return None
-    if action is Action.NOTE:
-        # Written after the last hand as often as before the first: on a match in any state.
-        if not viewer.is_host:
-            return Refusal(_("Only the host can write the match's note."), match=match)
-        return None
-    if action is not Action.WATCH and not match.is_open:
-        if match.is_ended:
-            return Refusal(_("This match has ended: nothing on it can change."), 409, match)
-        return Refusal(_("This match was abandoned: nothing on it can change."), 409, match)
-    if action in HOST_ONLY and not viewer.is_host:
-        return Refusal(_("Only the host's phone can do that."), match=match)
-    if action is Action.WATCH and viewer.side is not None:
-        # It would give up its side without a word: release is the host's to do.
-        return Refusal(
-            # NOTE: %(side)s is the name of the side this phone holds, as the players named it.
-            _(
-                "This phone holds %(side)s: it is at the table, not watching.",
-                side=viewer.side.name,
-            ),
-            409,
-            match,
-        )
-    if action is Action.CLAIM and viewer.side is not None:
+    if refused := _settled(match):
+        return refused
+    if viewer.side is not None:
         return Refusal(
             # NOTE: %(side)s is the name of the side this phone holds, as the players named it.
             _("This phone already holds %(side)s.", side=viewer.side.name),
@@ -423,9 +377,9 @@ def refusal(
     # A closed table keeps newcomers out, not the phones that played a side the host released
     # (by mistake, or for a phone that died and came back), nor at a rematch (which starts
     # closed) the phones that played a side at the match before, nor the host.
+    side = about.side
     if (
-        action is Action.CLAIM
-        and match.closed
+        match.closed
         and not viewer.is_host
         and (side is None or side.position not in (viewer.released_from, viewer.played_before))
     ):
@@ -434,54 +388,54 @@ def refusal(
             409,
             match,
         )
-    if action is Action.CLOSE_TABLE and match.closed:
-        return Refusal(_("The table is closed already."), 409, match)
-    if action is Action.OPEN_TABLE and not match.closed:
-        return Refusal(_("The table is open already."), 409, match)
-    if action is Action.ENTER and (
-        side is None or viewer.side is None or viewer.side.id != side.id
-    ):
-        if viewer.side is None:
-            return Refusal(
-                _("You can only enter your own side's total. Claim a side first."), match=match
-            )
+    return None
+
+
+def _watch(viewer: Viewer, about: About) -> Refusal | None:
+    """A phone watches, on a match in any state: one that holds no side."""
+    if viewer.side is not None:
+        # It would give up its side without a word: release is the host's to do.
         return Refusal(
             # NOTE: %(side)s is the name of the side this phone holds, as the players named it.
             _(
-                "This phone holds %(side)s: it cannot enter for another side.",
+                "This phone holds %(side)s: it is at the table, not watching.",
                 side=viewer.side.name,
             ),
-            match=match,
-        )
-    if action is Action.FILL:
-        return _fill_refusal(viewer, side)
-    if action is Action.LAST_TRICK and not viewer.is_host:
-        if viewer.side is None or viewer.side.id not in among:
-            return Refusal(
-                _("Only a side in the tie (or the host) can say who took the last trick."),
-                match=match,
-            )
-    if action is Action.HAND_OVER and (to is None or to.phone == viewer.phone):
-        return Refusal(_("Pick another phone at this match."), 409, match)
-    if action is Action.HAND_OVER and to is not None and to.side_id is None:
-        # A watching phone may be a TV across the room: the host's tools go to a player.
-        return Refusal(_("The host role goes to a phone that holds a side."), 409, match)
-    if action is Action.RENAME and viewer.seat_id is None:
-        return Refusal(
-            _("This phone isn't at this match: claim a side or watch first."), match=match
-        )
-    if action is Action.END and not (viewer.is_seated or viewer.is_host):
-        return Refusal(
-            _("Only a phone at the table (holding a side) can end the match."), match=match
+            409,
+            viewer.match,
         )
     return None
 
 
-def _fill_refusal(viewer: Viewer, side: Side | None) -> Refusal | None:
-    """Why this phone may not fill this side's cell of the open hand, or None if it may: the
-    host fills the column of a side no phone holds, as one phone keeps a paper sheet; a side a
-    phone holds enters its own (README, "At the table", 4)."""
+def _enter(viewer: Viewer, about: About) -> Refusal | None:
+    """A phone enters the total of the side it holds, and no other's."""
     match = viewer.match
+    if refused := _settled(match):
+        return refused
+    side = about.side
+    if side is not None and viewer.side is not None and viewer.side.id == side.id:
+        return None
+    if viewer.side is None:
+        return Refusal(
+            _("You can only enter your own side's total. Claim a side first."), match=match
+        )
+    return Refusal(
+        # NOTE: %(side)s is the name of the side this phone holds, as the players named it.
+        _(
+            "This phone holds %(side)s: it cannot enter for another side.",
+            side=viewer.side.name,
+        ),
+        match=match,
+    )
+
+
+def _fill(viewer: Viewer, about: About) -> Refusal | None:
+    """The host fills the open hand's cell of a side no phone holds, as one phone keeps a
+    paper sheet; a side a phone holds enters its own (README, "At the table", 4)."""
+    match = viewer.match
+    if refused := _settled(match) or _not_the_host(viewer):
+        return refused
+    side = about.side
     if side is None:
         return Refusal(_("There is no such side in this match."), 404, match)
     if viewer.side is not None and side.id == viewer.side.id:
@@ -505,3 +459,151 @@ def _fill_refusal(viewer: Viewer, side: Side | None) -> Refusal | None:
             match,
         )
     return None
+
+
+def _last_trick(viewer: Viewer, about: About) -> Refusal | None:
+    """Who took a tied Brisca round's last trick: a phone of a side in the tie, or the host."""
+    match = viewer.match
+    if refused := _settled(match):
+        return refused
+    if viewer.is_host or (viewer.side is not None and viewer.side.id in about.among):
+        return None
+    return Refusal(
+        _("Only a side in the tie (or the host) can say who took the last trick."), match=match
+    )
+
+
+def _end(viewer: Viewer, about: About) -> Refusal | None:
+    """End match: a phone at the table (holding a side), or the host."""
+    match = viewer.match
+    if refused := _settled(match):
+        return refused
+    if viewer.is_seated or viewer.is_host:
+        return None
+    return Refusal(_("Only a phone at the table (holding a side) can end the match."), match=match)
+
+
+def _host_tool(viewer: Viewer, about: About) -> Refusal | None:
+    """A host's tool on a match in play: correct, release a side, say who dealt first,
+    abandon."""
+    return _settled(viewer.match) or _not_the_host(viewer)
+
+
+def _hand_over(viewer: Viewer, about: About) -> Refusal | None:
+    """The host hands its role to another phone at the match that holds a side."""
+    match = viewer.match
+    if refused := _settled(match) or _not_the_host(viewer):
+        return refused
+    if about.to is None or about.to.phone == viewer.phone:
+        return Refusal(_("Pick another phone at this match."), 409, match)
+    if about.to.side_id is None:
+        # A watching phone may be a TV across the room: the host's tools go to a player.
+        return Refusal(_("The host role goes to a phone that holds a side."), 409, match)
+    return None
+
+
+def _reopen(viewer: Viewer, about: About) -> Refusal | None:
+    """The host reopens a match ended or abandoned."""
+    match = viewer.match
+    if not viewer.is_host:
+        return Refusal(_("Only the host can reopen a match."), match=match)
+    if match.is_open:
+        return Refusal(_("This match is open already."), 409, match)
+    return None
+
+
+def _close_table(viewer: Viewer, about: About) -> Refusal | None:
+    """The host closes an open table to new phones."""
+    match = viewer.match
+    if refused := _settled(match) or _not_the_host(viewer):
+        return refused
+    if match.closed:
+        return Refusal(_("The table is closed already."), 409, match)
+    return None
+
+
+def _open_table(viewer: Viewer, about: About) -> Refusal | None:
+    """The host opens a closed table to new phones."""
+    match = viewer.match
+    if refused := _settled(match) or _not_the_host(viewer):
+        return refused
+    if not match.closed:
+        return Refusal(_("The table is open already."), 409, match)
+    return None
+
+
+def _rename(viewer: Viewer, about: About) -> Refusal | None:
+    """A phone at the match (holding a side or watching) gives its player's name."""
+    match = viewer.match
+    if refused := _settled(match):
+        return refused
+    if viewer.seat_id is None:
+        return Refusal(
+            _("This phone isn't at this match: claim a side or watch first."), match=match
+        )
+    return None
+
+
+def _rematch(viewer: Viewer, about: About) -> Refusal | None:
+    """Starting the rematch, or going on to it: its code is shown to the phones of this match
+    only, the host and those that held a side. Not to watchers: anyone with this code may
+    watch, and the rematch's sides wait for this match's players (README, "At the table",
+    7)."""
+    match = viewer.match
+    if not match.is_ended:
+        return Refusal(_("A rematch follows a match that has ended."), 409, match)
+    if not (viewer.is_seated or viewer.is_host):
+        return Refusal(
+            _("Only a phone that played (or the host) can start a rematch."), match=match
+        )
+    return None
+
+
+def _forget(viewer: Viewer, about: About) -> Refusal | None:
+    """A phone takes a match off its list: one it is at, and no longer playing."""
+    match = viewer.match
+    if viewer.seat_id is None:
+        return Refusal(_("This match isn't in this phone's list."), 404, match)
+    if match.is_open and (viewer.side is not None or viewer.is_host):
+        return Refusal(
+            _(
+                "This phone is still playing this match: end or abandon it first (or ask "
+                "the host to release your side)."
+            ),
+            409,
+            match,
+        )
+    return None
+
+
+def _note(viewer: Viewer, about: About) -> Refusal | None:
+    """The host writes the match's note: after the last hand as often as before the first,
+    on a match in any state."""
+    if viewer.is_host:
+        return None
+    return Refusal(_("Only the host can write the match's note."), match=viewer.match)
+
+
+# Why a phone may not take an action now (None: it may), from what the action is about.
+Rule = Callable[[Viewer, About], Refusal | None]
+
+RULES: dict[Action, Rule] = {
+    Action.CLAIM: _claim,
+    Action.WATCH: _watch,
+    Action.ENTER: _enter,
+    Action.FILL: _fill,
+    Action.LAST_TRICK: _last_trick,
+    Action.END: _end,
+    Action.CORRECT: _host_tool,
+    Action.RELEASE: _host_tool,
+    Action.HAND_OVER: _hand_over,
+    Action.ABANDON: _host_tool,
+    Action.REOPEN: _reopen,
+    Action.CLOSE_TABLE: _close_table,
+    Action.OPEN_TABLE: _open_table,
+    Action.RENAME: _rename,
+    Action.REMATCH: _rematch,
+    Action.FORGET: _forget,
+    Action.DEALER: _host_tool,
+    Action.NOTE: _note,
+}

@@ -8,11 +8,12 @@ from flask_wtf import FlaskForm
 
 from scorekeeper import figures
 from scorekeeper.calculator.forms import calculator_form, counts_of, fill
+from scorekeeper.errors import Refusal
 from scorekeeper.forms import post_of
 from scorekeeper.games import Calculation, Conflict, CountError, EntryFacts
 from scorekeeper.matches import answer, match_or_404, side_at
 from scorekeeper.models import Match, Side
-from scorekeeper.permissions import Action, Refusal, Viewer, viewer_for
+from scorekeeper.permissions import Action, Viewer, viewer_for
 from scorekeeper.scoresheet import corrections, entries
 from scorekeeper.scoresheet.sheet import Sheet, load_sheet
 from scorekeeper.scoresheet.writing import Done

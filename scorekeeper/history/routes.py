@@ -19,12 +19,13 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from scorekeeper.chart import Chart, running_chart
+from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.forms import ActionForm, post_of
 from scorekeeper.history.forms import HistoryCodeForm
 from scorekeeper.matches import count_miss, match_or_404, refuse, used_up
 from scorekeeper.models import HistoryCode, Match, Seat, normalise_code
-from scorekeeper.permissions import Refusal, become, current_phone, ensure_phone
+from scorekeeper.permissions import become, current_phone, ensure_phone
 from scorekeeper.qr import qr_svg
 from scorekeeper.scoresheet import moving
 from scorekeeper.scoresheet.record import Record, read_record

@@ -9,10 +9,11 @@ from typing import NamedTuple
 
 from flask_babel import gettext as _
 
+from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import EntryFacts, listed
 from scorekeeper.models import Correction, Match, Side, utcnow
-from scorekeeper.permissions import Action, Refusal, Viewer
+from scorekeeper.permissions import Action, Viewer
 from scorekeeper.scoresheet.entries import (
     as_entered,
     check_beside_the_others,
@@ -21,7 +22,7 @@ from scorekeeper.scoresheet.entries import (
     write_cell,
 )
 from scorekeeper.scoresheet.sheet import Sheet, StoredEntry, cell_values, load_sheet
-from scorekeeper.scoresheet.writing import Done, Post, act
+from scorekeeper.scoresheet.writing import Done, Post, act, act_on_sides
 
 
 class Fix(NamedTuple):
@@ -90,7 +91,6 @@ def correct_cell(match: Match, number: int, fix: Fix, reason: str, post: Post) -
     (checked as that side's own entry would be); the old value goes to the trail."""
 
     def work(viewer: Viewer) -> Done:
-        viewer.require(Action.CORRECT)
         sheet = load_sheet(match, corrections=False)
         check_started(sheet, number, max(sheet.current_hand or 0, len(sheet.hands)))
         entry = _as_seen(sheet, number, fix, viewer)
@@ -122,7 +122,7 @@ def correct_cell(match: Match, number: int, fix: Fix, reason: str, post: Post) -
             )
         )
 
-    return act(match, post, work)
+    return act(match, post, Action.CORRECT, work)
 
 
 def _differs(entry: StoredEntry, fix: Fix) -> bool:
@@ -150,7 +150,6 @@ def correct_hand(match: Match, number: int, fixes: Sequence[Fix], reason: str, p
     never shows half-fixed. Cells left as they were are not touched."""
 
     def work(viewer: Viewer) -> Done:
-        viewer.require(Action.CORRECT)
         sheet = load_sheet(match, corrections=False)
         check_started(sheet, number, len(sheet.hands))
         seen = [(fix, _as_seen(sheet, number, fix, viewer)) for fix in fixes]
@@ -182,7 +181,7 @@ def correct_hand(match: Match, number: int, fixes: Sequence[Fix], reason: str, p
             _("%(hand)s %(number)s corrected: %(changes)s.", hand=word, number=number, changes=said)
         )
 
-    return act(match, post, work)
+    return act(match, post, Action.CORRECT, work)
 
 
 def fill_hand(match: Match, number: int, fixes: Sequence[Fix], post: Post) -> Done:
@@ -194,8 +193,6 @@ def fill_hand(match: Match, number: int, fixes: Sequence[Fix], post: Post) -> Do
     def work(viewer: Viewer) -> Done:
         sheet = load_sheet(match, corrections=False)
         own = viewer.side.id if viewer.side is not None else None
-        for fix in fixes:
-            viewer.require(Action.ENTER if fix.side.id == own else Action.FILL, fix.side)
         if sheet.current_hand is None or number != sheet.current_hand:
             _not_open(sheet, number, viewer, fixes)
         changed: list[tuple[Fix, StoredEntry | None]] = []
@@ -237,7 +234,7 @@ def fill_hand(match: Match, number: int, fixes: Sequence[Fix], post: Post) -> Do
             _("%(hand)s %(number)s: %(entries)s recorded.", hand=word, number=number, entries=said)
         )
 
-    return act(match, post, work)
+    return act_on_sides(match, post, [fix.side for fix in fixes], work)
 
 
 def _not_open(sheet: Sheet, number: int, viewer: Viewer, fixes: Sequence[Fix]) -> None:

@@ -9,10 +9,11 @@ from datetime import datetime
 import sqlalchemy as sa
 from flask_babel import gettext as _
 
+from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import Conflict, EntryFacts
 from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side, person, utcnow
-from scorekeeper.permissions import Action, Refusal, Viewer
+from scorekeeper.permissions import Action, Viewer
 from scorekeeper.scoresheet.sheet import Sheet, StoredEntry, cell_values, load_sheet
 from scorekeeper.scoresheet.writing import Done, Post, act
 
@@ -345,7 +346,6 @@ def enter_hand(
     """
 
     def work(viewer: Viewer) -> Done:
-        viewer.require(Action.ENTER, side)
         sheet = load_sheet(match, corrections=False)
         check_open_hand(sheet, number, viewer, facts)
         cell = sheet.cell(number, side)
@@ -365,17 +365,18 @@ def enter_hand(
             return Done(_("%(hand)s %(number)s: %(side)s %(points)s recorded.", **said))
         return Done(_("%(hand)s %(number)s: %(side)s changed to %(points)s.", **said))
 
-    return act(match, post, work)
+    return act(match, post, Action.ENTER, work, side)
 
 
 def say_last_trick(match: Match, number: int, taker: Side, post: Post) -> Done:
     """Settle a Brisca round tied at the top: the tied side that took the last trick wins it."""
 
+    def tied() -> set[int]:
+        return {side.id for side in load_sheet(match, corrections=False).last_trick_sides}
+
     def work(viewer: Viewer) -> Done:
         sheet = load_sheet(match, corrections=False)
         row = sheet.last_trick_row
-        tied = {side.id for side in sheet.last_trick_sides}
-        viewer.require(Action.LAST_TRICK, among=tied)
         if row is None or row.number != number:
             raise Refusal(
                 # NOTE: Brisca: %(number)s is a round's number.
@@ -386,7 +387,7 @@ def say_last_trick(match: Match, number: int, taker: Side, post: Post) -> Done:
                 409,
                 match,
             )
-        if taker.id not in tied:
+        if taker.id not in {side.id for side in sheet.last_trick_sides}:
             raise Refusal(_("%(side)s isn't in the tie.", side=taker.name), 409, match)
         db.session.execute(
             sa.update(Entry)
@@ -398,4 +399,6 @@ def say_last_trick(match: Match, number: int, taker: Side, post: Post) -> Done:
             _("Round %(number)s: %(side)s took the last trick.", number=number, side=taker.name)
         )
 
-    return act(match, post, work)
+    # The tie is read under the lock, for the write path's check, and again by the work:
+    # a Brisca round tied at the top is rare, and one sheet read more is cheap.
+    return act(match, post, Action.LAST_TRICK, work, among=tied)

@@ -7,10 +7,11 @@ import sqlalchemy as sa
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
+from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import get_game
 from scorekeeper.models import Hand, Match, Seat, Side, history_order, utcnow
-from scorekeeper.permissions import Action, Refusal, Viewer
+from scorekeeper.permissions import Action, Viewer
 from scorekeeper.scoresheet.record import clear_results, store_results
 from scorekeeper.scoresheet.setup import NewMatch, add_match
 from scorekeeper.scoresheet.sheet import Sheet, load_sheet
@@ -28,7 +29,6 @@ def end_match(match: Match, post: Post) -> Done:
     """Any seated phone ends the match, once the game's rule says a side has won."""
 
     def work(viewer: Viewer) -> Done:
-        viewer.require(Action.END)
         sheet = load_sheet(match, corrections=False)
         if sheet.winner is None:
             raise Refusal(_("No side has won yet: play on."), 409, match)
@@ -42,7 +42,7 @@ def end_match(match: Match, post: Post) -> Done:
         _reorder_history(match)
         return Done(_("Match over: %(side)s won.", side=sheet.winner.name))
 
-    return act(match, post, work)
+    return act(match, post, Action.END, work)
 
 
 def _stored_result(sheet: Sheet, winner: Side) -> str:
@@ -60,7 +60,6 @@ def reopen_match(match: Match, post: Post) -> Done:
     """The host reopens a match ended or abandoned by mistake."""
 
     def work(viewer: Viewer) -> Done:
-        viewer.require(Action.REOPEN)
         match.status = Match.OPEN
         match.winner_side_id = None
         match.result = ""
@@ -72,14 +71,13 @@ def reopen_match(match: Match, post: Post) -> Done:
         _reorder_history(match)
         return Done(_("Match reopened."), series_from=rematch)
 
-    return act(match, post, work)
+    return act(match, post, Action.REOPEN, work)
 
 
 def abandon_match(match: Match, post: Post) -> Done:
     """The host abandons an unfinished match; it stays in history as abandoned."""
 
     def work(viewer: Viewer) -> Done:
-        viewer.require(Action.ABANDON)
         match.status = Match.ABANDONED
         # Stored in English (see end_match): a page shows Sheet.result.
         match.result = "Abandoned."
@@ -87,20 +85,19 @@ def abandon_match(match: Match, post: Post) -> Done:
         _reorder_history(match)
         return Done(_("Match abandoned."))
 
-    return act(match, post, work)
+    return act(match, post, Action.ABANDON, work)
 
 
 def write_note(match: Match, note: str, post: Post) -> Done:
     """The host writes the match's note (where, what was at stake), or clears it."""
 
     def work(viewer: Viewer) -> Done:
-        viewer.require(Action.NOTE)
         if note == match.note:
             return Done(_("The note is as it was."), changed=False)
         match.note = note
         return Done(_("Note saved.") if note else _("Note cleared."))
 
-    return act(match, post, work)
+    return act(match, post, Action.NOTE, work)
 
 
 def next_dealer(match: Match, per_side: int) -> int | None:
@@ -122,7 +119,6 @@ def rematch(match: Match, post: Post) -> Done:
     rematch."""
 
     def work(viewer: Viewer) -> Done:
-        viewer.require(Action.REMATCH)
         if match.rematch_code is not None:
             return Done(_("The rematch is ready."), changed=False, go_to=match.rematch_code)
         choice = NewMatch(
@@ -147,4 +143,4 @@ def rematch(match: Match, post: Post) -> Done:
             go_to=started.code,
         )
 
-    return act(match, post, work)
+    return act(match, post, Action.REMATCH, work)

@@ -28,6 +28,7 @@ from flask import current_app
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
+from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.models import (
     CODE_ALPHABET,
@@ -40,7 +41,6 @@ from scorekeeper.models import (
     normalise_code,
     utcnow,
 )
-from scorekeeper.permissions import Refusal
 from scorekeeper.scoresheet.writing import Done, Post, bump, write
 
 CODE_LENGTH = 8

@@ -8,10 +8,11 @@ import sqlalchemy as sa
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
+from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import get_game
 from scorekeeper.models import Match, Seat, Side, seat_at
-from scorekeeper.permissions import Action, Refusal, Viewer, seats_at
+from scorekeeper.permissions import Action, Viewer, seats_at
 from scorekeeper.scoresheet.sheet import dealing_order, players_per_side, sides_with_room
 from scorekeeper.scoresheet.writing import Done, Post, act
 
@@ -24,7 +25,6 @@ def claim_side(match: Match, side: Side, post: Post, player: str = "") -> Done:
     `player` is the name its player gave (a blank one keeps the name the seat has)."""
 
     def work(viewer: Viewer) -> Done:
-        viewer.require(Action.CLAIM, side)
         if side not in sides_with_room(match, seats_at(match)):
             raise Refusal(
                 _(
@@ -43,14 +43,13 @@ def claim_side(match: Match, side: Side, post: Post, player: str = "") -> Done:
             db.session.add(seat_at(match, viewer.phone or "", side.id, player))
         return Done(_("This phone now holds %(side)s.", side=side.name))
 
-    return act(match, post, work)
+    return act(match, post, Action.CLAIM, work, side)
 
 
 def watch(match: Match, post: Post, player: str = "") -> Done:
     """This phone watches the match read-only; it lands in this phone's history."""
 
     def work(viewer: Viewer) -> Done:
-        viewer.require(Action.WATCH)
         if viewer.seat_id is not None:
             return Done(_("This phone is watching this match already."), changed=False)
         watching = db.session.scalar(
@@ -72,14 +71,13 @@ def watch(match: Match, post: Post, player: str = "") -> Done:
         db.session.add(seat_at(match, viewer.phone or "", player=player))
         return Done(_("Watching this match."))
 
-    return act(match, post, work)
+    return act(match, post, Action.WATCH, work)
 
 
 def rename_player(match: Match, player: str, post: Post) -> Done:
     """The person with this phone gives (or changes) their name at this match."""
 
     def work(viewer: Viewer) -> Done:
-        viewer.require(Action.RENAME)
         if player == viewer.player:
             # NOTE: %(phone)s is a phone as the table knows it: "Omar (Us)", a side's name.
             return Done(_("This phone is %(phone)s already.", phone=viewer.label), changed=False)
@@ -87,14 +85,13 @@ def rename_player(match: Match, player: str, post: Post) -> Done:
         seat.player = player
         return Done(_("This phone is now %(phone)s.", phone=seat.label))
 
-    return act(match, post, work)
+    return act(match, post, Action.RENAME, work)
 
 
 def release_side(match: Match, side: Side, post: Post) -> Done:
     """The host frees a side (a dead phone): its phones become watchers, the side is free."""
 
     def work(viewer: Viewer) -> Done:
-        viewer.require(Action.RELEASE)
         seats = db.session.scalars(
             sa.select(Seat).where(Seat.match_id == match.id, Seat.side_id == side.id)
         ).all()
@@ -105,7 +102,7 @@ def release_side(match: Match, side: Side, post: Post) -> Done:
             seat.released_from = side.position
         return Done(_("%(side)s is free to be claimed again.", side=side.name))
 
-    return act(match, post, work)
+    return act(match, post, Action.RELEASE, work)
 
 
 def seat_of(match: Match, seat_id: int | None) -> Seat | None:
@@ -117,37 +114,37 @@ def seat_of(match: Match, seat_id: int | None) -> Seat | None:
 def hand_over_host(match: Match, seat_id: int | None, post: Post) -> Done:
     """The host gives the host role to another phone at the match that holds a side."""
 
+    def to() -> Seat | None:
+        return seat_of(match, seat_id)
+
     def work(viewer: Viewer) -> Done:
-        seat = seat_of(match, seat_id)
-        viewer.require(Action.HAND_OVER, to=seat)
-        assert seat is not None  # refused above otherwise
+        seat = to()
+        assert seat is not None  # the write path refused the handover otherwise
         match.host_phone = seat.phone
         # NOTE: %(phone)s is a phone as the table knows it: "Omar (Us)", a side's name.
         return Done(_("The host role went to %(phone)s.", phone=seat.label))
 
-    return act(match, post, work)
+    return act(match, post, Action.HAND_OVER, work, to=to)
 
 
 def close_table(match: Match, post: Post) -> Done:
     """The host closes the table: no new phone may take a side; watching stays open."""
 
     def work(viewer: Viewer) -> Done:
-        viewer.require(Action.CLOSE_TABLE)
         match.closed = True
         return Done(_("The table is closed: no new phone can take a side."))
 
-    return act(match, post, work)
+    return act(match, post, Action.CLOSE_TABLE, work)
 
 
 def open_table(match: Match, post: Post) -> Done:
     """The host opens the table again to new phones."""
 
     def work(viewer: Viewer) -> Done:
-        viewer.require(Action.OPEN_TABLE)
         match.closed = False
         return Done(_("The table is open: a new phone can take a free side."))
 
-    return act(match, post, work)
+    return act(match, post, Action.OPEN_TABLE, work)
 
 
 def pick_dealer(match: Match, first: int | None, post: Post) -> Done:
@@ -155,7 +152,6 @@ def pick_dealer(match: Match, first: int | None, post: Post) -> Done:
     passes the deal round the table."""
 
     def work(viewer: Viewer) -> Done:
-        viewer.require(Action.DEALER)
         order = dealing_order(match.sides, players_per_side(match), seats_at(match))
         if first is None or not 0 <= first < len(order):
             raise Refusal(_("Pick a player at this table."), 409, match)
@@ -165,7 +161,7 @@ def pick_dealer(match: Match, first: int | None, post: Post) -> Done:
         noun = get_game(match.game).hand_noun
         return Done(_("%(player)s dealt the first %(noun)s.", player=order[first], noun=noun))
 
-    return act(match, post, work)
+    return act(match, post, Action.DEALER, work)
 
 
 def forget(match: Match, post: Post) -> Done:
@@ -173,10 +169,9 @@ def forget(match: Match, post: Post) -> Done:
     and everything on it stay for the other phones."""
 
     def work(viewer: Viewer) -> Done:
-        viewer.require(Action.FORGET)
         # The seat stays (a reopened match finds its side still held): only the list forgets.
         db.session.execute(sa.update(Seat).where(Seat.id == viewer.seat_id).values(listed=False))
         # NOTE: %(code)s is the match's code (six letters).
         return Done(_("Match %(code)s is off this phone's list.", code=match.code))
 
-    return act(match, post, work)
+    return act(match, post, Action.FORGET, work)

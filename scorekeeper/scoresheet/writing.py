@@ -4,8 +4,9 @@ Every action runs the same steps (write): take the match's write lock by bumping
 (on PostgreSQL the row lock makes the phones of one table take turns: two partners entering
 together, End match pressed twice; on SQLite the database's write lock does the same), record
 the post's idempotency key (a resent post stops there), then read what the check needs, check
-(permissions.py and the game's rules), write, commit. Nothing the check relies on is read
-before the lock, so each check sees what the previous phone wrote. Creating a match runs the
+(the phone's permission for its Action, which act asks itself: permissions.py; then the
+game's rules), write, commit. Nothing the check relies on is read before the lock, so each
+check sees what the previous phone wrote. Creating a match runs the
 same steps with no match to lock yet; so do a phone's history code and joining a history
 (moving.py), which lock every match they change (bump) before they change it.
 
@@ -15,7 +16,7 @@ tested the same with or without one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,10 +25,11 @@ from flask_babel import gettext as _
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
+from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.live import announcement, versions
-from scorekeeper.models import Match, Submission, utcnow
-from scorekeeper.permissions import Refusal, Viewer, viewer_at
+from scorekeeper.models import Match, Seat, Side, Submission, utcnow
+from scorekeeper.permissions import Action, Viewer, viewer_at
 
 # The columns of a match that actions change (the lock bumps the version; end, reopen,
 # abandon, hand over, closing the table, the rematch and the dealer change the rest): read
@@ -213,7 +215,45 @@ def write(post: Post, work: Callable[[], Done], match: Match | None = None) -> D
     return done
 
 
-def act(match: Match, post: Post, work: Callable[[Viewer], Done]) -> Done:
-    """An action at a match: `work` is given the posting phone as the match sees it under the
-    lock (its seat, its side, whether it is the host)."""
-    return write(post, lambda: work(viewer_at(match, post.phone)), match)
+def act(
+    match: Match,
+    post: Post,
+    action: Action,
+    work: Callable[[Viewer], Done],
+    side: Side | None = None,
+    *,
+    among: Callable[[], Collection[int]] | None = None,
+    to: Callable[[], Seat | None] | None = None,
+) -> Done:
+    """An action at a match, checked here so that no action can forget it: under the lock,
+    after a repeated post is answered "Already recorded.", the posting phone as the match
+    sees it then (its seat, its side, whether it is the host) is asked whether it may take
+    `action` (permissions.py), and only then given to `work`.
+
+    `side` is the column an entry goes into, or the side a phone claims; `among` and `to`
+    read what their rule needs under the lock, as the last writer left it: the ids of the
+    sides tied on a Brisca round, the seat the host role would go to."""
+
+    def checked() -> Done:
+        viewer = viewer_at(match, post.phone)
+        viewer.require(action, side, among() if among else (), to() if to else None)
+        return work(viewer)
+
+    return write(post, checked, match)
+
+
+def act_on_sides(
+    match: Match, post: Post, sides: Sequence[Side], work: Callable[[Viewer], Done]
+) -> Done:
+    """The host's one form for the open hand (act): each of `sides` checked in turn, under
+    the lock, as its own entry (Action.ENTER) if it is the side this phone holds, else as the
+    host's fill of a side no phone holds (Action.FILL)."""
+
+    def checked() -> Done:
+        viewer = viewer_at(match, post.phone)
+        for side in sides:
+            own = viewer.side is not None and side.id == viewer.side.id
+            viewer.require(Action.ENTER if own else Action.FILL, side)
+        return work(viewer)
+
+    return write(post, checked, match)

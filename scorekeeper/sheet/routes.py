@@ -23,10 +23,10 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from markupsafe import Markup
-from sqlalchemy.exc import OperationalError
 from werkzeug.http import quote_etag
 
 from scorekeeper import figures
+from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.forms import ActionForm, post_of
 from scorekeeper.games import EntryFacts, get_game, listed
@@ -46,7 +46,6 @@ from scorekeeper.matches import MATCH_BY_CODE, answer, match_or_404, side_at
 from scorekeeper.models import Correction, Match, Seat, Side
 from scorekeeper.permissions import (
     Action,
-    Refusal,
     Viewer,
     current_phone,
     ensure_phone,
@@ -305,26 +304,6 @@ def render_match(
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = CACHE_CONTROL
     return response
-
-
-@bp.app_errorhandler(Refusal)
-def refused(refusal: Refusal) -> ResponseReturnValue:
-    """Show a refusal on the match page the phone was on, so it can carry on from there."""
-    figures.refused("action")
-    if refusal.match is None:
-        return render_template("error.html", message=refusal.message), refusal.status
-    try:
-        return render_match(
-            refusal.match,
-            error=refusal.message,
-            status=refusal.status,
-            given_back=refusal.given_back,
-        )
-    except OperationalError as error:
-        # The connection dropped while the page was read: nothing was saved either way, and
-        # "try again" brings the refusal back with its page (errors.database_unreachable).
-        db.session.rollback()
-        return current_app.handle_user_exception(error)
 
 
 @bp.get("/<code>")

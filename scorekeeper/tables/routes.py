@@ -13,13 +13,14 @@ from flask_babel import force_locale
 from flask_babel import gettext as _
 
 from scorekeeper import figures
+from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.forms import post_of
 from scorekeeper.games import GAMES
 from scorekeeper.languages import LANGUAGES, direction, language
 from scorekeeper.matches import find_match
 from scorekeeper.models import CODE_LENGTH, Match, Seat, normalise_code
-from scorekeeper.permissions import Refusal, current_phone, ensure_phone, player_name, remember_name
+from scorekeeper.permissions import current_phone, ensure_phone, player_name, remember_name
 from scorekeeper.scoresheet.setup import NewMatch, SetupError, create_match
 from scorekeeper.tables.forms import JoinForm, fields, new_match_form
 

@@ -10,10 +10,10 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 
+from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import EntryFacts, get_game
 from scorekeeper.models import Match, Seat
-from scorekeeper.permissions import Refusal
 from scorekeeper.scoresheet import entries, life, seats
 from scorekeeper.scoresheet.setup import NewMatch, create_match
 from scorekeeper.scoresheet.sheet import load_sheet

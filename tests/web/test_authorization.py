@@ -26,9 +26,10 @@ import sqlalchemy as sa
 from flask import Flask
 from itsdangerous import URLSafeTimedSerializer
 
+from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.models import Match
-from scorekeeper.permissions import Action, Refusal, Viewer, refusal, seats_at, viewer_at
+from scorekeeper.permissions import Action, Viewer, refusal, seats_at, viewer_at
 from tests.phones import Phone, snapshot
 
 ROLES = [

@@ -1,0 +1,120 @@
+"""The write path checks every action's permission itself, so no action can forget it: an
+action at a match is written only through `act`, which takes the action's Action and asks
+permissions.py under the lock before the action's work runs (scoresheet/writing.py)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import sqlalchemy as sa
+from flask import Flask
+
+from scorekeeper.errors import Refusal
+from scorekeeper.extensions import db
+from scorekeeper.models import Match, Seat, Side
+from scorekeeper.permissions import RULES, Action, Viewer, refusal, viewer_at
+from scorekeeper.scoresheet.writing import Done, Post, act
+from tests.phones import snapshot
+
+SCORESHEET = Path(__file__).parents[2] / "scorekeeper" / "scoresheet"
+# The actions whose rule is about a side: the column entered or filled, the side claimed.
+ABOUT_A_SIDE = {Action.CLAIM, Action.ENTER, Action.FILL}
+
+
+def test_an_action_whose_work_checks_nothing_is_still_checked(app: Flask, phones) -> None:
+    """Every action, by every kind of phone, on an open match and an ended one: the work runs
+    exactly when the permission lets the phone by, and a refused one is told why in the
+    permission's words, nothing stored changing."""
+    host, guest, watcher, stranger = phones(), phones(), phones(), phones()
+    code = host.create("basra", table_format="2", side_0="Us", side_1="Them")
+    guest.join(code, side=1)
+    watcher.join(code, side=None)
+    stranger.get("/")
+    who = [host.identity(), guest.identity(), watcher.identity(), stranger.identity(), None]
+    tried, refused = 0, 0
+    for state in ("open", "ended"):
+        if state == "ended":
+            host.enter(code, 1, 0, 110)
+            guest.enter(code, 1, 1, 3)
+            host.post(f"/m/{code}/end")
+        before = snapshot(app)
+        with app.app_context():
+            match = db.session.scalar(sa.select(Match).where(Match.code == code))
+            assert match is not None
+            assert match.status == (Match.OPEN if state == "open" else Match.ENDED)
+            guest_seat = db.session.scalar(
+                sa.select(Seat).where(Seat.match_id == match.id, Seat.phone == guest.identity())
+            )
+            tied = {side.id for side in match.sides}
+            for phone in who:
+                for action in Action:
+                    sides: list[Side | None] = (
+                        list(match.sides) if action in ABOUT_A_SIDE else [None]
+                    )
+                    for side in sides:
+                        refused += _try(match, phone, action, side, tied, guest_seat)
+                        tried += 1
+        assert snapshot(app) == before
+    assert tried == 2 * len(who) * (len(Action) + len(ABOUT_A_SIDE))
+    assert 0 < refused < tried
+
+
+def _try(
+    match: Match, phone: str | None, action: Action, side: Side | None, tied: set[int], seat: Seat
+) -> bool:
+    """One action through the write path with work that checks nothing: refused exactly as the
+    permission says (True), or let by to the work."""
+    viewer = viewer_at(match, phone)
+    expected = refusal(viewer, action, side, among=tied, to=seat)
+    ran: list[Viewer] = []
+
+    def work(viewer: Viewer) -> Done:
+        ran.append(viewer)
+        return Done("", changed=False)
+
+    try:
+        act(match, Post(phone), action, work, side, among=lambda: tied, to=lambda: seat)
+    except Refusal as refused:
+        assert expected is not None, (phone, action, side, refused.message)
+        assert (refused.message, refused.status) == (expected.message, expected.status)
+        assert not ran, (phone, action, side)
+        return True
+    else:
+        assert expected is None, (phone, action, side, expected.message)
+        assert ran == [viewer], (phone, action, side)
+        return False
+
+
+def _calls(name: str) -> list[tuple[str, ast.Call]]:
+    """Every call of a function by this name in the score sheet's modules, by module."""
+    found = []
+    for module in sorted(SCORESHEET.glob("*.py")):
+        for node in ast.walk(ast.parse(module.read_text())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                if node.func.id == name:
+                    found.append((module.name, node))
+    return found
+
+
+def test_every_action_goes_through_the_write_path_with_its_action() -> None:
+    """Every action at a match names its Action to the write path, and every Action a route
+    can post is one of them; the bare write (no phone's permission to check) serves only
+    what is at no match yet: creating one, a history's code and joining a history."""
+    named = set()
+    for module, call in _calls("act"):
+        action = call.args[2]
+        assert isinstance(action, ast.Attribute), (module, ast.unparse(call))
+        assert isinstance(action.value, ast.Name) and action.value.id == "Action", module
+        named.add(Action[action.attr])
+    # The host's one form for the open hand: its own side entered, the others filled.
+    assert [module for module, _call in _calls("act_on_sides")] == ["corrections.py"]
+    named |= {Action.ENTER, Action.FILL}
+    assert named == set(Action)
+    bare = {module for module, _call in _calls("write")} - {"writing.py"}
+    assert bare == {"moving.py", "setup.py"}
+
+
+def test_every_action_has_its_rule() -> None:
+    """permissions.refusal asks the action's own rule: there is one for every Action."""
+    assert set(RULES) == set(Action)
