@@ -16,6 +16,8 @@ from .base import (
     Table,
     TableFormat,
     TableRule,
+    WinRule,
+    Won,
     listed,
 )
 from .basra import BASRA_GAME
@@ -51,6 +53,8 @@ __all__ = [
     "Table",
     "TableFormat",
     "TableRule",
+    "WinRule",
+    "Won",
     "get_game",
     "listed",
 ]

@@ -18,6 +18,8 @@ from .base import (
     Table,
     TableFormat,
     TableRule,
+    WinRule,
+    Won,
     listed,
 )
 from .calculator import calculation, count_field, line, read_counts
@@ -184,14 +186,13 @@ class Brisca(Game):
 
     def match_winner(
         self, table: Table, totals: Sequence[int], outcome: Outcome
-    ) -> tuple[int, str] | None:
+    ) -> tuple[int, Won] | None:
         """The round's winner, once that round brings its rounds won to the target."""
         # docs/rules/brisca.md, "Target and winning": the first side to win that many rounds.
         side = outcome.round_winner
         if side is None or totals[side] < table.target:
             return None
-        # NOTE: Why a match of Brisca was won: "First to 3 rounds".
-        return side, ngettext("First to %(num)d round", "First to %(num)d rounds", table.target)
+        return side, Won(WinRule.FIRST_TO_ROUNDS, target=table.target)
 
     def entry_conflicts(
         self, table: Table, hand: HandFacts, side: int, entry: EntryFacts, me: str | None = None

@@ -23,6 +23,8 @@ from .base import (
     Table,
     TableFormat,
     TableRule,
+    WinRule,
+    Won,
 )
 from .calculator import MOST_ALONE, MOST_NO, MOST_TIED
 from .hand_checks import (
@@ -288,7 +290,7 @@ class Game:
 
     def match_winner(
         self, table: Table, totals: Sequence[int], outcome: Outcome
-    ) -> tuple[int, str] | None:
+    ) -> tuple[int, Won] | None:
         """The side that has won the match after this hand, and why; None to play on."""
         raise NotImplementedError
 
@@ -308,7 +310,7 @@ class Game:
         running: list[tuple[int, ...]] = []
         winner: int | None = None
         won_at: int | None = None
-        reason = ""
+        reason: Won | None = None
         for index, hand in enumerate(hands):
             cells, points, breakdowns, problems = self.entries(table, hand, held)
             worth = self.majority_worth(table, held)
@@ -389,11 +391,10 @@ class PointsGame(Game):
 
     def match_winner(
         self, table: Table, totals: Sequence[int], outcome: Outcome
-    ) -> tuple[int, str] | None:
+    ) -> tuple[int, Won] | None:
         """An early victory, else the first over the target (the higher when several are)."""
         if outcome.early_victory is not None:
-            # NOTE: Why a match was won: one side scored every card point of a hand (Pastura).
-            return outcome.early_victory, _("Early victory")
+            return outcome.early_victory, Won(WinRule.EARLY_VICTORY)
         return first_over_target(totals, table.target)
 
     def why_play_goes_on(self, table: Table, totals: Sequence[int], played: int) -> str:
@@ -403,18 +404,6 @@ class PointsGame(Game):
 
 
 # The win rule of the points games: first to the target, the higher when several get there.
-
-# Words for "Higher of two over 101": a result line reads better than "Higher of 2".
-_HOW_MANY = {
-    # NOTE: Why a match was won: the top of several sides that reached the target (%(target)d).
-    2: _l("Higher of two over %(target)d"),
-    3: _l("Highest of three over %(target)d"),
-    4: _l("Highest of four over %(target)d"),
-    5: _l("Highest of five over %(target)d"),
-    6: _l("Highest of six over %(target)d"),
-    7: _l("Highest of seven over %(target)d"),
-    8: _l("Highest of eight over %(target)d"),
-}
 
 
 def both(names: Sequence[str]) -> str:
@@ -426,7 +415,7 @@ def both(names: Sequence[str]) -> str:
     return joined
 
 
-def first_over_target(totals: Sequence[int], target: int) -> tuple[int, str] | None:
+def first_over_target(totals: Sequence[int], target: int) -> tuple[int, Won] | None:
     """The winner under "first to the target; several there: the higher; level: play on"."""
     # docs/rules/README.md, "First to the target": several there in the same hand, the highest
     # wins; level at the top, play on.
@@ -438,17 +427,8 @@ def first_over_target(totals: Sequence[int], target: int) -> tuple[int, str] | N
     if len(leaders) > 1:
         return None
     if len(over) == 1:
-        # NOTE: Why a match was won: the one side that reached the target.
-        return leaders[0], _("Reached %(target)d first", target=target)
-    words = _HOW_MANY.get(len(over))
-    if words is not None:
-        return leaders[0], str(words) % {"target": target}
-    return leaders[0], ngettext(
-        "Highest of %(num)d over %(target)d",
-        "Highest of %(num)d over %(target)d",
-        len(over),
-        target=target,
-    )
+        return leaders[0], Won(WinRule.REACHED_FIRST, target=target)
+    return leaders[0], Won(WinRule.HIGHEST_OVER, target=target, sides=len(over))
 
 
 def level_past_target(totals: Sequence[int], target: int, names: Sequence[str]) -> str:

@@ -10,7 +10,16 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
-from .base import Calculation, MatchState, Standing, Table, TableFormat, TableRule
+from .base import (
+    Calculation,
+    MatchState,
+    Standing,
+    Table,
+    TableFormat,
+    TableRule,
+    WinRule,
+    Won,
+)
 from .game import Outcome, PointsGame, both, level_past_target, standing
 
 # How the table's game is won (the table rule "winner").
@@ -85,7 +94,7 @@ class Other(PointsGame):
 
     def match_winner(
         self, table: Table, totals: Sequence[int], outcome: Outcome
-    ) -> tuple[int, str] | None:
+    ) -> tuple[int, Won] | None:
         """The winner under the table's choice; None to play on (a tie where it counts)."""
         rule = self.choice(table, "winner")
         if rule == HIGHEST:
@@ -96,18 +105,14 @@ class Other(PointsGame):
             lowest = _sides_at(totals, min(totals))
             if len(lowest) > 1:
                 return None
-            # NOTE: Why a match was won: the lowest total once a side reached the target.
-            return lowest[0], _("Lowest when a side reached %(target)d", target=table.target)
+            return lowest[0], Won(WinRule.LOWEST_AT_LIMIT, target=table.target)
         # A fixed number of hands: the highest once they are played (level: one more hand).
         if outcome.played < table.target:
             return None
         highest = _sides_at(totals, max(totals))
         if len(highest) > 1:
             return None
-        # NOTE: Why a match was won: the highest total after the hands the table agreed on.
-        return highest[0], ngettext(
-            "Highest after %(num)d hand", "Highest after %(num)d hands", outcome.played
-        )
+        return highest[0], Won(WinRule.HIGHEST_AFTER_HANDS, hands=outcome.played)
 
     def why_play_goes_on(self, table: Table, totals: Sequence[int], played: int) -> str:
         """A tie where the rule needs one side: play on until it breaks."""

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.games import CountError, EntryFacts, get_game
 from scorekeeper.games.base import Standing
+from scorekeeper.words import why
 
 from .helpers import counted, lines_of, plain, table
 
@@ -342,7 +343,7 @@ def test_two_sides_over_101_in_the_same_hand_the_higher_wins() -> None:
     assert state.totals == (110, 104)
     assert state.winner == 0
     assert state.won_at_hand == 1
-    assert state.reason == "Higher of two over 101"
+    assert why(state.reason) == "Higher of two over 101"
 
 
 def test_level_over_the_target_plays_on_and_the_next_hand_decides() -> None:
@@ -362,7 +363,7 @@ def test_the_first_side_over_the_target_keeps_the_win() -> None:
     state = BASRA.state(tbl, hands)
     assert state.winner == 0
     assert state.won_at_hand == 0
-    assert state.reason == "Reached 121 first"
+    assert why(state.reason) == "Reached 121 first"
     assert state.running == ((121, 0), (121, 200))
 
 

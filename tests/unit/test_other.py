@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.games import EntryFacts, Table, get_game
+from scorekeeper.words import why
 
 from .helpers import plain
 
@@ -37,7 +38,7 @@ def test_five_sides_the_higher_of_those_over_the_target_wins() -> None:
     state = OTHER.state(tbl, [*hands, [plain(1), plain(0), plain(0), plain(0), plain(0)]])
     assert state.winner == 0
     assert state.won_at_hand == 2
-    assert state.reason == "Highest of three over 50"
+    assert why(state.reason) == "Highest of three over 50"
 
 
 @pytest.mark.parametrize("sides", [3, 8])
@@ -65,7 +66,7 @@ def test_lowest_total_wins_once_a_side_reaches_the_target() -> None:
     going = OTHER.state(hearts, [[plain(40), plain(30)], [plain(50), plain(20)]])
     assert going.winner is None
     over = OTHER.state(hearts, [[plain(40), plain(30)], [plain(60), plain(20)]])
-    assert (over.winner, over.reason) == (1, "Lowest when a side reached 100")
+    assert (over.winner, why(over.reason)) == (1, "Lowest when a side reached 100")
     tied = OTHER.state(free_table(3, 100, "lowest"), [[plain(100), plain(30), plain(30)]])
     assert tied.winner is None
     assert tied.play_on == (
@@ -86,11 +87,11 @@ def test_a_fixed_number_of_hands_goes_to_the_highest() -> None:
     assert OTHER.standing(three, two).goal == "The highest after 3 hands wins: 1 to go."
     assert OTHER.standing(three, two).to_go == ()
     done = OTHER.state(three, [[plain(5), plain(9)]] * 3)
-    assert (done.winner, done.reason) == (1, "Highest after 3 hands")
+    assert (done.winner, why(done.reason)) == (1, "Highest after 3 hands")
     level = OTHER.state(three, [[plain(5), plain(5)]] * 3)
     assert level.winner is None
     assert "level at the top after 3 hands" in level.play_on
     one = free_table(2, 1, "hands")
-    assert OTHER.state(one, [[plain(5), plain(9)]]).reason == "Highest after 1 hand"
+    assert why(OTHER.state(one, [[plain(5), plain(9)]]).reason) == "Highest after 1 hand"
     # A hand past a totals' target changes nothing: it is a number of hands.
     assert OTHER.state(three, [[plain(500), plain(9)]]).winner is None

@@ -205,3 +205,24 @@ def test_each_game_says_its_own_decks_jack(phones):
         code = host.create(game, table_format="2", side_0="Ana", side_1="Bea")
         assert jacks in host.get(f"/m/{code}/calc").shown, game
     assert es("Jacks", context="the Spanish deck") != es("Jacks")
+
+
+def test_an_ended_match_says_how_it_was_won_in_each_phone_s_language(host, guest):
+    """End match stores why as a fact; each phone reads it in its own words, the JSON export
+    carries the fact."""
+    code = host.create("basra", table_format="2", side_0="Omar", side_1="Sami")
+    speaking(guest, "ar")
+    guest.join(code, side=1)
+    host.enter(code, 1, 0, 101)
+    guest.enter(code, 1, 1, 7)
+    guest.post(f"/m/{code}/end")
+
+    ar = words("ar")
+    reason = ar("Reached %(target)d first") % {"target": 101}
+    said = ar("%(side)s won. %(why)s") % {"side": "Omar", "why": reason}
+    assert said in guest.get(f"/m/{code}").shown
+    assert "Omar won. Reached 101 first" in host.get(f"/m/{code}").shown
+    assert said in guest.get("/history").shown
+    exported = json.loads(guest.get(f"/m/{code}/match.json").get_data(as_text=True))
+    assert exported["win_reason"] == {"rule": "reached_first", "target": 101}
+    assert "result" not in exported

@@ -1,0 +1,75 @@
+"""The rules' facts in words: what games/ and the score sheet work out is values (a code with
+its numbers); this is where they are worded, in the language of the phone that reads them, as
+the pages and the spreadsheet show them.
+
+One wording per fact, so every page says it the same way; the templates reach these as
+filters (init_app).
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
+
+from scorekeeper.games import WinRule, Won
+
+# Words for "Higher of two over 101": a result line reads better than "Higher of 2".
+_HOW_MANY = {
+    # NOTE: Why a match was won: the top of several sides that reached the target (%(target)d).
+    2: _l("Higher of two over %(target)d"),
+    3: _l("Highest of three over %(target)d"),
+    4: _l("Highest of four over %(target)d"),
+    5: _l("Highest of five over %(target)d"),
+    6: _l("Highest of six over %(target)d"),
+    7: _l("Highest of seven over %(target)d"),
+    8: _l("Highest of eight over %(target)d"),
+}
+
+
+def why(won: Won | None) -> str:
+    """Why a match was won, as its result line says it ("Reached 101 first"); "" for nobody."""
+    if won is None:
+        return ""
+    target = won.target or 0
+    if won.rule is WinRule.EARLY_VICTORY:
+        # NOTE: Why a match was won: one side scored every card point of a hand (Pastura).
+        return _("Early victory")
+    if won.rule is WinRule.REACHED_FIRST:
+        # NOTE: Why a match was won: the one side that reached the target.
+        return _("Reached %(target)d first", target=target)
+    if won.rule is WinRule.HIGHEST_OVER:
+        sides = won.sides or 2
+        words = _HOW_MANY.get(sides)
+        if words is not None:
+            return str(words) % {"target": target}
+        return ngettext(
+            "Highest of %(num)d over %(target)d",
+            "Highest of %(num)d over %(target)d",
+            sides,
+            target=target,
+        )
+    if won.rule is WinRule.FIRST_TO_ROUNDS:
+        # NOTE: Why a match of Brisca was won: "First to 3 rounds".
+        return ngettext("First to %(num)d round", "First to %(num)d rounds", target)
+    if won.rule is WinRule.LOWEST_AT_LIMIT:
+        # NOTE: Why a match was won: the lowest total once a side reached the target.
+        return _("Lowest when a side reached %(target)d", target=target)
+    hands = won.hands or 0
+    # NOTE: Why a match was won: the highest total after the hands the table agreed on.
+    return ngettext("Highest after %(num)d hand", "Highest after %(num)d hands", hands)
+
+
+def result(winner: str, won: Won | None) -> str:
+    """How an ended match came out: who won and why ("Us won. Reached 101 first")."""
+    if won is None:
+        return _("%(side)s won.", side=winner)
+    # NOTE: how an ended match came out: "Us won. Reached 101 first". %(side)s is the
+    # winning side's name; %(why)s the rule that made it win.
+    return _("%(side)s won. %(why)s", side=winner, why=why(won))
+
+
+def init_app(app: Flask) -> None:
+    """The wordings as the templates use them: `state.reason|why`."""
+    app.add_template_filter(why, "why")
