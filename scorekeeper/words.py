@@ -8,12 +8,20 @@ filters (init_app).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from flask import Flask
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
 from scorekeeper.games import WinRule, Won
+from scorekeeper.languages import number
+
+if TYPE_CHECKING:
+    from scorekeeper.models import Side
+    from scorekeeper.scoresheet.series import Series
 
 # Words for "Higher of two over 101": a result line reads better than "Higher of 2".
 _HOW_MANY = {
@@ -70,6 +78,22 @@ def result(winner: str, won: Won | None) -> str:
     return _("%(side)s won. %(why)s", side=winner, why=why(won))
 
 
+def series_standing(series: Series, sides: Sequence[Side]) -> str:
+    """A series' standing: "Series: Ana & Omar ahead, 2–1", or level; each number as the
+    reader's language writes it."""
+    shown = "–".join(number(series.wins[at]) for at in series.order)
+    leaders = series.leaders
+    if len(leaders) == 1:
+        # NOTE: a match's series (the match and its rematches): %(side)s is the side (team)
+        # that won more of them, %(score)s the matches won ("2–1").
+        return _("Series: %(side)s ahead, %(score)s", side=sides[leaders[0]].name, score=shown)
+    # NOTE: a match's series (the match and its rematches), no side ahead; %(score)s the
+    # matches won by each side ("1–1").
+    return _("Series: level, %(score)s", score=shown)
+
+
 def init_app(app: Flask) -> None:
-    """The wordings as the templates use them: `state.reason|why`."""
+    """The wordings as the templates use them: `state.reason|why`,
+    `series|series_standing(sheet.sides)`."""
     app.add_template_filter(why, "why")
+    app.add_template_filter(series_standing, "series_standing")

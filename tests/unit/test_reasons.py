@@ -1,13 +1,16 @@
 """Why a match was won is a fact (a rule's code and its numbers) that games/ returns and the
 match stores; words.py says it. Each rule below is found by the rules and worded as the result
-line has always read in English."""
+line has always read in English. A series' standing is a value too, worded there."""
 
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 import pytest
 
 from scorekeeper.games import WinRule, Won, get_game
-from scorekeeper.words import result, why
+from scorekeeper.scoresheet.series import Series
+from scorekeeper.words import result, series_standing, why
 
 from .helpers import plain, table
 
@@ -46,3 +49,13 @@ def test_the_rules_return_the_fact_not_words() -> None:
     state = basra.state(table("basra"), [[plain(110), plain(104)]])
     assert state.reason == Won(WinRule.HIGHEST_OVER, target=101, sides=2)
     assert state.reason.stored() == {"rule": "highest_over", "target": 101, "sides": 2}
+
+
+def test_a_series_standing_is_a_value_worded_leader_first() -> None:
+    sides = [SimpleNamespace(name="Us"), SimpleNamespace(name="Them"), SimpleNamespace(name="Ana")]
+    ahead = Series(first=1, matches=4, wins=(1, 3, 0))
+    assert ahead.leaders == (1,) and ahead.order == (1, 0, 2)
+    assert series_standing(ahead, sides) == "Series: Them ahead, 3–1–0"
+    level = Series(first=1, matches=4, wins=(2, 0, 2))
+    assert level.order == (0, 2, 1)
+    assert series_standing(level, sides) == "Series: level, 2–2–0"
