@@ -92,8 +92,16 @@ def series_standing(series: Series, sides: Sequence[Side]) -> str:
     return _("Series: level, %(score)s", score=shown)
 
 
+def score(totals: Sequence[int]) -> str:
+    """A match's final totals as a score ("104–31"), each as the reader's language writes it:
+    a score below zero reads "25–-225" in Arabic too, its sign at its digits (str() put it
+    beside the dash, "25--225")."""
+    return "–".join(number(total) for total in totals)
+
+
 def init_app(app: Flask) -> None:
     """The wordings as the templates use them: `state.reason|why`,
-    `series|series_standing(sheet.sides)`."""
+    `series|series_standing(sheet.sides)`, `feat.score|score`."""
     app.add_template_filter(why, "why")
     app.add_template_filter(series_standing, "series_standing")
+    app.add_template_filter(score, "score")
