@@ -16,7 +16,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
-from scorekeeper.games import WinRule, Won
+from scorekeeper.games import PlayOn, Tie, WinRule, Won
 from scorekeeper.languages import number
 
 if TYPE_CHECKING:
@@ -78,6 +78,56 @@ def result(winner: str, won: Won | None) -> str:
     return _("%(side)s won. %(why)s", side=winner, why=why(won))
 
 
+def both(names: Sequence[str]) -> str:
+    """Two or more side names as a sentence lists them: "Us and Them" ("A and B and C")."""
+    joined = names[0]
+    for name in names[1:]:
+        # NOTE: Two side names (or a list of them so far, and one more) joined: "Us and Them".
+        joined = _("%(first)s and %(second)s", first=joined, second=name)
+    return joined
+
+
+def play_on(tie: PlayOn | None, sides: Sequence[Side]) -> str:
+    """Why play goes on though the rule's end was reached, naming the sides level ("" if it
+    doesn't)."""
+    if tie is None:
+        return ""
+    names = both([sides[at].name for at in tie.sides])
+    if tie.tie is Tie.LEVEL_PAST_TARGET:
+        # NOTE: %(names)s is two or more side names ("Us and Them"); the form follows how many.
+        return ngettext(
+            "%(names)s are level at %(top)d, past %(target)d: play on until the tie breaks.",
+            "%(names)s are level at %(top)d, past %(target)d: play on until the tie breaks.",
+            len(tie.sides),
+            names=names,
+            top=tie.total,
+            target=tie.target,
+        )
+    if tie.tie is Tie.LEVEL_AT_LOWEST:
+        # NOTE: %(names)s is two or more side names ("Us and Them"); the form follows how
+        # many.
+        return ngettext(
+            "%(names)s are level at the lowest, %(low)d, and a side has reached "
+            "%(target)d: play on until the tie breaks.",
+            "%(names)s are level at the lowest, %(low)d, and a side has reached "
+            "%(target)d: play on until the tie breaks.",
+            len(tie.sides),
+            names=names,
+            low=tie.total,
+            target=tie.target,
+        )
+    # NOTE: %(names)s is two or more side names ("Us and Them"); %(num)d the number of
+    # hands played.
+    return ngettext(
+        "%(names)s are level at the top after %(num)d hand: play another hand until "
+        "the tie breaks.",
+        "%(names)s are level at the top after %(num)d hands: play another hand until "
+        "the tie breaks.",
+        tie.hands,
+        names=names,
+    )
+
+
 def series_standing(series: Series, sides: Sequence[Side]) -> str:
     """A series' standing: "Series: Ana & Omar ahead, 2–1", or level; each number as the
     reader's language writes it."""
@@ -101,7 +151,9 @@ def score(totals: Sequence[int]) -> str:
 
 def init_app(app: Flask) -> None:
     """The wordings as the templates use them: `state.reason|why`,
-    `series|series_standing(sheet.sides)`, `feat.score|score`."""
+    `state.play_on|play_on(sheet.sides)`, `series|series_standing(sheet.sides)`,
+    `feat.score|score`."""
     app.add_template_filter(why, "why")
     app.add_template_filter(series_standing, "series_standing")
     app.add_template_filter(score, "score")
+    app.add_template_filter(play_on, "play_on")

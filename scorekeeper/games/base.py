@@ -231,6 +231,31 @@ class Won:
         )
 
 
+class Tie(StrEnum):
+    """Why play goes on though the rule's end was reached: sides level where one must lead."""
+
+    # Level at the top past the target (first to the target): total, target.
+    LEVEL_PAST_TARGET = "level_past_target"
+    # Other game, lowest wins: level at the lowest once a side reached the target: total,
+    # target.
+    LEVEL_AT_LOWEST = "level_at_lowest"
+    # Other game, a fixed number of hands: level at the top once they were played: hands.
+    LEVEL_AFTER_HANDS = "level_after_hands"
+
+
+@dataclass(frozen=True)
+class PlayOn:
+    """Why play goes on: the tie, the sides in it (their places) and its numbers; worded by
+    scorekeeper/words.py with the sides' names."""
+
+    tie: Tie
+    sides: tuple[int, ...]
+    # The total the sides are level at (the top, or the lowest).
+    total: int = 0
+    target: int = 0
+    hands: int = 0
+
+
 @dataclass(frozen=True)
 class MatchState:
     """The whole sheet worked out: per hand, running totals, who (if anyone) has won."""
@@ -247,8 +272,8 @@ class MatchState:
     next_majority: int | None = None
     # Why the match was won (None while nobody has): the rule and its numbers.
     reason: Won | None = None
-    # Why play goes on though a side reached the target (sides level at the top), or "".
-    play_on: str = ""
+    # Why play goes on though a side reached the target (sides level at the top), or None.
+    play_on: PlayOn | None = None
     # The hand open for entries by the rules (its number, from 1), or None: a side has won,
     # or a Brisca round tied at the top waits for who took the last trick.
     open_hand: int | None = None

@@ -19,10 +19,12 @@ from .base import (
     HandFacts,
     HandResult,
     MatchState,
+    PlayOn,
     Standing,
     Table,
     TableFormat,
     TableRule,
+    Tie,
     WinRule,
     Won,
 )
@@ -294,9 +296,9 @@ class Game:
         """The side that has won the match after this hand, and why; None to play on."""
         raise NotImplementedError
 
-    def why_play_goes_on(self, table: Table, totals: Sequence[int], played: int) -> str:
-        """Why nobody has won though the rule's end was reached: a tie ("" if not)."""
-        return ""
+    def why_play_goes_on(self, table: Table, totals: Sequence[int], played: int) -> PlayOn | None:
+        """Why nobody has won though the rule's end was reached: a tie (None if not)."""
+        return None
 
     def standing(self, table: Table, state: MatchState) -> Standing:
         """Who leads by how much, how far each side is from the target, and what wins."""
@@ -361,7 +363,7 @@ class Game:
             held_over=held,
             next_majority=self.majority_worth(table, held),
             reason=reason,
-            play_on=self.why_play_goes_on(table, totals, len(running)) if winner is None else "",
+            play_on=self.why_play_goes_on(table, totals, len(running)) if winner is None else None,
         )
 
 
@@ -397,22 +399,12 @@ class PointsGame(Game):
             return outcome.early_victory, Won(WinRule.EARLY_VICTORY)
         return first_over_target(totals, table.target)
 
-    def why_play_goes_on(self, table: Table, totals: Sequence[int], played: int) -> str:
+    def why_play_goes_on(self, table: Table, totals: Sequence[int], played: int) -> PlayOn | None:
         """Sides level at the top past the target play on (first_over_target's tie)."""
-        names = [table.side_name(side) for side in range(table.sides)]
-        return level_past_target(totals, table.target, names)
+        return level_past_target(totals, table.target)
 
 
 # The win rule of the points games: first to the target, the higher when several get there.
-
-
-def both(names: Sequence[str]) -> str:
-    """Two or more side names as a sentence lists them: "Us and Them" ("A and B and C")."""
-    joined = names[0]
-    for name in names[1:]:
-        # NOTE: Two side names (or a list of them so far, and one more) joined: "Us and Them".
-        joined = _("%(first)s and %(second)s", first=joined, second=name)
-    return joined
 
 
 def first_over_target(totals: Sequence[int], target: int) -> tuple[int, Won] | None:
@@ -431,26 +423,18 @@ def first_over_target(totals: Sequence[int], target: int) -> tuple[int, Won] | N
     return leaders[0], Won(WinRule.HIGHEST_OVER, target=target, sides=len(over))
 
 
-def level_past_target(totals: Sequence[int], target: int, names: Sequence[str]) -> str:
-    """Why play goes on though sides reached the target: they are level at the top ("" if no
+def level_past_target(totals: Sequence[int], target: int) -> PlayOn | None:
+    """Why play goes on though sides reached the target: they are level at the top (None if no
     side reached it, or one is ahead: first_over_target names it)."""
     # docs/rules/README.md, "First to the target": level at the top, play on.
     over = [side for side, total in enumerate(totals) if total >= target]
     if not over:
-        return ""
+        return None
     top = max(totals[side] for side in over)
-    level = [names[side] for side in over if totals[side] == top]
+    level = tuple(side for side in over if totals[side] == top)
     if len(level) < 2:
-        return ""
-    # NOTE: %(names)s is two or more side names ("Us and Them"); the form follows how many.
-    return ngettext(
-        "%(names)s are level at %(top)d, past %(target)d: play on until the tie breaks.",
-        "%(names)s are level at %(top)d, past %(target)d: play on until the tie breaks.",
-        len(level),
-        names=both(level),
-        top=top,
-        target=target,
-    )
+        return None
+    return PlayOn(Tie.LEVEL_PAST_TARGET, level, total=top, target=target)
 
 
 def standing(totals: Sequence[int], target: int, goal: str = "") -> Standing:

@@ -13,14 +13,16 @@ from flask_babel import ngettext
 from .base import (
     Calculation,
     MatchState,
+    PlayOn,
     Standing,
     Table,
     TableFormat,
     TableRule,
+    Tie,
     WinRule,
     Won,
 )
-from .game import Outcome, PointsGame, both, level_past_target, standing
+from .game import Outcome, PointsGame, level_past_target, standing
 
 # How the table's game is won (the table rule "winner").
 HIGHEST, LOWEST, HANDS = "highest", "lowest", "hands"
@@ -114,40 +116,19 @@ class Other(PointsGame):
             return None
         return highest[0], Won(WinRule.HIGHEST_AFTER_HANDS, hands=outcome.played)
 
-    def why_play_goes_on(self, table: Table, totals: Sequence[int], played: int) -> str:
+    def why_play_goes_on(self, table: Table, totals: Sequence[int], played: int) -> PlayOn | None:
         """A tie where the rule needs one side: play on until it breaks."""
         rule = self.choice(table, "winner")
-        names = [table.side_name(side) for side in range(table.sides)]
         if rule == HIGHEST:
-            return level_past_target(totals, table.target, names)
+            return level_past_target(totals, table.target)
         if rule == LOWEST and totals and max(totals) >= table.target:
             low = min(totals)
-            level = [names[side] for side in _sides_at(totals, low)]
-            # NOTE: %(names)s is two or more side names ("Us and Them"); the form follows how
-            # many.
-            return ngettext(
-                "%(names)s are level at the lowest, %(low)d, and a side has reached "
-                "%(target)d: play on until the tie breaks.",
-                "%(names)s are level at the lowest, %(low)d, and a side has reached "
-                "%(target)d: play on until the tie breaks.",
-                len(level),
-                names=both(level),
-                low=low,
-                target=table.target,
-            )
+            level = tuple(_sides_at(totals, low))
+            return PlayOn(Tie.LEVEL_AT_LOWEST, level, total=low, target=table.target)
         if rule == HANDS and played >= table.target:
-            level = [names[side] for side in _sides_at(totals, max(totals))]
-            # NOTE: %(names)s is two or more side names ("Us and Them"); %(num)d the number of
-            # hands played.
-            return ngettext(
-                "%(names)s are level at the top after %(num)d hand: play another hand until "
-                "the tie breaks.",
-                "%(names)s are level at the top after %(num)d hands: play another hand until "
-                "the tie breaks.",
-                played,
-                names=both(level),
-            )
-        return ""
+            level = tuple(_sides_at(totals, max(totals)))
+            return PlayOn(Tie.LEVEL_AFTER_HANDS, level, total=max(totals), hands=played)
+        return None
 
     def lowest_wins(self, table: Table) -> bool:
         """The table plays for the lowest total (Hearts)."""

@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.games import CountError, EntryFacts, get_game
+from scorekeeper.games import CountError, EntryFacts, PlayOn, Tie, get_game
 from scorekeeper.games.base import Standing
 from scorekeeper.words import why
 
-from .helpers import counted, lines_of, plain, table
+from .helpers import counted, lines_of, plain, play_on_said, table
 
 BASRA = get_game("basra")
 
@@ -468,11 +468,12 @@ def test_level_past_the_target_says_why_play_goes_on() -> None:
     state = BASRA.state(table("basra"), [[plain(60), plain(60)], [plain(41), plain(41)]])
     assert state.winner is None
     assert (
-        state.play_on
+        play_on_said(state)
         == "Side 1 and Side 2 are level at 101, past 101: play on until the tie breaks."
     )
+    assert state.play_on == PlayOn(Tie.LEVEL_PAST_TARGET, (0, 1), total=101, target=101)
     ahead = BASRA.state(table("basra"), [[plain(60), plain(50)]])
-    assert ahead.play_on == ""
+    assert ahead.play_on is None and play_on_said(ahead) == ""
 
 
 def test_standing_says_who_leads_by_how_much_and_what_is_left() -> None:

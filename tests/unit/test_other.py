@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.games import EntryFacts, Table, get_game
+from scorekeeper.games import EntryFacts, PlayOn, Table, Tie, get_game
 from scorekeeper.words import why
 
-from .helpers import plain
+from .helpers import plain, play_on_said
 
 OTHER = get_game("other")
 
@@ -69,7 +69,8 @@ def test_lowest_total_wins_once_a_side_reaches_the_target() -> None:
     assert (over.winner, why(over.reason)) == (1, "Lowest when a side reached 100")
     tied = OTHER.state(free_table(3, 100, "lowest"), [[plain(100), plain(30), plain(30)]])
     assert tied.winner is None
-    assert tied.play_on == (
+    assert tied.play_on == PlayOn(Tie.LEVEL_AT_LOWEST, (1, 2), total=30, target=100)
+    assert play_on_said(tied) == (
         "Side 2 and Side 3 are level at the lowest, 30, and a side has reached 100: "
         "play on until the tie breaks."
     )
@@ -90,7 +91,8 @@ def test_a_fixed_number_of_hands_goes_to_the_highest() -> None:
     assert (done.winner, why(done.reason)) == (1, "Highest after 3 hands")
     level = OTHER.state(three, [[plain(5), plain(5)]] * 3)
     assert level.winner is None
-    assert "level at the top after 3 hands" in level.play_on
+    assert level.play_on == PlayOn(Tie.LEVEL_AFTER_HANDS, (0, 1), total=15, hands=3)
+    assert "Side 1 and Side 2 are level at the top after 3 hands" in play_on_said(level)
     one = free_table(2, 1, "hands")
     assert why(OTHER.state(one, [[plain(5), plain(9)]]).reason) == "Highest after 1 hand"
     # A hand past a totals' target changes nothing: it is a number of hands.
