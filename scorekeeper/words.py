@@ -16,7 +16,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
-from scorekeeper.games import PlayOn, Tie, WinRule, Won
+from scorekeeper.games import Aim, Goal, PlayOn, Tie, WinRule, Won
 from scorekeeper.languages import number
 
 if TYPE_CHECKING:
@@ -76,6 +76,33 @@ def result(winner: str, won: Won | None) -> str:
     # NOTE: how an ended match came out: "Us won. Reached 101 first". %(side)s is the
     # winning side's name; %(why)s the rule that made it win.
     return _("%(side)s won. %(why)s", side=winner, why=why(won))
+
+
+def goal(aim: Goal | None) -> str:
+    """What wins, as the foot of the sheet says it ("101 points wins.")."""
+    if aim is None:
+        return ""
+    if aim.aim is Aim.POINTS:
+        # NOTE: What wins a match, under the score sheet: "101 points wins."
+        return ngettext("%(num)d point wins.", "%(num)d points wins.", aim.target)
+    if aim.aim is Aim.ROUNDS:
+        # NOTE: What wins a match of Brisca, under the score sheet: "3 rounds wins."
+        return ngettext("%(num)d round wins.", "%(num)d rounds wins.", aim.target)
+    if aim.aim is Aim.LOWEST_AT_LIMIT:
+        return _("The lowest total when a side reaches %(target)d wins.", target=aim.target)
+    # NOTE: What wins, under the score sheet, then how many hands are left: "The highest
+    # after 3 hands wins: 1 to go." %(rule)s is "The highest after 3 hands wins",
+    # %(left)s is "1 to go" (both translated on their own).
+    return _(
+        "%(rule)s: %(left)s.",
+        rule=ngettext(
+            "The highest after %(num)d hand wins",
+            "The highest after %(num)d hands wins",
+            aim.target,
+        ),
+        # NOTE: How many hands are left to play before the highest total wins.
+        left=ngettext("%(num)d to go", "%(num)d to go", aim.left),
+    )
 
 
 def both(names: Sequence[str]) -> str:
@@ -152,8 +179,9 @@ def score(totals: Sequence[int]) -> str:
 def init_app(app: Flask) -> None:
     """The wordings as the templates use them: `state.reason|why`,
     `state.play_on|play_on(sheet.sides)`, `series|series_standing(sheet.sides)`,
-    `feat.score|score`."""
+    `feat.score|score`, `standing.goal|goal`."""
     app.add_template_filter(why, "why")
     app.add_template_filter(series_standing, "series_standing")
     app.add_template_filter(score, "score")
     app.add_template_filter(play_on, "play_on")
+    app.add_template_filter(goal, "goal")

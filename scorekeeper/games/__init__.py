@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from .base import (
+    Aim,
     CalcField,
     Calculation,
     Conflict,
     CountError,
     EntryFacts,
+    Goal,
     HandFacts,
     HandResult,
     MatchState,
@@ -41,12 +43,14 @@ def get_game(key: str) -> Game:
 
 __all__ = [
     "GAMES",
+    "Aim",
     "CalcField",
     "Calculation",
     "Conflict",
     "CountError",
     "EntryFacts",
     "Game",
+    "Goal",
     "HandFacts",
     "HandResult",
     "MatchState",

@@ -166,6 +166,27 @@ class HandResult(NamedTuple):
     problems: tuple[str, ...] = ()
 
 
+class Aim(StrEnum):
+    """What wins a match, as the foot of the sheet says it."""
+
+    # The target's points (target).
+    POINTS = "points"
+    # Brisca: the target's rounds won (target).
+    ROUNDS = "rounds"
+    # Other game, lowest wins: the lowest total once a side reaches the target (target).
+    LOWEST_AT_LIMIT = "lowest_at_limit"
+    # Other game: the highest after the target's hands (target), with the hands left (left).
+    HIGHEST_AFTER_HANDS = "highest_after_hands"
+
+
+class Goal(NamedTuple):
+    """What wins and its numbers; worded by scorekeeper/words.py ("101 points wins.")."""
+
+    aim: Aim
+    target: int
+    left: int = 0
+
+
 class Standing(NamedTuple):
     """Where the sides stand toward the target, as the foot of a paper sheet says it."""
 
@@ -176,8 +197,8 @@ class Standing(NamedTuple):
     # How far each side is from the target (0: there); empty where the target isn't a total
     # to reach.
     to_go: tuple[int, ...]
-    # What wins, in words: "101 points wins."
-    goal: str = ""
+    # What wins ("101 points wins.", as words.goal says it); None where not said.
+    goal: Goal | None = None
     # Where the target is a limit (the lowest wins once a side reaches it): how far each side
     # is from it (0: reached), the points that would take it there; to_go is then empty.
     to_limit: tuple[int, ...] = ()

@@ -9,10 +9,12 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import lazy_ngettext, lazy_pgettext, ngettext
 
 from .base import (
+    Aim,
     CalcField,
     Calculation,
     Conflict,
     EntryFacts,
+    Goal,
     HandFacts,
     HandResult,
     Table,
@@ -120,10 +122,9 @@ class Brisca(Game):
         """The target in rounds won ("3 rounds")."""
         return ngettext("%(num)d round", "%(num)d rounds", target)
 
-    def goal_words(self, target: int) -> str:
-        """What wins, in rounds won ("3 rounds wins.")."""
-        # NOTE: What wins a match of Brisca, under the score sheet: "3 rounds wins."
-        return ngettext("%(num)d round wins.", "%(num)d rounds wins.", target)
+    def goal(self, target: int) -> Goal:
+        """What wins, in rounds won ("3 rounds wins.", words.goal)."""
+        return Goal(Aim.ROUNDS, target)
 
     def calculator_fields(self, table: Table) -> tuple[CalcField, ...]:
         """The counting cards in a side's tricks, one count per rank."""

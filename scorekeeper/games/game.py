@@ -11,11 +11,13 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
 from .base import (
+    Aim,
     CalcField,
     Calculation,
     Conflict,
     CountError,
     EntryFacts,
+    Goal,
     HandFacts,
     HandResult,
     MatchState,
@@ -148,10 +150,9 @@ class Game:
         """The target as the create form and result line show it ("101 points", "3 rounds")."""
         return ngettext("%(num)d point", "%(num)d points", target)
 
-    def goal_words(self, target: int) -> str:
-        """What wins, in words, for a target in the game's unit ("101 points wins.")."""
-        # NOTE: What wins a match, under the score sheet: "101 points wins."
-        return ngettext("%(num)d point wins.", "%(num)d points wins.", target)
+    def goal(self, target: int) -> Goal:
+        """What wins, for a target in the game's unit ("101 points wins.", words.goal)."""
+        return Goal(Aim.POINTS, target)
 
     def accepts_target(self, target: int) -> bool:
         """Whether a table may play to this target (any positive one when the game has no list)."""
@@ -302,7 +303,7 @@ class Game:
 
     def standing(self, table: Table, state: MatchState) -> Standing:
         """Who leads by how much, how far each side is from the target, and what wins."""
-        return standing(state.totals, table.target, self.goal_words(table.target))
+        return standing(state.totals, table.target, self.goal(table.target))
 
     def state(self, table: Table, hands: Sequence[HandFacts]) -> MatchState:
         """The sheet worked out from every hand so far, in order (the last may be incomplete)."""
@@ -437,7 +438,7 @@ def level_past_target(totals: Sequence[int], target: int) -> PlayOn | None:
     return PlayOn(Tie.LEVEL_PAST_TARGET, level, total=top, target=target)
 
 
-def standing(totals: Sequence[int], target: int, goal: str = "") -> Standing:
+def standing(totals: Sequence[int], target: int, goal: Goal | None = None) -> Standing:
     """Who leads (the highest) and by how much, and how far each side is from the target."""
     if not totals:
         return Standing((), 0, (), goal)

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
 from .base import (
+    Aim,
     Calculation,
+    Goal,
     MatchState,
     PlayOn,
     Standing,
@@ -142,19 +143,7 @@ class Other(PointsGame):
             return super().standing(table, state)
         if rule == HANDS:
             left = max(target - len(state.running), 0)
-            # NOTE: What wins, under the score sheet, then how many hands are left: "The highest
-            # after 3 hands wins: 1 to go." %(rule)s is "The highest after 3 hands wins",
-            # %(left)s is "1 to go" (both translated on their own).
-            goal = _(
-                "%(rule)s: %(left)s.",
-                rule=ngettext(
-                    "The highest after %(num)d hand wins",
-                    "The highest after %(num)d hands wins",
-                    target,
-                ),
-                # NOTE: How many hands are left to play before the highest total wins.
-                left=ngettext("%(num)d to go", "%(num)d to go", left),
-            )
+            goal = Goal(Aim.HIGHEST_AFTER_HANDS, target, left=left)
             return standing(totals, target, goal)._replace(to_go=())
         flipped = standing([-total for total in totals], 0)
         # Reaching the target ends the match: nobody heads for it, each side keeps clear of it.
@@ -162,7 +151,7 @@ class Other(PointsGame):
             flipped.leaders,
             flipped.lead,
             (),
-            _("The lowest total when a side reaches %(target)d wins.", target=target),
+            Goal(Aim.LOWEST_AT_LIMIT, target),
             to_limit=tuple(max(target - total, 0) for total in totals),
         )
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.games import CountError, EntryFacts, PlayOn, Tie, get_game
+from scorekeeper.games import Aim, CountError, EntryFacts, Goal, PlayOn, Tie, get_game
 from scorekeeper.games.base import Standing
 from scorekeeper.words import why
 
@@ -483,6 +483,6 @@ def test_standing_says_who_leads_by_how_much_and_what_is_left() -> None:
         return BASRA.standing(tbl, BASRA.state(tbl, [[plain(a), plain(b)] for a, b in hands]))
 
     # A target to reach: points to go, and no distance to a limit (that is a limit's, lowest wins).
-    assert after((80, 65)) == Standing((0,), 15, (21, 36), "101 points wins.", to_limit=())
-    assert after((70, 70)) == Standing((0, 1), 0, (31, 31), "101 points wins.", to_limit=())
-    assert after((60, 45), (50, 45)) == Standing((0,), 20, (0, 11), "101 points wins.")
+    assert after((80, 65)) == Standing((0,), 15, (21, 36), Goal(Aim.POINTS, 101), to_limit=())
+    assert after((70, 70)) == Standing((0, 1), 0, (31, 31), Goal(Aim.POINTS, 101), to_limit=())
+    assert after((60, 45), (50, 45)) == Standing((0,), 20, (0, 11), Goal(Aim.POINTS, 101))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.games import EntryFacts, PlayOn, Table, Tie, get_game
+from scorekeeper import words
+from scorekeeper.games import Aim, EntryFacts, Goal, PlayOn, Table, Tie, get_game
 from scorekeeper.words import why
 
 from .helpers import plain, play_on_said
@@ -76,7 +77,7 @@ def test_lowest_total_wins_once_a_side_reaches_the_target() -> None:
     )
     standing = OTHER.standing(hearts, going)
     assert standing.leaders == (1,) and standing.lead == 40
-    assert standing.goal == "The lowest total when a side reaches 100 wins."
+    assert words.goal(standing.goal) == "The lowest total when a side reaches 100 wins."
     # The target is a limit to keep under: room left before it, never points to go.
     assert (standing.to_go, standing.to_limit) == ((), (10, 50))
 
@@ -85,7 +86,8 @@ def test_a_fixed_number_of_hands_goes_to_the_highest() -> None:
     three = free_table(2, 3, "hands")
     two = OTHER.state(three, [[plain(5), plain(9)]] * 2)
     assert two.winner is None
-    assert OTHER.standing(three, two).goal == "The highest after 3 hands wins: 1 to go."
+    assert OTHER.standing(three, two).goal == Goal(Aim.HIGHEST_AFTER_HANDS, 3, left=1)
+    assert words.goal(OTHER.standing(three, two).goal) == "The highest after 3 hands wins: 1 to go."
     assert OTHER.standing(three, two).to_go == ()
     done = OTHER.state(three, [[plain(5), plain(9)]] * 3)
     assert (done.winner, why(done.reason)) == (1, "Highest after 3 hands")

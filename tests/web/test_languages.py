@@ -229,7 +229,8 @@ def test_an_ended_match_says_how_it_was_won_in_each_phone_s_language(host, guest
 
 
 def test_why_play_goes_on_names_the_sides_in_each_phone_s_language(host, guest):
-    """The rules say which sides are level and at what (a fact); each phone words it."""
+    """The rules say which sides are level and at what, and what wins (facts); each phone
+    words them."""
     code = host.create("basra", table_format="2", side_0="Omar", side_1="Sami")
     speaking(guest, "ru")
     guest.join(code, side=1)
@@ -241,7 +242,9 @@ def test_why_play_goes_on_names_the_sides_in_each_phone_s_language(host, guest):
     names = ru("%(first)s and %(second)s") % {"first": "Omar", "second": "Sami"}
     level = "%(names)s are level at %(top)d, past %(target)d: play on until the tie breaks."
     said = plural("ru", level, level, 2, names=names, top=101, target=101)
-    assert said in guest.get(f"/m/{code}").shown
+    page = guest.get(f"/m/{code}").shown
+    assert said in page
+    assert plural("ru", "%(num)d point wins.", "%(num)d points wins.", 101) in page
     assert (
         "Omar and Sami are level at 101, past 101: play on until the tie breaks."
         in host.get(f"/m/{code}").shown
