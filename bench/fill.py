@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -52,7 +53,8 @@ class Plan:
     created_at: datetime
     watchers: tuple[str, ...] = ()
     status: str = Match.OPEN
-    result: str = ""
+    # Why the winner won, as End match stores it (games.Won.stored()).
+    win_reason: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -146,7 +148,7 @@ def fill(app: Flask, entry_matches: int, mix_matches: int = 0) -> Fixture:
             holders=(MAIN_PHONE, rival(n)),
             created_at=now - timedelta(days=3, minutes=n),
             status=Match.ENDED,
-            result="Side 1 won. Reached 101 first",
+            win_reason={"rule": "reached_first", "target": 101},
         )
         for n in range(HISTORY - len(sheets) - len(sizes))
     ]
@@ -223,7 +225,7 @@ def _store(plans: list[Plan]) -> None:
                 "table_rules": {},
                 "status": p.status,
                 "host_phone": p.holders[0],
-                "result": p.result,
+                "win_reason": p.win_reason,
                 "created_at": p.created_at,
                 "ended_at": p.created_at + timedelta(hours=1) if p.status != Match.OPEN else None,
             }

@@ -124,7 +124,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     compress.init_app(app)
     languages.init_app(app)
 
-    from scorekeeper import errors, headers
+    from scorekeeper import errors, headers, words
     from scorekeeper.calculator.routes import bp as calculator_bp
     from scorekeeper.forms import new_key
     from scorekeeper.history.routes import bp as history_bp
@@ -136,6 +136,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # each form its key.
     app.jinja_env.globals["Action"] = Action
     app.add_template_global(new_key)
+    words.init_app(app)
     app.register_blueprint(tables_bp)
     app.register_blueprint(sheet_bp)
     app.register_blueprint(history_bp)

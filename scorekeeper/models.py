@@ -58,7 +58,9 @@ class Match(Model):
     winner_side_id: so.Mapped[int | None] = so.mapped_column(
         sa.ForeignKey("side.id", use_alter=True, ondelete="SET NULL")
     )
-    result: so.Mapped[str] = so.mapped_column(sa.String(200), default="")
+    # Why the winner won, as End match found it: the rule's code and its numbers (games.Won's
+    # stored()), worded by words.py in the reader's language; None unless the match ended.
+    win_reason: so.Mapped[dict[str, Any] | None] = so.mapped_column(sa.JSON)
     created_at: so.Mapped[datetime] = so.mapped_column(default=utcnow, index=True)
     ended_at: so.Mapped[datetime | None]
     # Goes up with every change to the match: streams ring on it, ETags name it, writers lock

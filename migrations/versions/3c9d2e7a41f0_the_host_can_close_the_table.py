@@ -9,7 +9,6 @@ Create Date: 2026-12-01 19:30:00
 import sqlalchemy as sa
 from alembic import op
 
-
 # revision identifiers, used by Alembic.
 revision = "3c9d2e7a41f0"
 down_revision = "8e41c7d2a5b3"

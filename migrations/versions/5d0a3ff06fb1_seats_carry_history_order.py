@@ -6,9 +6,8 @@ Create Date: 2026-11-30 23:59:57
 
 """
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "5d0a3ff06fb1"

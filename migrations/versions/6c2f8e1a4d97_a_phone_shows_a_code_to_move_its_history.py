@@ -9,7 +9,6 @@ Create Date: 2026-12-03 18:00:00
 import sqlalchemy as sa
 from alembic import op
 
-
 # revision identifiers, used by Alembic.
 revision = "6c2f8e1a4d97"
 down_revision = "b4e1c7d2a9f3"

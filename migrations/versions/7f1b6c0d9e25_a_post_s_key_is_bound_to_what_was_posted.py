@@ -9,7 +9,6 @@ Create Date: 2026-12-01 19:45:00
 import sqlalchemy as sa
 from alembic import op
 
-
 # revision identifiers, used by Alembic.
 revision = "7f1b6c0d9e25"
 down_revision = "3c9d2e7a41f0"

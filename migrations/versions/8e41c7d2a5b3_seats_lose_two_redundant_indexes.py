@@ -9,7 +9,6 @@ Create Date: 2026-12-01 08:30:00
 
 from alembic import op
 
-
 # revision identifiers, used by Alembic.
 revision = "8e41c7d2a5b3"
 down_revision = "5d0a3ff06fb1"

@@ -9,7 +9,6 @@ Create Date: 2026-12-01 21:10:00
 import sqlalchemy as sa
 from alembic import op
 
-
 # revision identifiers, used by Alembic.
 revision = "9a7c3e5b1d40"
 down_revision = "7f1b6c0d9e25"

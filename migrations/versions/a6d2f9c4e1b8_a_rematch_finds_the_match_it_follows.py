@@ -9,7 +9,6 @@ Create Date: 2026-12-02 22:20:00
 import sqlalchemy as sa
 from alembic import op
 
-
 # revision identifiers, used by Alembic.
 revision = "a6d2f9c4e1b8"
 down_revision = "f3c8a1d5b7e2"

@@ -9,7 +9,6 @@ Create Date: 2026-12-03 11:05:00
 import sqlalchemy as sa
 from alembic import op
 
-
 # revision identifiers, used by Alembic.
 revision = "b4e1c7d2a9f3"
 down_revision = "a6d2f9c4e1b8"

@@ -9,7 +9,6 @@ Create Date: 2026-12-01 21:40:00
 import sqlalchemy as sa
 from alembic import op
 
-
 # revision identifiers, used by Alembic.
 revision = "b4e8d1f2c6a7"
 down_revision = "9a7c3e5b1d40"

@@ -6,9 +6,8 @@ Create Date: 2026-11-30 19:50:26.774129
 
 """
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = "c195516f5dd4"

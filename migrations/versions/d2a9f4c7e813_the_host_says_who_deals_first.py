@@ -9,7 +9,6 @@ Create Date: 2026-12-01 21:55:00
 import sqlalchemy as sa
 from alembic import op
 
-
 # revision identifiers, used by Alembic.
 revision = "d2a9f4c7e813"
 down_revision = "b4e8d1f2c6a7"

@@ -9,7 +9,6 @@ Create Date: 2026-12-01 22:10:00
 import sqlalchemy as sa
 from alembic import op
 
-
 # revision identifiers, used by Alembic.
 revision = "e7b3c5a9d021"
 down_revision = "d2a9f4c7e813"

@@ -9,7 +9,6 @@ Create Date: 2026-12-02 20:15:00
 import sqlalchemy as sa
 from alembic import op
 
-
 # revision identifiers, used by Alembic.
 revision = "f3c8a1d5b7e2"
 down_revision = "e7b3c5a9d021"

@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 from .base import (
+    Aim,
     CalcField,
     Calculation,
     Conflict,
     CountError,
     EntryFacts,
+    Goal,
     HandFacts,
     HandResult,
     MatchState,
+    PlayOn,
     ScoreLine,
     Standing,
     Table,
     TableFormat,
     TableRule,
+    Tie,
+    WinRule,
+    Won,
     listed,
 )
 from .basra import BASRA_GAME
@@ -37,20 +43,26 @@ def get_game(key: str) -> Game:
 
 __all__ = [
     "GAMES",
+    "Aim",
     "CalcField",
     "Calculation",
     "Conflict",
     "CountError",
     "EntryFacts",
     "Game",
+    "Goal",
     "HandFacts",
     "HandResult",
     "MatchState",
+    "PlayOn",
     "ScoreLine",
     "Standing",
     "Table",
     "TableFormat",
     "TableRule",
+    "Tie",
+    "WinRule",
+    "Won",
     "get_game",
     "listed",
 ]

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple
+from enum import StrEnum
+from typing import Any, Literal, NamedTuple
 
 from flask_babel import gettext as _
 from flask_babel import pgettext
@@ -165,6 +166,27 @@ class HandResult(NamedTuple):
     problems: tuple[str, ...] = ()
 
 
+class Aim(StrEnum):
+    """What wins a match, as the foot of the sheet says it."""
+
+    # The target's points (target).
+    POINTS = "points"
+    # Brisca: the target's rounds won (target).
+    ROUNDS = "rounds"
+    # Other game, lowest wins: the lowest total once a side reaches the target (target).
+    LOWEST_AT_LIMIT = "lowest_at_limit"
+    # Other game: the highest after the target's hands (target), with the hands left (left).
+    HIGHEST_AFTER_HANDS = "highest_after_hands"
+
+
+class Goal(NamedTuple):
+    """What wins and its numbers; worded by scorekeeper/words.py ("101 points wins.")."""
+
+    aim: Aim
+    target: int
+    left: int = 0
+
+
 class Standing(NamedTuple):
     """Where the sides stand toward the target, as the foot of a paper sheet says it."""
 
@@ -175,11 +197,84 @@ class Standing(NamedTuple):
     # How far each side is from the target (0: there); empty where the target isn't a total
     # to reach.
     to_go: tuple[int, ...]
-    # What wins, in words: "101 points wins."
-    goal: str = ""
+    # What wins ("101 points wins.", as words.goal says it); None where not said.
+    goal: Goal | None = None
     # Where the target is a limit (the lowest wins once a side reaches it): how far each side
     # is from it (0: reached), the points that would take it there; to_go is then empty.
     to_limit: tuple[int, ...] = ()
+
+
+class WinRule(StrEnum):
+    """Which rule named a match's winner: a code, stored with the match and exported as it is
+    (its words are scorekeeper/words.py's, in the language of the phone that reads them)."""
+
+    # Pastura: one side took every card point of a hand.
+    EARLY_VICTORY = "early_victory"
+    # The one side that reached the target (target).
+    REACHED_FIRST = "reached_first"
+    # The highest of several sides that reached the target in the same hand (target, sides).
+    HIGHEST_OVER = "highest_over"
+    # Brisca: the first side to win the target's number of rounds (target).
+    FIRST_TO_ROUNDS = "first_to_rounds"
+    # Other game, lowest wins: the lowest total once a side reached the target (target).
+    LOWEST_AT_LIMIT = "lowest_at_limit"
+    # Other game, a fixed number of hands: the highest once they were played (hands).
+    HIGHEST_AFTER_HANDS = "highest_after_hands"
+
+
+@dataclass(frozen=True)
+class Won:
+    """Why a match was won: the rule and the numbers it was won with, a fact, never words."""
+
+    rule: WinRule
+    # The table's target (points, rounds, or the limit) where the rule names it.
+    target: int | None = None
+    # HIGHEST_OVER: how many sides reached the target in the hand that won it.
+    sides: int | None = None
+    # HIGHEST_AFTER_HANDS: how many hands had been played.
+    hands: int | None = None
+
+    def stored(self) -> dict[str, Any]:
+        """As the match row and the JSON export keep it: the rule's code and its numbers."""
+        numbers = {"target": self.target, "sides": self.sides, "hands": self.hands}
+        return {"rule": self.rule.value} | {k: v for k, v in numbers.items() if v is not None}
+
+    @classmethod
+    def from_stored(cls, stored: Mapping[str, Any] | None) -> Won | None:
+        """The fact back from stored(); None for nothing stored or a rule no longer known."""
+        if not stored or stored.get("rule") not in WinRule._value2member_map_:
+            return None
+        return cls(
+            WinRule(stored["rule"]),
+            target=stored.get("target"),
+            sides=stored.get("sides"),
+            hands=stored.get("hands"),
+        )
+
+
+class Tie(StrEnum):
+    """Why play goes on though the rule's end was reached: sides level where one must lead."""
+
+    # Level at the top past the target (first to the target): total, target.
+    LEVEL_PAST_TARGET = "level_past_target"
+    # Other game, lowest wins: level at the lowest once a side reached the target: total,
+    # target.
+    LEVEL_AT_LOWEST = "level_at_lowest"
+    # Other game, a fixed number of hands: level at the top once they were played: hands.
+    LEVEL_AFTER_HANDS = "level_after_hands"
+
+
+@dataclass(frozen=True)
+class PlayOn:
+    """Why play goes on: the tie, the sides in it (their places) and its numbers; worded by
+    scorekeeper/words.py with the sides' names."""
+
+    tie: Tie
+    sides: tuple[int, ...]
+    # The total the sides are level at (the top, or the lowest).
+    total: int = 0
+    target: int = 0
+    hands: int = 0
 
 
 @dataclass(frozen=True)
@@ -196,10 +291,10 @@ class MatchState:
     # Basra carry-over: points held over into the next hand, and what its majority is worth.
     held_over: int = 0
     next_majority: int | None = None
-    # Why the match was won, in words for the result line ("first past 101", "early victory").
-    reason: str = ""
-    # Why play goes on though a side reached the target (sides level at the top), or "".
-    play_on: str = ""
+    # Why the match was won (None while nobody has): the rule and its numbers.
+    reason: Won | None = None
+    # Why play goes on though a side reached the target (sides level at the top), or None.
+    play_on: PlayOn | None = None
     # The hand open for entries by the rules (its number, from 1), or None: a side has won,
     # or a Brisca round tied at the top waits for who took the last trick.
     open_hand: int | None = None

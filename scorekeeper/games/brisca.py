@@ -9,15 +9,19 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import lazy_ngettext, lazy_pgettext, ngettext
 
 from .base import (
+    Aim,
     CalcField,
     Calculation,
     Conflict,
     EntryFacts,
+    Goal,
     HandFacts,
     HandResult,
     Table,
     TableFormat,
     TableRule,
+    WinRule,
+    Won,
     listed,
 )
 from .calculator import calculation, count_field, line, read_counts
@@ -118,10 +122,9 @@ class Brisca(Game):
         """The target in rounds won ("3 rounds")."""
         return ngettext("%(num)d round", "%(num)d rounds", target)
 
-    def goal_words(self, target: int) -> str:
-        """What wins, in rounds won ("3 rounds wins.")."""
-        # NOTE: What wins a match of Brisca, under the score sheet: "3 rounds wins."
-        return ngettext("%(num)d round wins.", "%(num)d rounds wins.", target)
+    def goal(self, target: int) -> Goal:
+        """What wins, in rounds won ("3 rounds wins.", words.goal)."""
+        return Goal(Aim.ROUNDS, target)
 
     def calculator_fields(self, table: Table) -> tuple[CalcField, ...]:
         """The counting cards in a side's tricks, one count per rank."""
@@ -184,14 +187,13 @@ class Brisca(Game):
 
     def match_winner(
         self, table: Table, totals: Sequence[int], outcome: Outcome
-    ) -> tuple[int, str] | None:
+    ) -> tuple[int, Won] | None:
         """The round's winner, once that round brings its rounds won to the target."""
         # docs/rules/brisca.md, "Target and winning": the first side to win that many rounds.
         side = outcome.round_winner
         if side is None or totals[side] < table.target:
             return None
-        # NOTE: Why a match of Brisca was won: "First to 3 rounds".
-        return side, ngettext("First to %(num)d round", "First to %(num)d rounds", table.target)
+        return side, Won(WinRule.FIRST_TO_ROUNDS, target=table.target)
 
     def entry_conflicts(
         self, table: Table, hand: HandFacts, side: int, entry: EntryFacts, me: str | None = None

@@ -11,18 +11,24 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
 from .base import (
+    Aim,
     CalcField,
     Calculation,
     Conflict,
     CountError,
     EntryFacts,
+    Goal,
     HandFacts,
     HandResult,
     MatchState,
+    PlayOn,
     Standing,
     Table,
     TableFormat,
     TableRule,
+    Tie,
+    WinRule,
+    Won,
 )
 from .calculator import MOST_ALONE, MOST_NO, MOST_TIED
 from .hand_checks import (
@@ -144,10 +150,9 @@ class Game:
         """The target as the create form and result line show it ("101 points", "3 rounds")."""
         return ngettext("%(num)d point", "%(num)d points", target)
 
-    def goal_words(self, target: int) -> str:
-        """What wins, in words, for a target in the game's unit ("101 points wins.")."""
-        # NOTE: What wins a match, under the score sheet: "101 points wins."
-        return ngettext("%(num)d point wins.", "%(num)d points wins.", target)
+    def goal(self, target: int) -> Goal:
+        """What wins, for a target in the game's unit ("101 points wins.", words.goal)."""
+        return Goal(Aim.POINTS, target)
 
     def accepts_target(self, target: int) -> bool:
         """Whether a table may play to this target (any positive one when the game has no list)."""
@@ -288,17 +293,17 @@ class Game:
 
     def match_winner(
         self, table: Table, totals: Sequence[int], outcome: Outcome
-    ) -> tuple[int, str] | None:
+    ) -> tuple[int, Won] | None:
         """The side that has won the match after this hand, and why; None to play on."""
         raise NotImplementedError
 
-    def why_play_goes_on(self, table: Table, totals: Sequence[int], played: int) -> str:
-        """Why nobody has won though the rule's end was reached: a tie ("" if not)."""
-        return ""
+    def why_play_goes_on(self, table: Table, totals: Sequence[int], played: int) -> PlayOn | None:
+        """Why nobody has won though the rule's end was reached: a tie (None if not)."""
+        return None
 
     def standing(self, table: Table, state: MatchState) -> Standing:
         """Who leads by how much, how far each side is from the target, and what wins."""
-        return standing(state.totals, table.target, self.goal_words(table.target))
+        return standing(state.totals, table.target, self.goal(table.target))
 
     def state(self, table: Table, hands: Sequence[HandFacts]) -> MatchState:
         """The sheet worked out from every hand so far, in order (the last may be incomplete)."""
@@ -308,7 +313,7 @@ class Game:
         running: list[tuple[int, ...]] = []
         winner: int | None = None
         won_at: int | None = None
-        reason = ""
+        reason: Won | None = None
         for index, hand in enumerate(hands):
             cells, points, breakdowns, problems = self.entries(table, hand, held)
             worth = self.majority_worth(table, held)
@@ -359,7 +364,7 @@ class Game:
             held_over=held,
             next_majority=self.majority_worth(table, held),
             reason=reason,
-            play_on=self.why_play_goes_on(table, totals, len(running)) if winner is None else "",
+            play_on=self.why_play_goes_on(table, totals, len(running)) if winner is None else None,
         )
 
 
@@ -389,44 +394,21 @@ class PointsGame(Game):
 
     def match_winner(
         self, table: Table, totals: Sequence[int], outcome: Outcome
-    ) -> tuple[int, str] | None:
+    ) -> tuple[int, Won] | None:
         """An early victory, else the first over the target (the higher when several are)."""
         if outcome.early_victory is not None:
-            # NOTE: Why a match was won: one side scored every card point of a hand (Pastura).
-            return outcome.early_victory, _("Early victory")
+            return outcome.early_victory, Won(WinRule.EARLY_VICTORY)
         return first_over_target(totals, table.target)
 
-    def why_play_goes_on(self, table: Table, totals: Sequence[int], played: int) -> str:
+    def why_play_goes_on(self, table: Table, totals: Sequence[int], played: int) -> PlayOn | None:
         """Sides level at the top past the target play on (first_over_target's tie)."""
-        names = [table.side_name(side) for side in range(table.sides)]
-        return level_past_target(totals, table.target, names)
+        return level_past_target(totals, table.target)
 
 
 # The win rule of the points games: first to the target, the higher when several get there.
 
-# Words for "Higher of two over 101": a result line reads better than "Higher of 2".
-_HOW_MANY = {
-    # NOTE: Why a match was won: the top of several sides that reached the target (%(target)d).
-    2: _l("Higher of two over %(target)d"),
-    3: _l("Highest of three over %(target)d"),
-    4: _l("Highest of four over %(target)d"),
-    5: _l("Highest of five over %(target)d"),
-    6: _l("Highest of six over %(target)d"),
-    7: _l("Highest of seven over %(target)d"),
-    8: _l("Highest of eight over %(target)d"),
-}
 
-
-def both(names: Sequence[str]) -> str:
-    """Two or more side names as a sentence lists them: "Us and Them" ("A and B and C")."""
-    joined = names[0]
-    for name in names[1:]:
-        # NOTE: Two side names (or a list of them so far, and one more) joined: "Us and Them".
-        joined = _("%(first)s and %(second)s", first=joined, second=name)
-    return joined
-
-
-def first_over_target(totals: Sequence[int], target: int) -> tuple[int, str] | None:
+def first_over_target(totals: Sequence[int], target: int) -> tuple[int, Won] | None:
     """The winner under "first to the target; several there: the higher; level: play on"."""
     # docs/rules/README.md, "First to the target": several there in the same hand, the highest
     # wins; level at the top, play on.
@@ -438,42 +420,25 @@ def first_over_target(totals: Sequence[int], target: int) -> tuple[int, str] | N
     if len(leaders) > 1:
         return None
     if len(over) == 1:
-        # NOTE: Why a match was won: the one side that reached the target.
-        return leaders[0], _("Reached %(target)d first", target=target)
-    words = _HOW_MANY.get(len(over))
-    if words is not None:
-        return leaders[0], str(words) % {"target": target}
-    return leaders[0], ngettext(
-        "Highest of %(num)d over %(target)d",
-        "Highest of %(num)d over %(target)d",
-        len(over),
-        target=target,
-    )
+        return leaders[0], Won(WinRule.REACHED_FIRST, target=target)
+    return leaders[0], Won(WinRule.HIGHEST_OVER, target=target, sides=len(over))
 
 
-def level_past_target(totals: Sequence[int], target: int, names: Sequence[str]) -> str:
-    """Why play goes on though sides reached the target: they are level at the top ("" if no
+def level_past_target(totals: Sequence[int], target: int) -> PlayOn | None:
+    """Why play goes on though sides reached the target: they are level at the top (None if no
     side reached it, or one is ahead: first_over_target names it)."""
     # docs/rules/README.md, "First to the target": level at the top, play on.
     over = [side for side, total in enumerate(totals) if total >= target]
     if not over:
-        return ""
+        return None
     top = max(totals[side] for side in over)
-    level = [names[side] for side in over if totals[side] == top]
+    level = tuple(side for side in over if totals[side] == top)
     if len(level) < 2:
-        return ""
-    # NOTE: %(names)s is two or more side names ("Us and Them"); the form follows how many.
-    return ngettext(
-        "%(names)s are level at %(top)d, past %(target)d: play on until the tie breaks.",
-        "%(names)s are level at %(top)d, past %(target)d: play on until the tie breaks.",
-        len(level),
-        names=both(level),
-        top=top,
-        target=target,
-    )
+        return None
+    return PlayOn(Tie.LEVEL_PAST_TARGET, level, total=top, target=target)
 
 
-def standing(totals: Sequence[int], target: int, goal: str = "") -> Standing:
+def standing(totals: Sequence[int], target: int, goal: Goal | None = None) -> Standing:
     """Who leads (the highest) and by how much, and how far each side is from the target."""
     if not totals:
         return Standing((), 0, (), goal)

@@ -6,12 +6,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
-from .base import Calculation, MatchState, Standing, Table, TableFormat, TableRule
-from .game import Outcome, PointsGame, both, level_past_target, standing
+from .base import (
+    Aim,
+    Calculation,
+    Goal,
+    MatchState,
+    PlayOn,
+    Standing,
+    Table,
+    TableFormat,
+    TableRule,
+    Tie,
+    WinRule,
+    Won,
+)
+from .game import Outcome, PointsGame, level_past_target, standing
 
 # How the table's game is won (the table rule "winner").
 HIGHEST, LOWEST, HANDS = "highest", "lowest", "hands"
@@ -85,7 +97,7 @@ class Other(PointsGame):
 
     def match_winner(
         self, table: Table, totals: Sequence[int], outcome: Outcome
-    ) -> tuple[int, str] | None:
+    ) -> tuple[int, Won] | None:
         """The winner under the table's choice; None to play on (a tie where it counts)."""
         rule = self.choice(table, "winner")
         if rule == HIGHEST:
@@ -96,53 +108,28 @@ class Other(PointsGame):
             lowest = _sides_at(totals, min(totals))
             if len(lowest) > 1:
                 return None
-            # NOTE: Why a match was won: the lowest total once a side reached the target.
-            return lowest[0], _("Lowest when a side reached %(target)d", target=table.target)
+            return lowest[0], Won(WinRule.LOWEST_AT_LIMIT, target=table.target)
         # A fixed number of hands: the highest once they are played (level: one more hand).
         if outcome.played < table.target:
             return None
         highest = _sides_at(totals, max(totals))
         if len(highest) > 1:
             return None
-        # NOTE: Why a match was won: the highest total after the hands the table agreed on.
-        return highest[0], ngettext(
-            "Highest after %(num)d hand", "Highest after %(num)d hands", outcome.played
-        )
+        return highest[0], Won(WinRule.HIGHEST_AFTER_HANDS, hands=outcome.played)
 
-    def why_play_goes_on(self, table: Table, totals: Sequence[int], played: int) -> str:
+    def why_play_goes_on(self, table: Table, totals: Sequence[int], played: int) -> PlayOn | None:
         """A tie where the rule needs one side: play on until it breaks."""
         rule = self.choice(table, "winner")
-        names = [table.side_name(side) for side in range(table.sides)]
         if rule == HIGHEST:
-            return level_past_target(totals, table.target, names)
+            return level_past_target(totals, table.target)
         if rule == LOWEST and totals and max(totals) >= table.target:
             low = min(totals)
-            level = [names[side] for side in _sides_at(totals, low)]
-            # NOTE: %(names)s is two or more side names ("Us and Them"); the form follows how
-            # many.
-            return ngettext(
-                "%(names)s are level at the lowest, %(low)d, and a side has reached "
-                "%(target)d: play on until the tie breaks.",
-                "%(names)s are level at the lowest, %(low)d, and a side has reached "
-                "%(target)d: play on until the tie breaks.",
-                len(level),
-                names=both(level),
-                low=low,
-                target=table.target,
-            )
+            level = tuple(_sides_at(totals, low))
+            return PlayOn(Tie.LEVEL_AT_LOWEST, level, total=low, target=table.target)
         if rule == HANDS and played >= table.target:
-            level = [names[side] for side in _sides_at(totals, max(totals))]
-            # NOTE: %(names)s is two or more side names ("Us and Them"); %(num)d the number of
-            # hands played.
-            return ngettext(
-                "%(names)s are level at the top after %(num)d hand: play another hand until "
-                "the tie breaks.",
-                "%(names)s are level at the top after %(num)d hands: play another hand until "
-                "the tie breaks.",
-                played,
-                names=both(level),
-            )
-        return ""
+            level = tuple(_sides_at(totals, max(totals)))
+            return PlayOn(Tie.LEVEL_AFTER_HANDS, level, total=max(totals), hands=played)
+        return None
 
     def lowest_wins(self, table: Table) -> bool:
         """The table plays for the lowest total (Hearts)."""
@@ -156,19 +143,7 @@ class Other(PointsGame):
             return super().standing(table, state)
         if rule == HANDS:
             left = max(target - len(state.running), 0)
-            # NOTE: What wins, under the score sheet, then how many hands are left: "The highest
-            # after 3 hands wins: 1 to go." %(rule)s is "The highest after 3 hands wins",
-            # %(left)s is "1 to go" (both translated on their own).
-            goal = _(
-                "%(rule)s: %(left)s.",
-                rule=ngettext(
-                    "The highest after %(num)d hand wins",
-                    "The highest after %(num)d hands wins",
-                    target,
-                ),
-                # NOTE: How many hands are left to play before the highest total wins.
-                left=ngettext("%(num)d to go", "%(num)d to go", left),
-            )
+            goal = Goal(Aim.HIGHEST_AFTER_HANDS, target, left=left)
             return standing(totals, target, goal)._replace(to_go=())
         flipped = standing([-total for total in totals], 0)
         # Reaching the target ends the match: nobody heads for it, each side keeps clear of it.
@@ -176,7 +151,7 @@ class Other(PointsGame):
             flipped.leaders,
             flipped.lead,
             (),
-            _("The lowest total when a side reaches %(target)d wins.", target=target),
+            Goal(Aim.LOWEST_AT_LIMIT, target),
             to_limit=tuple(max(target - total, 0) for total in totals),
         )
 

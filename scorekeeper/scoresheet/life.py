@@ -4,17 +4,16 @@ followed by a rematch."""
 from __future__ import annotations
 
 import sqlalchemy as sa
-from flask_babel import force_locale
 from flask_babel import gettext as _
 
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import get_game
-from scorekeeper.models import Hand, Match, Seat, Side, history_order, utcnow
+from scorekeeper.models import Hand, Match, Seat, history_order, utcnow
 from scorekeeper.permissions import Action, Viewer
 from scorekeeper.scoresheet.record import clear_results, store_results
 from scorekeeper.scoresheet.setup import NewMatch, add_match
-from scorekeeper.scoresheet.sheet import Sheet, load_sheet
+from scorekeeper.scoresheet.sheet import load_sheet
 from scorekeeper.scoresheet.writing import Done, Post, act
 
 
@@ -34,7 +33,10 @@ def end_match(match: Match, post: Post) -> Done:
             raise Refusal(_("No side has won yet: play on."), 409, match)
         match.status = Match.ENDED
         match.winner_side_id = sheet.winner.id
-        match.result = _stored_result(sheet, sheet.winner)
+        # Why, as a fact (the rule and its numbers): each page words it in its reader's
+        # language (Sheet.result).
+        reason = sheet.state.reason
+        match.win_reason = reason.stored() if reason is not None else None
         match.ended_at = utcnow()
         # Each side's result is a fact of the match from now on, as its winner is: a record
         # reads it instead of working every sheet out again.
@@ -45,24 +47,13 @@ def end_match(match: Match, post: Post) -> Done:
     return act(match, post, Action.END, work)
 
 
-def _stored_result(sheet: Sheet, winner: Side) -> str:
-    """Who won and why, as End match stores it: in English, whatever the language of the phone
-    that ended it, as it always was (the JSON export carries it as stored). Pages show
-    Sheet.result instead, in the language of the phone that reads it."""
-    # The rules' reason, worked out again in English (the sheet's may be in this phone's).
-    with force_locale("en"):
-        hands = [[entry.facts if entry else None for entry in cells] for cells in sheet.grid]
-        reason = str(sheet.game.state(sheet.table, hands).reason)
-    return f"{winner.name} won. {reason}".strip()
-
-
 def reopen_match(match: Match, post: Post) -> Done:
     """The host reopens a match ended or abandoned by mistake."""
 
     def work(viewer: Viewer) -> Done:
         match.status = Match.OPEN
         match.winner_side_id = None
-        match.result = ""
+        match.win_reason = None
         match.ended_at = None
         clear_results(match)
         # Played on, it is no longer the match the rematch followed: its end offers a new one.
@@ -79,8 +70,6 @@ def abandon_match(match: Match, post: Post) -> Done:
 
     def work(viewer: Viewer) -> Done:
         match.status = Match.ABANDONED
-        # Stored in English (see end_match): a page shows Sheet.result.
-        match.result = "Abandoned."
         match.ended_at = utcnow()
         _reorder_history(match)
         return Done(_("Match abandoned."))

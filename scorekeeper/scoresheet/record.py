@@ -21,7 +21,6 @@ import sqlalchemy.orm as so
 
 from scorekeeper.extensions import db
 from scorekeeper.games import GAMES, Game
-from scorekeeper.languages import number
 from scorekeeper.models import Match, Seat, Side, SideResult
 from scorekeeper.scoresheet.series import Played as Link
 from scorekeeper.scoresheet.series import Series, judge, walk_back
@@ -35,8 +34,9 @@ class Feat(NamedTuple):
     value: int
     code: str
     hand: int | None = None
-    # What the page shows for it, where that is not the value alone ("104–31").
-    shown: str = ""
+    # The match's final totals, this side's first, where the page shows them ("104–31": the
+    # template words them, words.score).
+    score: tuple[int, ...] = ()
 
 
 @dataclass
@@ -416,10 +416,7 @@ def _margins(one: Played, tally: Tally) -> None:
     mine = one
     if mine.margin is not None and mine.score and mine.margin > 0:
         if tally.biggest_win is None or mine.margin > tally.biggest_win.value:
-            # Each total as the language writes it: a score below zero reads "25–-225" in
-            # Arabic too, its sign at its digits (it read "25--225", the sign beside the dash).
-            shown = "–".join(number(total) for total in mine.score)
-            tally.biggest_win = Feat(mine.margin, one.code, shown=shown)
+            tally.biggest_win = Feat(mine.margin, one.code, score=tuple(mine.score))
     deficit = mine.comeback or 0
     if deficit > 0 and (tally.comeback is None or deficit > tally.comeback.value):
         tally.comeback = Feat(deficit, one.code)

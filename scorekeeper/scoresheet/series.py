@@ -20,10 +20,8 @@ from dataclasses import dataclass, field
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
-from flask_babel import gettext as _
 
 from scorekeeper.extensions import db
-from scorekeeper.languages import number
 from scorekeeper.models import Match, Seat, Side
 
 
@@ -42,19 +40,14 @@ class Series:
         most = max(self.wins, default=0)
         return tuple(at for at, won in enumerate(self.wins) if won == most)
 
-    def score(self, sides: Sequence[Side]) -> str:
-        """The series in words: "Series: Ana & Omar ahead, 2–1", or level."""
+    @property
+    def order(self) -> tuple[int, ...]:
+        """The places in the order the standing reads: the leaders first, then the others from
+        most wins to fewest (words.series_standing says it: "2–1")."""
         leaders = self.leaders
-        # The leader's wins first, then the others' from most to fewest.
-        order = sorted(range(len(self.wins)), key=lambda at: (at not in leaders, -self.wins[at]))
-        shown = "–".join(number(self.wins[at]) for at in order)
-        if len(leaders) == 1:
-            # NOTE: a match's series (the match and its rematches): %(side)s is the side (team)
-            # that won more of them, %(score)s the matches won ("2–1").
-            return _("Series: %(side)s ahead, %(score)s", side=sides[leaders[0]].name, score=shown)
-        # NOTE: a match's series (the match and its rematches), no side ahead; %(score)s the
-        # matches won by each side ("1–1").
-        return _("Series: level, %(score)s", score=shown)
+        return tuple(
+            sorted(range(len(self.wins)), key=lambda at: (at not in leaders, -self.wins[at]))
+        )
 
 
 @dataclass

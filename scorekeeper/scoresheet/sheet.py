@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 import sqlalchemy as sa
 from flask_babel import gettext as _
 
+from scorekeeper import words
 from scorekeeper.chart import Chart, running_chart
 from scorekeeper.extensions import db
 from scorekeeper.games import (
@@ -23,6 +24,7 @@ from scorekeeper.games import (
     MatchState,
     Standing,
     Table,
+    Won,
     get_game,
 )
 from scorekeeper.games.base import Calculation
@@ -180,26 +182,20 @@ class Sheet:
     @property
     def result(self) -> str:
         """How the match ended, in the language of the phone that reads it: for an ended match,
-        who won and why, as End match stored it in English in match.result ("Us won. Reached
-        101 first"); "Abandoned." for an abandoned one; "" while it is open.
+        who won and why, from the winner and the reason End match stored ("Us won. Reached 101
+        first"); "Abandoned." for an abandoned one; "" while it is open.
 
-        The winner and the reason are the rules' reading of the hands, as when End match
-        wrote them (nothing on an ended match can change). Should the rules now name another
-        side (a match ended before a rule was changed), the stored words are shown as they are.
-        """
+        The stored facts, not the rules' reading of the hands now: a match ended before a
+        rule changed still says how it was won then."""
         match = self.match
         if match.is_abandoned:
             return _("Abandoned.")
         if not match.is_ended:
             return ""
-        winner = self.winner
-        if winner is None or winner.id != match.winner_side_id:
-            return match.result
-        if self.state.reason:
-            # NOTE: how an ended match came out: "Us won. Reached 101 first". %(side)s is the
-            # winning side's name; %(why)s the rule that made it win.
-            return _("%(side)s won. %(why)s", side=winner.name, why=self.state.reason)
-        return _("%(side)s won.", side=winner.name)
+        winner = next((side for side in self.sides if side.id == match.winner_side_id), None)
+        if winner is None:
+            return ""
+        return words.result(winner.name, Won.from_stored(match.win_reason))
 
     def cell(self, hand_number: int, side: Side) -> Cell | None:
         """The cell of a side in a hand, if that hand has been started."""

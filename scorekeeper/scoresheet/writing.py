@@ -39,7 +39,7 @@ CHANGING = [
     "status",
     "host_phone",
     "winner_side_id",
-    "result",
+    "win_reason",
     "ended_at",
     "closed",
     "rematch_code",

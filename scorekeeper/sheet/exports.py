@@ -19,8 +19,9 @@ from scorekeeper.scoresheet.sheet import Sheet, cell_values
 # What a spreadsheet takes for a formula (or a field separator) at the start of a cell.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # The JSON export's shape, for whatever reads it: "format" and "version" first. Version 2 added
-# the host's note and the code of the match's rematch.
-JSON_FORMAT, JSON_VERSION = "scorekeeper-match", 2
+# the host's note and the code of the match's rematch; version 3 gives why the winner won as a
+# fact, "win_reason" (games.WinRule's code and its numbers), instead of an English "result".
+JSON_FORMAT, JSON_VERSION = "scorekeeper-match", 3
 
 
 def spreadsheet_safe(text: str) -> str:
@@ -159,8 +160,9 @@ def match_json(sheet: Sheet, seats: Sequence[Seat], rematch: str | None) -> dict
         "target_unit": sheet.game.unit_for(sheet.table),
         "rules": dict(match.table_rules or {}),
         "status": match.status,
-        # As End match stored it, in English (Sheet.result is it in the phone's language).
-        "result": match.result,
+        # Why the winner won, as End match stored it: the rule's code and its numbers
+        # ({"rule": "reached_first", "target": 101}; README, "Exports"), None unless ended.
+        "win_reason": match.win_reason,
         "winner": sheet.winner.position if match.is_ended and sheet.winner else None,
         "created_at": iso_utc(match.created_at),
         "ended_at": iso_utc(match.ended_at),

@@ -1,8 +1,12 @@
-"""Small builders shared by the games' unit tests: a table, a calculator entry, a plain entry."""
+"""Small builders shared by the games' unit tests: a table, a calculator entry, a plain entry, and
+why play goes on in words."""
 
 from __future__ import annotations
 
-from scorekeeper.games import EntryFacts, Table, get_game
+from types import SimpleNamespace
+
+from scorekeeper.games import EntryFacts, MatchState, Table, get_game
+from scorekeeper.words import play_on
 
 
 def table(game: str, format_key: str = "2", target: int | None = None, **rules: str) -> Table:
@@ -34,3 +38,9 @@ def plain(points: int, **ticks: bool) -> EntryFacts:
 def lines_of(calculation) -> list[tuple[str, str, int, int]]:
     """A breakdown as (key, label, count, points) rows, the way a test can compare it."""
     return [(row.key, row.label, row.count, row.points) for row in calculation.lines]
+
+
+def play_on_said(state: MatchState) -> str:
+    """Why play goes on, as the sheet words it for sides nobody named ("Side 1"…)."""
+    sides = [SimpleNamespace(name=f"Side {place}") for place in range(1, 9)]
+    return play_on(state.play_on, sides)  # type: ignore[arg-type]

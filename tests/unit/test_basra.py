@@ -6,10 +6,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.games import CountError, EntryFacts, get_game
+from scorekeeper.games import Aim, CountError, EntryFacts, Goal, PlayOn, Tie, get_game
 from scorekeeper.games.base import Standing
+from scorekeeper.words import why
 
-from .helpers import counted, lines_of, plain, table
+from .helpers import counted, lines_of, plain, play_on_said, table
 
 BASRA = get_game("basra")
 
@@ -342,7 +343,7 @@ def test_two_sides_over_101_in_the_same_hand_the_higher_wins() -> None:
     assert state.totals == (110, 104)
     assert state.winner == 0
     assert state.won_at_hand == 1
-    assert state.reason == "Higher of two over 101"
+    assert why(state.reason) == "Higher of two over 101"
 
 
 def test_level_over_the_target_plays_on_and_the_next_hand_decides() -> None:
@@ -362,7 +363,7 @@ def test_the_first_side_over_the_target_keeps_the_win() -> None:
     state = BASRA.state(tbl, hands)
     assert state.winner == 0
     assert state.won_at_hand == 0
-    assert state.reason == "Reached 121 first"
+    assert why(state.reason) == "Reached 121 first"
     assert state.running == ((121, 0), (121, 200))
 
 
@@ -467,11 +468,12 @@ def test_level_past_the_target_says_why_play_goes_on() -> None:
     state = BASRA.state(table("basra"), [[plain(60), plain(60)], [plain(41), plain(41)]])
     assert state.winner is None
     assert (
-        state.play_on
+        play_on_said(state)
         == "Side 1 and Side 2 are level at 101, past 101: play on until the tie breaks."
     )
+    assert state.play_on == PlayOn(Tie.LEVEL_PAST_TARGET, (0, 1), total=101, target=101)
     ahead = BASRA.state(table("basra"), [[plain(60), plain(50)]])
-    assert ahead.play_on == ""
+    assert ahead.play_on is None and play_on_said(ahead) == ""
 
 
 def test_standing_says_who_leads_by_how_much_and_what_is_left() -> None:
@@ -481,6 +483,6 @@ def test_standing_says_who_leads_by_how_much_and_what_is_left() -> None:
         return BASRA.standing(tbl, BASRA.state(tbl, [[plain(a), plain(b)] for a, b in hands]))
 
     # A target to reach: points to go, and no distance to a limit (that is a limit's, lowest wins).
-    assert after((80, 65)) == Standing((0,), 15, (21, 36), "101 points wins.", to_limit=())
-    assert after((70, 70)) == Standing((0, 1), 0, (31, 31), "101 points wins.", to_limit=())
-    assert after((60, 45), (50, 45)) == Standing((0,), 20, (0, 11), "101 points wins.")
+    assert after((80, 65)) == Standing((0,), 15, (21, 36), Goal(Aim.POINTS, 101), to_limit=())
+    assert after((70, 70)) == Standing((0, 1), 0, (31, 31), Goal(Aim.POINTS, 101), to_limit=())
+    assert after((60, 45), (50, 45)) == Standing((0,), 20, (0, 11), Goal(Aim.POINTS, 101))

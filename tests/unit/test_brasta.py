@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.games import CountError, get_game
+from scorekeeper.words import why
 
 from .helpers import counted, lines_of, plain, table
 
@@ -103,7 +104,7 @@ def test_negative_totals_on_the_sheet_and_the_win() -> None:
     assert state.hands[0].points == (-30, 150)
     assert state.running == ((-30, 150), (-40, 210))
     assert state.winner == 1
-    assert state.reason == "Reached 201 first"
+    assert why(state.reason) == "Reached 201 first"
 
 
 @pytest.mark.parametrize(
@@ -117,7 +118,7 @@ def test_two_over_the_target_at_once(second_hand, winner, reason) -> None:
     tbl = table("brasta")
     state = BRASTA.state(tbl, [[plain(390), plain(395)], second_hand])
     assert state.winner == winner
-    assert state.reason == reason
+    assert why(state.reason) == reason
 
 
 def test_a_hand_that_adds_up_has_no_problems() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.games import CountError, EntryFacts, get_game
+from scorekeeper.words import why
 
 from .helpers import counted, lines_of, plain, table
 
@@ -136,7 +137,7 @@ def test_the_match_goes_to_the_first_side_to_win_the_set_rounds(target: int) -> 
     assert state.totals == (1, target)
     assert state.winner == 1
     assert state.won_at_hand == target + 1
-    assert state.reason == f"First to {target} rounds"
+    assert why(state.reason) == f"First to {target} rounds"
     assert state.running[:2] == ((1, 0), (1, 0))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.games import CountError, get_game
+from scorekeeper.words import why
 
 from .helpers import counted, lines_of, plain, table
 
@@ -65,7 +66,7 @@ def test_the_only_side_with_card_points_wins_at_once() -> None:
     assert state.hands[0].early_victory == 0
     assert state.winner == 0
     assert state.won_at_hand == 0
-    assert state.reason == "Early victory"
+    assert why(state.reason) == "Early victory"
 
 
 def test_early_victory_beats_a_side_ahead_on_the_sheet() -> None:
@@ -81,7 +82,7 @@ def test_early_victory_beats_a_side_ahead_on_the_sheet() -> None:
     assert state.totals == (43, 26)
     assert state.hands[1].early_victory == 1
     assert state.winner == 1
-    assert state.reason == "Early victory"
+    assert why(state.reason) == "Early victory"
 
 
 def test_early_victory_with_the_cards_split_evenly() -> None:
@@ -132,7 +133,7 @@ def test_tied_leaders_over_51_play_on() -> None:
     state = PASTURA.state(tbl, [*hands, [plain(2), plain(1)]])
     assert state.winner == 0
     assert state.won_at_hand == 2
-    assert state.reason == "Higher of two over 51"
+    assert why(state.reason) == "Higher of two over 51"
 
 
 def test_unique_leader_among_three_wins_and_tied_leaders_do_not() -> None:
@@ -140,10 +141,10 @@ def test_unique_leader_among_three_wins_and_tied_leaders_do_not() -> None:
     assert PASTURA.state(tbl, [[plain(101), plain(101), plain(99)]]).winner is None
     won = PASTURA.state(tbl, [[plain(101), plain(104), plain(99)]])
     assert won.winner == 1
-    assert won.reason == "Higher of two over 101"
+    assert why(won.reason) == "Higher of two over 101"
     alone = PASTURA.state(tbl, [[plain(60), plain(104), plain(99)]])
     assert alone.winner == 1
-    assert alone.reason == "Reached 101 first"
+    assert why(alone.reason) == "Reached 101 first"
 
 
 def test_a_pastura_hand_that_does_not_add_up_is_flagged() -> None:

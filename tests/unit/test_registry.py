@@ -9,6 +9,7 @@ import pytest
 
 from scorekeeper.games import GAMES, Table, get_game
 from scorekeeper.games.game import first_over_target
+from scorekeeper.words import why
 
 from .helpers import table
 
@@ -179,7 +180,8 @@ def test_a_rule_with_other_choices_than_yes_or_no_is_never_on() -> None:
     ],
 )
 def test_first_over_the_target(totals, target, expected) -> None:
-    assert first_over_target(totals, target) == expected
+    found = first_over_target(totals, target)
+    assert (found and (found[0], why(found[1]))) == expected
 
 
 def test_the_rules_import_nothing_from_flask_or_the_database() -> None:
@@ -195,4 +197,4 @@ def test_the_rules_import_nothing_from_flask_or_the_database() -> None:
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 imported.add(node.module.split(".")[0])
     # flask_babel only marks words for translation (English outside a request).
-    assert imported <= {"__future__", "collections", "dataclasses", "typing", "flask_babel"}
+    assert imported <= {"__future__", "collections", "dataclasses", "enum", "typing", "flask_babel"}

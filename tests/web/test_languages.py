@@ -15,7 +15,7 @@ from babel.dates import format_skeleton, format_time
 from scorekeeper.extensions import db
 from scorekeeper.models import Match
 from tests.phones import Phone
-from tests.words import words
+from tests.words import plural, words
 
 HTML = re.compile(r'<html lang="([^"]+)" dir="([^"]+)">')
 
@@ -205,3 +205,47 @@ def test_each_game_says_its_own_decks_jack(phones):
         code = host.create(game, table_format="2", side_0="Ana", side_1="Bea")
         assert jacks in host.get(f"/m/{code}/calc").shown, game
     assert es("Jacks", context="the Spanish deck") != es("Jacks")
+
+
+def test_an_ended_match_says_how_it_was_won_in_each_phone_s_language(host, guest):
+    """End match stores why as a fact; each phone reads it in its own words, the JSON export
+    carries the fact."""
+    code = host.create("basra", table_format="2", side_0="Omar", side_1="Sami")
+    speaking(guest, "ar")
+    guest.join(code, side=1)
+    host.enter(code, 1, 0, 101)
+    guest.enter(code, 1, 1, 7)
+    guest.post(f"/m/{code}/end")
+
+    ar = words("ar")
+    reason = ar("Reached %(target)d first") % {"target": 101}
+    said = ar("%(side)s won. %(why)s") % {"side": "Omar", "why": reason}
+    assert said in guest.get(f"/m/{code}").shown
+    assert "Omar won. Reached 101 first" in host.get(f"/m/{code}").shown
+    assert said in guest.get("/history").shown
+    exported = json.loads(guest.get(f"/m/{code}/match.json").get_data(as_text=True))
+    assert exported["win_reason"] == {"rule": "reached_first", "target": 101}
+    assert "result" not in exported
+
+
+def test_why_play_goes_on_names_the_sides_in_each_phone_s_language(host, guest):
+    """The rules say which sides are level and at what, and what wins (facts); each phone
+    words them."""
+    code = host.create("basra", table_format="2", side_0="Omar", side_1="Sami")
+    speaking(guest, "ru")
+    guest.join(code, side=1)
+    for number, points in ((1, 60), (2, 41)):
+        host.enter(code, number, 0, points)
+        guest.enter(code, number, 1, points)
+
+    ru = words("ru")
+    names = ru("%(first)s and %(second)s") % {"first": "Omar", "second": "Sami"}
+    level = "%(names)s are level at %(top)d, past %(target)d: play on until the tie breaks."
+    said = plural("ru", level, level, 2, names=names, top=101, target=101)
+    page = guest.get(f"/m/{code}").shown
+    assert said in page
+    assert plural("ru", "%(num)d point wins.", "%(num)d points wins.", 101) in page
+    assert (
+        "Omar and Sami are level at 101, past 101: play on until the tie breaks."
+        in host.get(f"/m/{code}").shown
+    )

@@ -142,3 +142,79 @@ def test_the_upgrade_stores_the_results_of_matches_already_ended_as_end_match_do
     assert stored() == by_end_match
     page = host.get("/history/record").shown
     assert "110–60 in " in page
+
+
+# The revision before a match stored why it was won as a fact (d7e1a3c5b9f2).
+BEFORE_WIN_REASONS = "c8f2a6d4e9b1"
+# What End match stored until then, and the fact each is read back as.
+ENGLISH_RESULTS = [
+    ("ended", "Ana won. Reached 101 first", {"rule": "reached_first", "target": 101}),
+    ("ended", "Ana won. Higher of two over 51", {"rule": "highest_over", "target": 51, "sides": 2}),
+    ("ended", "Ana won. Highest of 9 over 50", {"rule": "highest_over", "target": 50, "sides": 9}),
+    ("ended", "Ana won. Early victory", {"rule": "early_victory"}),
+    ("ended", "Ana won. First to 1 round", {"rule": "first_to_rounds", "target": 1}),
+    (
+        "ended",
+        "Ana won. Lowest when a side reached 100",
+        {"rule": "lowest_at_limit", "target": 100},
+    ),
+    ("ended", "Ana won. Highest after 3 hands", {"rule": "highest_after_hands", "hands": 3}),
+    ("ended", "Ana won.", None),
+    ("abandoned", "Abandoned.", None),
+    ("open", "", None),
+]
+
+
+def test_the_upgrade_reads_each_stored_english_result_back_as_its_fact(
+    unmigrated_app, upgrade, downgrade
+):
+    upgrade(unmigrated_app, BEFORE_WIN_REASONS)
+    with unmigrated_app.app_context(), db.engine.begin() as connection:
+        old = sa.MetaData()
+        match = sa.Table("match", old, autoload_with=connection)
+        side = sa.Table("side", old, autoload_with=connection)
+        for number, (status, result, _) in enumerate(ENGLISH_RESULTS, start=1):
+            connection.execute(
+                match.insert().values(
+                    id=number,
+                    code=f"CODE{number:02d}",
+                    game="other",
+                    table_format="free",
+                    target=100,
+                    table_rules={},
+                    status=status,
+                    host_phone="phone-a",
+                    result=result,
+                    version=1,
+                    created_at=datetime(2026, 1, 1),
+                )
+            )
+            connection.execute(
+                side.insert().values(id=number, match_id=number, position=0, name="Ana", players="")
+            )
+            if status == "ended":
+                connection.execute(
+                    match.update().where(match.c.id == number).values(winner_side_id=number)
+                )
+
+    upgrade(unmigrated_app)
+    table = db.metadata.tables["match"]
+    with unmigrated_app.app_context(), db.engine.connect() as connection:
+        stored = connection.scalars(sa.select(table.c.win_reason).order_by(table.c.id)).all()
+        winners = connection.scalars(sa.select(table.c.winner_side_id).order_by(table.c.id))
+        sides = connection.scalar(
+            sa.select(sa.func.count()).select_from(db.metadata.tables["side"])
+        )
+    assert stored == [fact for _, _, fact in ENGLISH_RESULTS]
+    # The match table is altered in place: its sides and winners are all still there.
+    assert sides == len(ENGLISH_RESULTS)
+    assert [winner is not None for winner in winners] == [
+        s == "ended" for s, _, _ in ENGLISH_RESULTS
+    ]
+
+    # Down again, the English is written back as End match wrote it.
+    downgrade(unmigrated_app, BEFORE_WIN_REASONS)
+    with unmigrated_app.app_context(), db.engine.connect() as connection:
+        match = sa.Table("match", sa.MetaData(), autoload_with=connection)
+        results = connection.scalars(sa.select(match.c.result).order_by(match.c.id)).all()
+    assert results == [result for _, result, _ in ENGLISH_RESULTS]
