@@ -1,4 +1,4 @@
-"""What an operator watches (README, "Watching it in production"): `/health` for a load
+"""What an operator watches (docs/operations.md, "Health and figures"): `/health` for a load
 balancer, and `/metrics`, Prometheus figures from every worker.
 
 Figures are kept with prometheus_client. Under gunicorn every worker writes its own in a folder
@@ -36,7 +36,7 @@ from scorekeeper.extensions import db
 
 log = logging.getLogger(__name__)
 
-# A page or a post takes 5 to 100 ms here (README, "Benchmark"): finer steps there, and a few
+# A page or a post takes 5 to 100 ms here (docs/benchmark.md): finer steps there, and a few
 # beyond to see a slow database.
 TIME_BUCKETS = (0.0025, 0.005, 0.01, 0.02, 0.035, 0.05, 0.075, 0.1, 0.2, 0.5, 1.0, 2.5, 5.0)
 

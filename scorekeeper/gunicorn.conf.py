@@ -15,7 +15,8 @@ from typing import Any
 from gunicorn.workers.ggevent import GeventWorker  # type: ignore[import-untyped]
 
 # How long (seconds) a read of a phone's request, or a write of its answer, may wait for the
-# next bytes before the connection is given up on (README, "Running it in production").
+# next bytes before the connection is given up on (docs/operations.md, "Slow phones and posts
+# that are no form").
 CLIENT_TIMEOUT = float(os.environ.get("SCOREKEEPER_CLIENT_TIMEOUT", "15"))
 
 

@@ -105,7 +105,7 @@ def _counted() -> tuple[FixedWindowRateLimiter, list[limits.RateLimitItem], tupl
     rules = limits.parse_many(config["CODE_MISS_LIMIT"])
     if isinstance(counter.storage, MemoryStorage):
         # Each worker counts alone in its memory: each allows its share, so that an address
-        # guesses no more than the limit on the whole server (README, "Guessing codes").
+        # guesses no more than the limit on the whole server (docs/operations.md, "Guessing codes").
         workers = int(config.get("SERVER_WORKERS", 1))
         rules = [type(rule)(max(1, rule.amount // workers), rule.multiples) for rule in rules]
     return counter, rules, where

@@ -155,7 +155,7 @@ class Viewer:
     # its own column; the host fills the others'.
     held: frozenset[int] = frozenset()
     # At a rematch not yet open to new phones, the place of the side this phone held at the
-    # match before: its own to take (README, "At the table", 7).
+    # match before: its own to take (docs/at-the-table.md, "Ending and rematch").
     played_before: int | None = None
 
     @property
@@ -431,7 +431,8 @@ def _enter(viewer: Viewer, about: About) -> Refusal | None:
 
 def _fill(viewer: Viewer, about: About) -> Refusal | None:
     """The host fills the open hand's cell of a side no phone holds, as one phone keeps a
-    paper sheet; a side a phone holds enters its own (README, "At the table", 4)."""
+    paper sheet; a side a phone holds enters its own (docs/at-the-table.md, "One phone keeps
+    the whole sheet")."""
     match = viewer.match
     if refused := _settled(match) or _not_the_host(viewer):
         return refused
@@ -547,8 +548,8 @@ def _rename(viewer: Viewer, about: About) -> Refusal | None:
 def _rematch(viewer: Viewer, about: About) -> Refusal | None:
     """Starting the rematch, or going on to it: its code is shown to the phones of this match
     only, the host and those that held a side. Not to watchers: anyone with this code may
-    watch, and the rematch's sides wait for this match's players (README, "At the table",
-    7)."""
+    watch, and the rematch's sides wait for this match's players (docs/at-the-table.md,
+    "Ending and rematch")."""
     match = viewer.match
     if not match.is_ended:
         return Refusal(_("A rematch follows a match that has ended."), 409, match)

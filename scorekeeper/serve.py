@@ -56,7 +56,7 @@ def answers(host: str, port: int) -> bool:
 
 
 def gunicorn_command(host: str, port: int) -> list[str]:
-    """The gunicorn command line, from the environment (README, "Configuration")."""
+    """The gunicorn command line, from the environment (docs/operations.md, "Every setting")."""
     command = [
         os.path.join(os.path.dirname(sys.executable), "gunicorn"),
         "--config",

@@ -322,7 +322,8 @@ class Basra(PointsGame):
     def claim_of(self, table: Table, entry: EntryFacts) -> Claim | None:
         """Besides the calculator's answer to "Most cards": a plain entry's tick (or its
         absence) says whether nobody took the majority, and so does a count of 26 of 52 head
-        to head (README, "At the table", 4: a split one side ticks and the other does not)."""
+        to head (docs/at-the-table.md, "Entering a hand": a split one side ticks and the other
+        does not)."""
         if entry.counts is None:
             tick = SPLIT_TICK if table.sides == 2 else TIED_TICK
             return Claim(tied=entry.even_split, tick=str(tick), points=entry.points)

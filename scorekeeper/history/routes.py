@@ -271,7 +271,7 @@ def record() -> str:
 @bp.get("/history/<code>/player/<int(max=2147483647):seat_id>")
 def player(code: str, seat_id: int) -> str:
     """The record of the phone at a seat of this match (its player's name links here): over
-    the matches this phone was at with it, as the README's "At the table", 9 says, so that one
+    the matches this phone was at with it, as docs/at-the-table.md, "Your record" says, so that one
     match's code leads a stranger to no other match. A phone that shared no ended match with
     it is told so on the page its link opened, not sent to a page not found."""
     match = match_or_404(code)

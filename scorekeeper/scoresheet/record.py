@@ -115,8 +115,8 @@ def results_of(sheet: Sheet, winner_side_id: int) -> list[SideResult]:
 
     The hands are all counted (points, best hand, feats: a hand played after the winner was
     decided was still played); the winner's margin and comeback are measured up to the hand
-    that decided the match (README, "Your record"): a hand corrected after it changes the
-    totals, not who won or by how much.
+    that decided the match (docs/at-the-table.md, "Your record"): a hand corrected after it
+    changes the totals, not who won or by how much.
     """
     game, table, state = sheet.game, sheet.table, sheet.state
     # Where the lowest total wins (Hearts), being behind is being higher, and the best hand
@@ -253,7 +253,7 @@ def _played(phone: str, shared_with: str | None = None) -> sa.Select[int]:
 
 def _shared(shared_with: str) -> sa.ColumnElement[bool]:
     """The matches another phone was at (seated, watching or hosting)."""
-    # README, "At the table", 9: another phone sees no match it was not at, nor its code.
+    # docs/at-the-table.md, "Your record": another phone sees no match it was not at, nor its code.
     theirs = so.aliased(Seat)
     return sa.or_(
         Match.id.in_(sa.select(theirs.match_id).where(theirs.phone == shared_with)),
@@ -263,7 +263,8 @@ def _shared(shared_with: str) -> sa.ColumnElement[bool]:
 
 def _results_of() -> sa.Select[*tuple[Any, ...]]:
     """A phone's stored results (`phone`), each with what the record needs of its match, in
-    the order the matches ended: streaks and the chart run in it (README, "Your record")."""
+    the order the matches ended: streaks and the chart run in it (docs/at-the-table.md, "Your
+    record")."""
     every_side, before = so.aliased(Side), so.aliased(Match)
     sides = (
         sa.select(sa.func.count())

@@ -2,11 +2,11 @@
 
 A rematch keeps the game, the table and the sides' names in their places (life.rematch), but
 not the people: two players may swap sides, and a side released may be taken by someone else.
-So a series is scored by who played (README, "Rematch"): each match it counts (ended ones:
-an abandoned or unfinished match was not played out) goes to the side of the match it is read
-at that holds a phone of the side that won it; failing any, to the side in the winner's place
-if no phone holds that one (a table kept on one phone, a side nobody has taken yet). A
-player who took a side later is not credited with what the side won before them.
+So a series is scored by who played (docs/at-the-table.md, "Series"): each match it counts
+(ended ones: an abandoned or unfinished match was not played out) goes to the side of the
+match it is read at that holds a phone of the side that won it; failing any, to the side in
+the winner's place if no phone holds that one (a table kept on one phone, a side nobody has
+taken yet). A player who took a side later is not credited with what the side won before them.
 
 Nothing stores a series: each ended match names its rematch (Match.rematch_code), and a
 match's series is found by walking those links back, in one statement for any number of

@@ -161,7 +161,8 @@ def match_json(sheet: Sheet, seats: Sequence[Seat], rematch: str | None) -> dict
         "rules": dict(match.table_rules or {}),
         "status": match.status,
         # Why the winner won, as End match stored it: the rule's code and its numbers
-        # ({"rule": "reached_first", "target": 101}; README, "Exports"), None unless ended.
+        # ({"rule": "reached_first", "target": 101}; docs/at-the-table.md, "History and
+        # exports"), None unless ended.
         "win_reason": match.win_reason,
         "winner": sheet.winner.position if match.is_ended and sheet.winner else None,
         "created_at": iso_utc(match.created_at),

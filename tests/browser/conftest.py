@@ -17,9 +17,9 @@ from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
-# Debian's Chromium, or another one named by SCOREKEEPER_CHROMIUM (README, Tests).
+# Debian's Chromium, or another one named by SCOREKEEPER_CHROMIUM (docs/testing.md, "Chromium").
 CHROMIUM = Path(os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium"))
-# How to get it, as the README says.
+# How to get it, as docs/testing.md says.
 INSTALL_CHROMIUM = "apt-get install chromium"
 SKIPPED_FOR_CHROMIUM = f"Chromium not found at {CHROMIUM}: browser tests skipped"
 # Browser downloads are impossible where these run: the system's Chromium, made quiet and quick.

@@ -48,9 +48,9 @@ def stored_entries(app: Flask) -> list[tuple[int, int, dict[str, int] | None]]:
 
 
 def test_arabic_indic_digits_are_sent_and_saved_as_numbers(app, new_phone, phones, artifacts):
-    """README: digits typed Arabic-Indic are read all the same. The browser lets ١٢ through
-    to the server (no ASCII-only pattern), in the plain entry and in the calculator, and a
-    calculator stepper counts on from an Arabic-Indic digit."""
+    """docs/at-the-table.md, "Entering a hand": digits typed Arabic-Indic are read all the
+    same. The browser lets ١٢ through to the server (no ASCII-only pattern), in the plain entry
+    and in the calculator, and a calculator stepper counts on from an Arabic-Indic digit."""
     say = words("ar")
     keeper = phones()
     code = keeper.create("basra", table_format="2", side_0="عمر", side_1="سامي", host_side="-1")

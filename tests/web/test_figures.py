@@ -1,4 +1,4 @@
-"""What an operator watches (README, "Watching it in production"): /health for a load
+"""What an operator watches (docs/operations.md, "Health and figures"): /health for a load
 balancer, and /metrics, every worker's Prometheus figures, read here by Prometheus' own parser
 after a short match played over HTTP against a real gunicorn of two workers."""
 

@@ -2,7 +2,7 @@
 phone's record page and every series line worked out again from the sheets as they are shown
 (each match's JSON export), in a few plain lines here, never from record.py or series.py.
 
-What the record must say is README's "Your record" and "Rematch":
+What the record must say is docs/at-the-table.md's "Your record" and "Series":
 ended matches the phone played on a side and kept on its list, in the order they
 ended; the best hand (the lowest where the lowest total wins); the biggest win and the
 comeback at the hand that decided the match (tests/oracle.py says which: the first after

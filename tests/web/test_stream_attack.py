@@ -157,7 +157,8 @@ def test_an_address_far_past_its_cap_leaves_another_table_playing(migrated_datab
         # Streams asked for and dropped as soon as answered, as fast as one address is
         # answered: their places come back within seconds, not when a heartbeat (20 s here)
         # finds them gone. (Requests sent faster than a server answers wait in its queue with
-        # everyone's: that flood is the reverse proxy's to limit, README.)
+        # everyone's: that flood is the reverse proxy's to limit: docs/operations.md, "The
+        # reverse proxy".)
         dropped: list[socket.socket | int] = []
         storm = threading.Thread(
             target=lambda: dropped.extend(knock(base, p, hold=False) for p in paths * 2),
