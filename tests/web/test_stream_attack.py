@@ -168,7 +168,9 @@ def test_an_address_far_past_its_cap_leaves_another_table_playing(migrated_datab
         during_storm = plays(host, guest, code, 3)
         storm.join(30)
         assert not storm.is_alive()
-        assert set(dropped) == {200, 429}
+        # Let in, or refused while dropped ones are not yet let go: whether any is refused
+        # depends on the pace the server answers (on a quiet machine none is), never an error.
+        assert 200 in dropped and set(dropped) <= {200, 429}
         assert as_usual(during_storm, before), f"{during_storm} against {before}"
         back: list[socket.socket] = []
         try:
