@@ -11,7 +11,7 @@ from flask import Flask
 from flask import typing as ft
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from scorekeeper import edges, figures, languages, live, matches, permissions, stream_caps
+from scorekeeper import edges, figures, guesses, languages, live, permissions, stream_caps
 from scorekeeper.extensions import (
     compress,
     csrf,
@@ -48,13 +48,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # fields: anything far beyond is not a phone at the table, and is refused unread (413).
         MAX_CONTENT_LENGTH=32 * 1024,
         MAX_FORM_PARTS=200,
-        # Look-ups of codes that find no match, per phone address (scorekeeper/matches.py).
+        # Look-ups of codes that find no match, per phone address (scorekeeper/guesses.py).
         RATELIMIT_ENABLED=True,
         RATELIMIT_STORAGE_URI="memory://",
         RATELIMIT_KEY_PREFIX="scorekeeper",
         CODE_MISS_LIMIT="20 per hour; 40 per day",
         # How many worker processes this server runs, each counting misses in its own memory
-        # under memory:// (matches.py): gunicorn's worker says (gunicorn.conf.py).
+        # under memory:// (guesses.py): gunicorn's worker says (gunicorn.conf.py).
         SERVER_WORKERS=1,
         # How many reverse proxies stand in front (nginx, a load balancer): their
         # X-Forwarded-* headers then name the phone's address and the public host.
@@ -120,7 +120,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
             ping_when_idle(db.engine)
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"))
     csrf.init_app(app)
-    matches.init_app(app)
+    guesses.init_app(app)
     compress.init_app(app)
     languages.init_app(app)
 

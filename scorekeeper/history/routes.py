@@ -22,8 +22,9 @@ from scorekeeper.chart import Chart, running_chart
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.forms import ActionForm, post_of
+from scorekeeper.guesses import count_miss, refuse, used_up
 from scorekeeper.history.forms import HistoryCodeForm
-from scorekeeper.matches import count_miss, match_or_404, refuse, used_up
+from scorekeeper.matches import match_or_404
 from scorekeeper.models import HistoryCode, Match, Seat, normalise_code
 from scorekeeper.permissions import become, current_phone, ensure_phone
 from scorekeeper.qr import qr_svg

@@ -8,7 +8,7 @@ A code is 8 of the 31 signs match codes use (models.CODE_ALPHABET): 852,891,037,
 It works once, for HISTORY_CODE_MINUTES (5 by default). Even with 1,000 codes working at
 once (12,000 moves an hour), a guess finds one with odds of 1 in 852,891,037; and every code
 that finds nothing counts as a miss against the asking address, as a match code does
-(matches.py), so at the default limit an address guesses at most 14,600 codes a year: one
+(guesses.py), so at the default limit an address guesses at most 14,600 codes a year: one
 hit every 58,000 years.
 
 Stored as a hash keyed with the app's secret: the table alone names no working code.
@@ -52,7 +52,7 @@ KEPT_USED = timedelta(days=365)
 
 
 class UnknownCode(Refusal):
-    """A code no history has: a miss, counted against the address (matches.count_miss)."""
+    """A code no history has: a miss, counted against the address (guesses.count_miss)."""
 
 
 @dataclass(frozen=True)
