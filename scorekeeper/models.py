@@ -153,11 +153,12 @@ class Seat(Model):
     # The name of the person with this phone, as they typed it (the phone keeps it too, to
     # offer it at the next match): it tells two partners' phones apart. "" if not given.
     player: so.Mapped[str] = so.mapped_column(sa.String(40), default="", server_default="")
-    # False once the phone took the match off its history (the seat stays, holding its side).
+    # False once the phone removed the match from its list, its history and Home (the seat
+    # stays, holding its side: seats.remove_from_list).
     listed: so.Mapped[bool] = so.mapped_column(default=True, server_default=sa.true())
-    # The match's place in history, copied here (seat_at, and the actions that change a match's
-    # status, keep it in step) so a phone's history pages walk ix_seat_history in order instead
-    # of sorting all its matches.
+    # The match's place in history, copied here (written by seat_at, and kept in step by
+    # life._set_status, the one way a match's status changes) so a phone's history pages walk
+    # ix_seat_history in order instead of sorting all its matches.
     match_open: so.Mapped[bool]
     match_created_at: so.Mapped[datetime]
     # The place of the side this phone held when the host released it (None if never, or once

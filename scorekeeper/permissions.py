@@ -130,7 +130,7 @@ class Action(Enum):
     OPEN_TABLE = "open_table"
     RENAME = "rename"
     REMATCH = "rematch"
-    FORGET = "forget"
+    REMOVE = "remove"
     DEALER = "dealer"
     NOTE = "note"
 
@@ -560,7 +560,7 @@ def _rematch(viewer: Viewer, about: About) -> Refusal | None:
     return None
 
 
-def _forget(viewer: Viewer, about: About) -> Refusal | None:
+def _remove(viewer: Viewer, about: About) -> Refusal | None:
     """A phone takes a match off its list: one it is at, and no longer playing."""
     match = viewer.match
     if viewer.seat_id is None:
@@ -604,7 +604,7 @@ RULES: dict[Action, Rule] = {
     Action.OPEN_TABLE: _open_table,
     Action.RENAME: _rename,
     Action.REMATCH: _rematch,
-    Action.FORGET: _forget,
+    Action.REMOVE: _remove,
     Action.DEALER: _host_tool,
     Action.NOTE: _note,
 }

@@ -30,7 +30,7 @@ from scorekeeper.permissions import become, current_phone, ensure_phone
 from scorekeeper.qr import qr_svg
 from scorekeeper.scoresheet import moving
 from scorekeeper.scoresheet.record import Record, read_record
-from scorekeeper.scoresheet.seats import forget, seat_of
+from scorekeeper.scoresheet.seats import remove_from_list, seat_of
 from scorekeeper.scoresheet.series import Series, read_series
 from scorekeeper.scoresheet.sheet import Sheet, load_sheets
 from scorekeeper.scoresheet.writing import Post
@@ -225,7 +225,7 @@ def remove(code: str) -> Response:
     match = match_or_404(code)
     form = ActionForm()
     # A form without its key (an old page) is carried out all the same.
-    done = forget(match, post_of(form) if form.validate() else Post(current_phone()))
+    done = remove_from_list(match, post_of(form) if form.validate() else Post(current_phone()))
     flash(done.message, "repeated" if done.repeated else "done")
     return redirect(url_for("history.index", page=request.form.get("page", 1, type=int)))
 

@@ -17,8 +17,10 @@ from scorekeeper.scoresheet.sheet import load_sheet
 from scorekeeper.scoresheet.writing import Done, Post, act
 
 
-def _reorder_history(match: Match) -> None:
-    """The match's status changed: move it in the history of every phone seated at it."""
+def _set_status(match: Match, status: str) -> None:
+    """The one way a match's status changes: with it, its place in the history of every phone
+    seated at it, which each seat carries (models.Seat.match_open)."""
+    match.status = status
     db.session.execute(
         sa.update(Seat).where(Seat.match_id == match.id).values(**history_order(match))
     )
@@ -31,7 +33,7 @@ def end_match(match: Match, post: Post) -> Done:
         sheet = load_sheet(match, corrections=False)
         if sheet.winner is None:
             raise Refusal(_("No side has won yet: play on."), 409, match)
-        match.status = Match.ENDED
+        _set_status(match, Match.ENDED)
         match.winner_side_id = sheet.winner.id
         # Why, as a fact (the rule and its numbers): each page words it in its reader's
         # language (Sheet.result).
@@ -41,7 +43,6 @@ def end_match(match: Match, post: Post) -> Done:
         # Each side's result is a fact of the match from now on, as its winner is: a record
         # reads it instead of working every sheet out again.
         store_results(sheet, sheet.winner.id)
-        _reorder_history(match)
         return Done(_("Match over: %(side)s won.", side=sheet.winner.name))
 
     return act(match, post, Action.END, work)
@@ -51,7 +52,7 @@ def reopen_match(match: Match, post: Post) -> Done:
     """The host reopens a match ended or abandoned by mistake."""
 
     def work(viewer: Viewer) -> Done:
-        match.status = Match.OPEN
+        _set_status(match, Match.OPEN)
         match.winner_side_id = None
         match.win_reason = None
         match.ended_at = None
@@ -59,7 +60,6 @@ def reopen_match(match: Match, post: Post) -> Done:
         # Played on, it is no longer the match the rematch followed: its end offers a new one.
         # The rematch and those after it leave its series, so their series lines change.
         rematch, match.rematch_code = match.rematch_code, None
-        _reorder_history(match)
         return Done(_("Match reopened."), series_from=rematch)
 
     return act(match, post, Action.REOPEN, work)
@@ -69,9 +69,8 @@ def abandon_match(match: Match, post: Post) -> Done:
     """The host abandons an unfinished match; it stays in history as abandoned."""
 
     def work(viewer: Viewer) -> Done:
-        match.status = Match.ABANDONED
+        _set_status(match, Match.ABANDONED)
         match.ended_at = utcnow()
-        _reorder_history(match)
         return Done(_("Match abandoned."))
 
     return act(match, post, Action.ABANDON, work)

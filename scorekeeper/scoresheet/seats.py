@@ -164,14 +164,14 @@ def pick_dealer(match: Match, first: int | None, post: Post) -> Done:
     return act(match, post, Action.DEALER, work)
 
 
-def forget(match: Match, post: Post) -> Done:
+def remove_from_list(match: Match, post: Post) -> Done:
     """Take a finished (or only watched) match off this phone's history and Home; the match
     and everything on it stay for the other phones."""
 
     def work(viewer: Viewer) -> Done:
-        # The seat stays (a reopened match finds its side still held): only the list forgets.
+        # The seat stays (a reopened match finds its side still held): it is only no longer listed.
         db.session.execute(sa.update(Seat).where(Seat.id == viewer.seat_id).values(listed=False))
         # NOTE: %(code)s is the match's code (six letters).
         return Done(_("Match %(code)s is off this phone's list.", code=match.code))
 
-    return act(match, post, Action.FORGET, work)
+    return act(match, post, Action.REMOVE, work)

@@ -353,7 +353,7 @@ ACTIONS: dict[str, Row] = {
         "open",
         lambda t: t.actor.post(f"/history/{t.code}/remove", {}, csrf=t.role != "forged"),
         {"watcher"},
-        asks=plain(Action.FORGET),
+        asks=plain(Action.REMOVE),
         wrong="host_unseated",
     ),
     "give a name": Row(
