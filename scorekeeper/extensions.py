@@ -7,6 +7,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
+import sqlalchemy.orm as so
 from flask import has_request_context, request
 from flask_compress import Compress
 from flask_migrate import Migrate
@@ -39,8 +40,32 @@ class Session(FlaskSession):
     def get_bind(self, *args: Any, **kwargs: Any) -> sa.Engine | sa.Connection:
         """The app's engine; for a GET, the same engine's connections in autocommit."""
         engine = super().get_bind(*args, **kwargs)
-        reading = has_request_context() and request.method in ("GET", "HEAD")
-        return reading_twin(engine) if reading and isinstance(engine, sa.Engine) else engine
+        return reading_twin(engine) if reading() and isinstance(engine, sa.Engine) else engine
+
+
+def reading() -> bool:
+    """Whether this request only reads: a GET (or HEAD), served outside a transaction."""
+    return has_request_context() and request.method in ("GET", "HEAD")
+
+
+class WriteInRead(RuntimeError):
+    """A GET tried to write. Outside a transaction each statement would commit on its own,
+    without the match's lock or an idempotency key: a bug, stopped before it reaches the
+    database."""
+
+
+@sa.event.listens_for(Session, "do_orm_execute")
+def _reads_only(state: so.ORMExecuteState) -> None:
+    """A GET's statements read: an INSERT, UPDATE or DELETE is refused."""
+    if reading() and (state.is_insert or state.is_update or state.is_delete):
+        raise WriteInRead(f"{request.method} {request.path} wrote: {state.statement}")
+
+
+@sa.event.listens_for(Session, "before_flush")
+def _flushes_nothing(session: so.Session, context: Any, instances: Any) -> None:
+    """A GET changes no object (a flush would write it)."""
+    if reading() and (session.new or session.dirty or session.deleted):
+        raise WriteInRead(f"{request.method} {request.path} changed {session.dirty or session.new}")
 
 
 @functools.cache

@@ -6,9 +6,11 @@ import re
 import uuid
 
 import pytest
+import sqlalchemy as sa
 
 from scorekeeper import create_app
-from scorekeeper.extensions import db
+from scorekeeper.extensions import WriteInRead, db
+from scorekeeper.models import Match
 from tests.phones import Phone
 
 
@@ -185,3 +187,22 @@ def test_a_database_that_cannot_be_reached_gets_a_503_in_plain_words():
     assert phone.get("/no-such-page").status_code == 404
     with app.app_context():
         db.engine.dispose()
+
+
+def test_a_get_that_would_write_is_stopped_before_the_database(app, host):
+    # A GET runs outside a transaction (extensions.Session): a write there would commit on its
+    # own, with neither the match's lock nor a key. Whatever route tried it, nothing is written.
+    code = host.create("basra", side_0="Alice")
+    with app.test_request_context(f"/m/{code}", method="GET"):
+        with pytest.raises(WriteInRead):
+            db.session.execute(sa.update(Match).where(Match.code == code).values(note="x"))
+        match = db.session.scalars(sa.select(Match).where(Match.code == code)).one()
+        match.note = "written by a page"
+        with pytest.raises(WriteInRead):
+            db.session.flush()
+        db.session.rollback()
+    with app.test_request_context(f"/m/{code}", method="POST"):
+        # A post writes, as every action does (in its own transaction).
+        stored = db.session.scalars(sa.select(Match.note).where(Match.code == code)).one()
+    assert stored == ""
+    assert "written by a page" not in host.get(f"/m/{code}").get_data(as_text=True)
