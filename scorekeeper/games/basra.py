@@ -75,6 +75,14 @@ CARDS, CARDS_CAPTURED, ACES, JACKS = (
 BASRAS, DOUBLE_BASRAS = Term("basras"), Term("double_basras")
 # The majority's breakdown line head to head, 27 (MAJORITY_CARDS) or more cards.
 MAJORITY_LABEL = Term.of("majority.cards", num=MAJORITY_CARDS)
+# The calculator's hints, made once: a long sheet works out every calculator cell on each page.
+ONE_EACH, TWO_POINTS, THREE_POINTS = (
+    Term.of("points_each", num=1),
+    Term.of("points", num=2),
+    Term.of("points", num=3),
+)
+TEN_EACH = Term.of("each", points=10)
+BY_CARD_HINTS = {value: Term.of("each", points=2 * value) for *_row, value, _most in BASRA_CARDS}
 
 
 class Basra(PointsGame):
@@ -128,7 +136,7 @@ class Basra(PointsGame):
             "basra_value",
             Term("rule.basra_value"),
             (
-                ("flat", Term.of("each", points=10)),
+                ("flat", TEN_EACH),
                 ("by_card", Term("rule.basra_value.by_card")),
             ),
             default="flat",
@@ -161,21 +169,20 @@ class Basra(PointsGame):
             fields.append(most_cards_field(Term("hint.basra.alone")))
         else:
             fields.append(count_field("cards", CARDS_CAPTURED, PACK, Term("hint.basra.cards")))
-        one_each = Term.of("points_each", num=1)
         fields += [
-            count_field("aces", ACES, 4, one_each),
-            count_field("jacks", JACKS, 4, one_each),
-            flag_field("two_clubs", "2♣", Term.of("points", num=2)),
-            flag_field("ten_diamonds", "10♦", Term.of("points", num=3)),
+            count_field("aces", ACES, 4, ONE_EACH),
+            count_field("jacks", JACKS, 4, ONE_EACH),
+            flag_field("two_clubs", "2♣", TWO_POINTS),
+            flag_field("ten_diamonds", "10♦", THREE_POINTS),
         ]
         plays = DEALT // table.sides
         if self.choice(table, "basra_value") == "by_card":
             fields += [
-                count_field(key, made_with, most, Term.of("each", points=2 * value))
+                count_field(key, made_with, most, BY_CARD_HINTS[value])
                 for key, made_with, _line, value, most in BASRA_CARDS
             ]
         else:
-            fields.append(count_field("basras", BASRAS, plays, Term.of("each", points=10)))
+            fields.append(count_field("basras", BASRAS, plays, TEN_EACH))
         if self.choice(table, "double_basra") == "on":
             fields.append(
                 count_field("double_basras", DOUBLE_BASRAS, 2, Term("hint.jack_onto_jack"))

@@ -52,6 +52,8 @@ CARDS, CARDS_CAPTURED, ACES, CLUBS_LABEL = (
 )
 BRASTAS, DOUBLE_BRASTAS, LAST_HAND = Term("brastas"), Term("double_brastas"), Term("last_hand")
 FAILED_BUILDS, JACK_BURNS = Term("failed_builds"), Term("jack_burns")
+# The calculator's hints, made once: a long sheet works out every calculator cell on each page.
+TEN_POINTS, TEN_EACH = Term.of("points", num=10), Term.of("each", points=10)
 
 
 class Brasta(PointsGame):
@@ -105,14 +107,13 @@ class Brasta(PointsGame):
 
     def calculator_fields(self, table: Table) -> tuple[CalcField, ...]:
         """Brasta's scoring reference as inputs, line by line."""
-        ten = Term.of("points", num=10)
         return (
             count_field("cards", CARDS_CAPTURED, PACK, Term("hint.brasta.cards")),
             count_field("aces", ACES, 4, Term("hint.brasta.aces")),
-            flag_field("two_clubs", "2♣", ten),
-            flag_field("ten_diamonds", "10♦", ten),
+            flag_field("two_clubs", "2♣", TEN_POINTS),
+            flag_field("ten_diamonds", "10♦", TEN_POINTS),
             count_field("clubs", CLUBS_LABEL, CLUBS, Term("hint.brasta.clubs")),
-            count_field("brastas", BRASTAS, PLAYS, Term.of("each", points=10)),
+            count_field("brastas", BRASTAS, PLAYS, TEN_EACH),
             count_field("double_brastas", DOUBLE_BRASTAS, 2, Term("hint.jack_onto_jack")),
             flag_field("last_hand", LAST_HAND, Term("hint.brasta.last_hand")),
             count_field("failed_builds", FAILED_BUILDS, PLAYS, Term("hint.brasta.failed_builds")),

@@ -38,6 +38,12 @@ CARDS, CARDS_CAPTURED, ACES, JACKS = (
     Term("jacks"),
 )
 PASTURAS = Term("pasturas")
+# The calculator's hints, made once: a long sheet works out every calculator cell on each page.
+ONE_EACH, TWO_POINTS, THREE_POINTS = (
+    Term.of("points_each", num=1),
+    Term.of("points", num=2),
+    Term.of("points", num=3),
+)
 
 
 class Pastura(PointsGame):
@@ -82,14 +88,13 @@ class Pastura(PointsGame):
             )
         else:
             most = (count_field("cards", CARDS_CAPTURED, PACK, Term("hint.pastura.cards")),)
-        one_each = Term.of("points_each", num=1)
         return (
             *most,
-            count_field("aces", ACES, 4, one_each),
-            count_field("jacks", JACKS, 4, one_each),
-            flag_field("two_clubs", "2♣", Term.of("points", num=2)),
-            flag_field("ten_diamonds", "10♦", Term.of("points", num=3)),
-            count_field("pasturas", PASTURAS, PACK // 2, one_each),
+            count_field("aces", ACES, 4, ONE_EACH),
+            count_field("jacks", JACKS, 4, ONE_EACH),
+            flag_field("two_clubs", "2♣", TWO_POINTS),
+            flag_field("ten_diamonds", "10♦", THREE_POINTS),
+            count_field("pasturas", PASTURAS, PACK // 2, ONE_EACH),
         )
 
     def calculate(self, table: Table, counts: Mapping[str, int], held_over: int = 0) -> Calculation:
