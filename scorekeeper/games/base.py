@@ -19,7 +19,8 @@ Arg = Any
 
 
 def _args(given: Mapping[str, Arg]) -> tuple[tuple[str, Arg], ...]:
-    """Keyword args as a Term keeps them: sorted pairs, so two equal terms compare equal."""
+    """Keyword args as a Term keeps them: sorted pairs, so two equal terms compare equal (an
+    arg given as None is left out: its wording says the sentence without it)."""
     return tuple(sorted((key, value) for key, value in given.items() if value is not None))
 
 
@@ -59,10 +60,6 @@ class Problem:
     def of(cls, code: str, **args: Arg) -> Problem:
         """A problem with its numbers by name: Problem.of("add_up", what=..., got=5, total=4)."""
         return cls(code, _args(args))
-
-    def get(self, key: str, default: Arg = None) -> Arg:
-        """One of its args by name (default when it has none)."""
-        return dict(self.args).get(key, default)
 
     def __str__(self) -> str:
         return _wording(self)
