@@ -1,20 +1,17 @@
 """The games' words (scorekeeper/terms.py): every code the rules name has its words, none is
 left unused, and the rules' values read, in English, as the sentences a player has always read
-(the other languages: tests/web/test_languages.py and the pages' tests)."""
+(the other languages: tests/web/test_game_words.py, test_languages.py and the pages' tests)."""
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from flask import Flask
-from flask_babel import Babel, force_locale
 
-from scorekeeper.games import GAMES, CountError, EntryFacts, Problem, Term, get_game, word_with
+from scorekeeper.games import GAMES, CountError, EntryFacts, Problem, Term, get_game
 from scorekeeper.terms import PROBLEMS, TERMS, say
-from tests.words import TRANSLATED, TRANSLATIONS, words
 
 from .helpers import counted, plain, table
 
@@ -315,52 +312,3 @@ SAID: list[tuple[Callable[[], object], str]] = [
 @pytest.mark.parametrize(("given", "english"), SAID)
 def test_the_rules_values_read_as_they_always_did(given, english) -> None:
     assert say(given()) == english
-
-
-@pytest.fixture(scope="module")
-def in_language() -> Iterator[Callable[[str, object], str]]:
-    """say() in a language, as a request in it reads the catalogs (a bare app: Flask-Babel and
-    the catalogs, no database)."""
-    app = Flask(__name__)
-    app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(TRANSLATIONS)
-    Babel(app)
-
-    def said(language: str, value: object) -> str:
-        with app.test_request_context(), force_locale(language):
-            return say(value)  # type: ignore[arg-type]
-
-    yield said
-
-
-def _every_value() -> list[object]:
-    """Every label the games show and every value in SAID: what a page may word."""
-    return [*_every_label(), *(given() for given, _english in SAID)]
-
-
-@pytest.mark.parametrize("language", TRANSLATED)
-def test_every_value_is_worded_in_every_language(in_language, language: str) -> None:
-    # The translations fill the same placeholders: none is left, none is missing (KeyError).
-    catalog = words(language)
-    for value in _every_value():
-        said = in_language(language, value)
-        assert "%(" not in said and (said or not value), value
-        # A term without numbers reads as the catalog translates its English (Brisca's
-        # jacks, the one term with a context, are the catalog's "the Spanish deck" ones).
-        if isinstance(value, Term) and not value.args:
-            english = in_language("en", value)
-            context = "the Spanish deck" if value.code == "jacks.spanish" else None
-            assert said == catalog(english, context), value
-
-
-def test_str_and_a_page_word_a_term_as_say_does(in_language) -> None:
-    # Once the app is made (words.init_app gives say to the rules), str() of a term or a
-    # problem is its words in the request's language.
-    word_with(say)
-    app = Flask(__name__)
-    app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(TRANSLATIONS)
-    Babel(app)
-    refused = _refused("basra", {"cards": 10, "aces": 5})
-    with app.test_request_context(), force_locale("ru"):
-        assert str(Term("game.basra")) == in_language("ru", Term("game.basra")) != "Basra"
-        assert str(refused) == in_language("ru", refused)
-        assert Term("aces").__html__() == in_language("ru", Term("aces"))
