@@ -3,7 +3,7 @@ label, a breakdown line) or finds wrong (a Problem: a calculator's refusal, a ha
 add up, an entry that can't stand beside another side's), worded here, once, in the language of
 the phone that reads them.
 
-The rules import nothing from Flask or Babel (tests/unit/test_games_import.py): they name, this
+The rules import nothing from Flask or Babel (tests/unit/test_registry.py): they name, this
 module says. words.init_app gives say() to the rules (games.word_with), so str() of a Term and a
 template showing one word it as Flask-Babel's lazy strings did.
 """
