@@ -6,8 +6,9 @@ with the switch on every page, which its signed cookie then remembers. Each phon
 read its own: the sheet is the same, only the words change. Its time zone comes from a cookie
 app.js writes; until then times are UTC and say so.
 
-Flask-Babel's lazy strings (`_l`) are not HTML-escaped when rendered: they carry only our own
-words, never a name someone typed (that goes through `_()` at request time, in a template).
+Flask-Babel's lazy strings (`_l`) and the games' Terms (scorekeeper/terms.py) are not
+HTML-escaped when rendered: they carry only our own words, never a name someone typed (that goes
+through `_()` at request time, in a template, or a Problem, which a page escapes).
 """
 
 from __future__ import annotations

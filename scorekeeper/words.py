@@ -16,7 +16,8 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
-from scorekeeper.games import Aim, Goal, PlayOn, Tie, WinRule, Won
+from scorekeeper import terms
+from scorekeeper.games import Aim, Goal, PlayOn, Tie, WinRule, Won, word_with
 from scorekeeper.languages import number
 
 if TYPE_CHECKING:
@@ -179,7 +180,9 @@ def score(totals: Sequence[int]) -> str:
 def init_app(app: Flask) -> None:
     """The wordings as the templates use them: `state.reason|why`,
     `state.play_on|play_on(sheet.sides)`, `series|series_standing(sheet.sides)`,
-    `feat.score|score`, `standing.goal|goal`."""
+    `feat.score|score`, `standing.goal|goal`; and the games' terms and problems
+    (scorekeeper/terms.py) as str() and the pages word them."""
+    word_with(terms.say)
     app.add_template_filter(why, "why")
     app.add_template_filter(series_standing, "series_standing")
     app.add_template_filter(score, "score")

@@ -17,6 +17,7 @@ from scorekeeper.permissions import Action, Viewer, viewer_for
 from scorekeeper.scoresheet import corrections, entries
 from scorekeeper.scoresheet.sheet import Sheet, load_sheet
 from scorekeeper.scoresheet.writing import Done
+from scorekeeper.terms import say
 
 bp = Blueprint("calculator", __name__, url_prefix="/m")
 
@@ -59,7 +60,7 @@ def _calculator(
         try:
             preview = game.calculate(table, counts, sheet.held_going_into(number))
         except CountError as error:
-            form[f"n_{error.field}"].errors.append(error.reason)
+            form[f"n_{error.field}"].errors.append(say(error.reason))
             status = 400
         else:
             facts = EntryFacts(preview.total, counts, black_hand=bool(form.black_hand.data))

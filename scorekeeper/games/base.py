@@ -1,27 +1,87 @@
 """The shapes every game shares: what a table is, what a side entered, what the sheet says.
 
-Plain Python on purpose: nothing here knows about Flask or the database, so every scoring line
-and win rule can be tested on its own. The one exception is the words people read, marked for
-translation with Flask-Babel's gettext: outside a request they are the English, so a rule tested
-on its own reads as written.
+Plain Python on purpose: nothing here knows about Flask, Babel or the database, so every
+scoring line and win rule can be tested on its own. Not even the words people read: a label is a
+Term and a refusal a Problem, a code with its numbers, worded by scorekeeper/terms.py in the
+language of the phone that reads them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal, NamedTuple
 
-from flask_babel import gettext as _
-from flask_babel import pgettext
+# What a Term's or a Problem's args hold: numbers, names (a side's, as typed, or a Term), other
+# words (a Problem quoted in another) and pairs of them (each other side's name and count).
+Arg = Any
 
 
-def listed(items: Iterable[str]) -> str:
-    """Several things in a row, as the phone's language separates them ("a, b, c"; Arabic
-    "a، b، c"): every list a sentence names, here and in the templates (the same words)."""
-    # NOTE: what separates the items of a list ("Ana 61 → 70, Bea 59 → 50"), with its space.
-    return pgettext("list separator", ", ").join(items)
+def _args(given: Mapping[str, Arg]) -> tuple[tuple[str, Arg], ...]:
+    """Keyword args as a Term keeps them: sorted pairs, so two equal terms compare equal (an
+    arg given as None is left out: its wording says the sentence without it)."""
+    return tuple(sorted((key, value) for key, value in given.items() if value is not None))
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """A word the rules name, by its code, with the numbers it says: a game's name, a field's
+    label, a breakdown line ("Majority (27+ cards)"). Worded by scorekeeper/terms.py; str() and
+    a template word it in the reader's language once the app is made (word_with). It never holds
+    what someone typed, so a page shows it as it is, as it did Flask-Babel's lazy strings."""
+
+    code: str
+    args: tuple[tuple[str, Arg], ...] = ()
+
+    @classmethod
+    def of(cls, code: str, **args: Arg) -> Term:
+        """A term with its numbers by name: Term.of("points", num=101)."""
+        return cls(code, _args(args))
+
+    def __str__(self) -> str:
+        return _wording(self)
+
+    def __html__(self) -> str:
+        return _wording(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """What is wrong, by its code, with the numbers and names it says: a calculator's refusal, a
+    hand that doesn't add up, an entry that can't stand beside another side's. Whoever shows it
+    words it (scorekeeper/terms.py say); str() does too, and a page escapes it, as it names
+    sides by what their players typed."""
+
+    code: str
+    args: tuple[tuple[str, Arg], ...] = ()
+
+    @classmethod
+    def of(cls, code: str, **args: Arg) -> Problem:
+        """A problem with its numbers by name: Problem.of("add_up", what=..., got=5, total=4)."""
+        return cls(code, _args(args))
+
+    def __str__(self) -> str:
+        return _wording(self)
+
+
+def _unworded(said: Term | Problem) -> str:
+    """Before the app gives the wording (a rule tested on its own): the code."""
+    return said.code
+
+
+_wording: Callable[[Term | Problem], str] = _unworded
+
+
+def word_with(wording: Callable[[Term | Problem], str]) -> None:
+    """The app's wording of terms and problems (scorekeeper/terms.py say), given when it is made:
+    the rules name them by code, and str() or a page asks this for their words."""
+    global _wording
+    _wording = wording
+
+
+# A label as the rules give it: a Term, or a card's sign ("2♣") that reads the same everywhere.
+Label = Term | str
 
 
 @dataclass(frozen=True)
@@ -29,7 +89,7 @@ class TableFormat:
     """How the table is seated: how many sides, how many players on each."""
 
     key: str
-    label: str
+    label: Label
     sides: int
     players_per_side: int = 1
 
@@ -39,8 +99,8 @@ class TableRule:
     """A variant a table agrees on before the first hand."""
 
     key: str
-    label: str
-    choices: tuple[tuple[str, str], ...]
+    label: Label
+    choices: tuple[tuple[str, Label], ...]
     default: str
     # Format keys this rule matters for; None means every format.
     formats: tuple[str, ...] | None = None
@@ -62,12 +122,11 @@ class Table:
     # The sides' names, for sentences a player reads; "Side 1"… when not given.
     names: tuple[str, ...] = ()
 
-    def side_name(self, index: int) -> str:
-        """How a sentence about a hand names a side."""
+    def side_name(self, index: int) -> str | Term:
+        """How a sentence about a hand names a side: its name, else its place ("Side 2")."""
         if index < len(self.names):
             return self.names[index]
-        # NOTE: A side the host did not name, by its place at the table: "Side 2".
-        return _("Side %(number)d", number=index + 1)
+        return Term.of("side", number=index + 1)
 
     def rule_on(self, key: str) -> bool:
         """Whether a yes/no table rule is on here (False when the table has no such rule)."""
@@ -81,12 +140,12 @@ class CalcField:
     """One input of a calculator: a count of something in a side's pile, or a yes/no."""
 
     key: str
-    label: str
+    label: Label
     minimum: int = 0
     maximum: int = 52
     kind: Literal["count", "flag", "choice"] = "count"
-    choices: tuple[tuple[int, str], ...] = ()
-    hint: str = ""
+    choices: tuple[tuple[int, Label], ...] = ()
+    hint: Label = ""
 
 
 @dataclass(frozen=True)
@@ -94,7 +153,7 @@ class ScoreLine:
     """One row of a breakdown, as on the game's scoring table."""
 
     key: str
-    label: str
+    label: Label
     count: int
     points: int
 
@@ -110,17 +169,17 @@ class Calculation:
 class CountError(ValueError):
     """A count that cannot be true at a real table, tied to the field it came from."""
 
-    def __init__(self, field: str, reason: str) -> None:
-        super().__init__(f"{field}: {reason}")
+    def __init__(self, field: str, reason: Problem) -> None:
+        super().__init__(f"{field}: {reason.code}")
         self.field = field
         self.reason = reason
 
 
 class Conflict(NamedTuple):
-    """Why an entry can't stand beside what another side entered for the same hand, in words
-    that say both sides' part."""
+    """Why an entry can't stand beside what another side entered for the same hand: a Problem
+    whose words say both sides' part."""
 
-    reason: str
+    reason: Problem
     # The calculator count it is about (its key), where it is about one: the page marks it.
     field: str | None = None
 
@@ -162,8 +221,8 @@ class HandResult(NamedTuple):
     needs_last_trick: tuple[int, ...] = ()
     # Pastura: the side that won at once by early victory in this hand.
     early_victory: int | None = None
-    # Cross-side check: what does not add up, in words a player understands.
-    problems: tuple[str, ...] = ()
+    # Cross-side check: what does not add up (worded by scorekeeper/terms.py).
+    problems: tuple[Problem, ...] = ()
 
 
 class Aim(StrEnum):

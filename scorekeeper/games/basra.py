@@ -4,10 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from flask_babel import lazy_gettext as _l
-from flask_babel import lazy_ngettext, ngettext
-
-from .base import CalcField, Calculation, EntryFacts, HandResult, Table, TableFormat, TableRule
+from .base import (
+    CalcField,
+    Calculation,
+    CountError,
+    EntryFacts,
+    HandResult,
+    Label,
+    Problem,
+    Table,
+    TableFormat,
+    TableRule,
+    Term,
+)
 from .calculator import (
     MAJORITY_CARDS,
     MOST_ALONE,
@@ -20,7 +29,6 @@ from .calculator import (
     line,
     most_cards_field,
     read_counts,
-    require,
     require_cards_for_clears,
     require_most_cards_claim,
     require_within_cards,
@@ -37,53 +45,60 @@ DOUBLE_BASRA = 20
 # rules": twice the face value of the card that made it, a queen or a king 20). A jack never
 # makes a basra, so it has no row; queens and kings share one.
 # Each row: its key, its calculator field's label, its breakdown line's label, value, most.
-BASRA_CARDS: tuple[tuple[str, str, str, int, int], ...] = (
-    ("basra_ace", _l("Basras made with an ace"), _l("Basras with an ace"), 1, 4),
+BASRA_CARDS: tuple[tuple[str, Term, Term, int, int], ...] = (
+    ("basra_ace", Term("basras_made.ace"), Term("basras_with.ace"), 1, 4),
     *(
         (
             f"basra_{rank}",
-            # NOTE: %(rank)d is a card's number, 2 to 10: "Basras made with a 7".
-            _l("Basras made with a %(rank)d", rank=rank),
-            # NOTE: %(rank)d is a card's number, 2 to 10: "Basras with a 7".
-            _l("Basras with a %(rank)d", rank=rank),
+            Term.of("basras_made.rank", rank=rank),
+            Term.of("basras_with.rank", rank=rank),
             rank,
             4,
         )
         for rank in range(2, 11)
     ),
-    (
-        "basra_picture",
-        _l("Basras made with a queen or king"),
-        _l("Basras with a queen or king"),
-        10,
-        8,
-    ),
+    ("basra_picture", Term("basras_made.picture"), Term("basras_with.picture"), 10, 8),
 )
 # The plain entry's tick that says nobody took the majority, as a refusal quotes it: head to
 # head, the cards split evenly; three players, two or three tied for the most.
-SPLIT_TICK = _l("Cards split evenly (26–26)")
-TIED_TICK = _l("Tied for most cards")
+SPLIT_TICK = Term("tick.split")
+TIED_TICK = Term("tick.tied")
 # docs/rules/basra.md, "Calculator": after four to the floor the other 48 cards are dealt out
 # to the players, so a side plays at most 48 / sides cards, and every basra is made by one.
 DEALT = PACK - 4
+CARDS, CARDS_CAPTURED, ACES, JACKS = (
+    Term("cards"),
+    Term("cards_captured"),
+    Term("aces"),
+    Term("jacks"),
+)
+BASRAS, DOUBLE_BASRAS = Term("basras"), Term("double_basras")
+# The majority's breakdown line head to head, 27 (MAJORITY_CARDS) or more cards.
+MAJORITY_LABEL = Term.of("majority.cards", num=MAJORITY_CARDS)
+# The calculator's hints, made once: a long sheet works out every calculator cell on each page.
+ONE_EACH, TWO_POINTS, THREE_POINTS = (
+    Term.of("points_each", num=1),
+    Term.of("points", num=2),
+    Term.of("points", num=3),
+)
+TEN_EACH = Term.of("each", points=10)
+BY_CARD_HINTS = {value: Term.of("each", points=2 * value) for *_row, value, _most in BASRA_CARDS}
 
 
 class Basra(PointsGame):
     """Basra's formats, table rules, calculator and carried-over majority."""
 
     key = "basra"
-    feats = (
-        ("basras", _l("Basras")),
-        ("double_basras", _l("Double basras")),
-        # NOTE: a phone's record: how many hands its side took Basra's majority (most cards).
-        ("majorities", _l("Majorities taken")),
+    feats: tuple[tuple[str, Label], ...] = (
+        ("basras", Term("basras")),
+        ("double_basras", Term("double_basras")),
+        ("majorities", Term("majorities")),
     )
-    # NOTE: The name of a card game.
-    name = _l("Basra")
+    name = Term("game.basra")
     formats = (
-        TableFormat("2", _l("2 head to head"), sides=2),
-        TableFormat("2v2", _l("4 in 2 partnerships"), sides=2, players_per_side=2),
-        TableFormat("3", _l("3 each for themselves"), sides=3),
+        TableFormat("2", Term("format.2"), sides=2),
+        TableFormat("2v2", Term("format.2v2"), sides=2, players_per_side=2),
+        TableFormat("3", Term("format.3"), sides=3),
     )
     # docs/rules/basra.md, "Target and winning": 101, or the older Egyptian 121.
     targets = (101, 121)
@@ -94,37 +109,35 @@ class Basra(PointsGame):
     table_rules = (
         TableRule(
             "carry_over",
-            _l("Second 26–26 in a row"),
+            Term("rule.carry_over"),
             (
-                ("stack", _l("Stack: the held-over 30 keeps growing (90 for the next majority)")),
-                ("lapse", _l("Lapse: only the new tie's 30 is held (a majority is never over 60)")),
+                ("stack", Term("rule.carry_over.stack")),
+                ("lapse", Term("rule.carry_over.lapse")),
             ),
             default="stack",
         ),
         TableRule(
             "three_tie",
-            _l("Tied for most cards (3 players)"),
+            Term("rule.three_tie"),
             (
-                ("held", _l("Held over, like a 26–26 split")),
-                ("nobody", _l("Nobody scores the majority")),
+                ("held", Term("rule.three_tie.held")),
+                ("nobody", Term("rule.three_tie.nobody")),
             ),
             default="held",
             formats=("3",),
         ),
         TableRule(
             "double_basra",
-            _l("Double basra (a jack onto a lone jack: 20)"),
-            # NOTE: Whether a table plays a rule: off (not played) or on (played).
-            (("off", _l("Off")), ("on", _l("On"))),
+            Term("rule.double_basra"),
+            (("off", Term("rule.off")), ("on", Term("rule.on"))),
             default="off",
         ),
         TableRule(
             "basra_value",
-            _l("What a basra is worth"),
+            Term("rule.basra_value"),
             (
-                # NOTE: What each one is worth, in points: "10 each".
-                ("flat", _l("%(points)d each", points=10)),
-                ("by_card", _l("By its card: twice the face value, pictures 10")),
+                ("flat", TEN_EACH),
+                ("by_card", Term("rule.basra_value.by_card")),
             ),
             default="flat",
         ),
@@ -132,18 +145,18 @@ class Basra(PointsGame):
         # calculator just counts basras made, so the scoring is the same either way.
         TableRule(
             "seven_diamonds",
-            _l("Seven of diamonds basra"),
+            Term("rule.seven_diamonds"),
             (
-                ("standard", _l("Numerals adding to 10 or less")),
-                ("other", _l("Under 10, or all tens and pictures, or equal groups under 10")),
+                ("standard", Term("rule.seven_diamonds.standard")),
+                ("other", Term("rule.seven_diamonds.other")),
             ),
             default="standard",
         ),
     )
     expected = (
-        Expected("cards", _l("Cards"), PACK),
-        Expected("aces", _l("Aces"), 4),
-        Expected("jacks", _l("Jacks"), 4),
+        Expected("cards", CARDS, PACK),
+        Expected("aces", ACES, 4),
+        Expected("jacks", JACKS, 4),
         Expected("two_clubs", "2♣", 1, single=True),
         Expected("ten_diamonds", "10♦", 1, single=True),
     )
@@ -151,44 +164,28 @@ class Basra(PointsGame):
     def calculator_fields(self, table: Table) -> tuple[CalcField, ...]:
         """Cards, the scoring cards and basras, shaped by the table's rules."""
         fields: list[CalcField] = []
-        # Lazy, as every label and hint here: a long sheet works out every calculator cell on
-        # each page, and only the calculator's own page shows them.
         if table.sides >= 3:
-            fields.append(count_field("cards", _l("Cards captured"), PACK))
-            fields.append(
-                most_cards_field(_l("Alone: 30 for the majority, plus anything held over"))
-            )
+            fields.append(count_field("cards", CARDS_CAPTURED, PACK))
+            fields.append(most_cards_field(Term("hint.basra.alone")))
         else:
-            fields.append(
-                count_field(
-                    "cards",
-                    _l("Cards captured"),
-                    PACK,
-                    _l("27 or more takes the majority; 26 is a tie"),
-                )
-            )
-        one_each = lazy_ngettext("%(num)d point each", "%(num)d points each", 1)
+            fields.append(count_field("cards", CARDS_CAPTURED, PACK, Term("hint.basra.cards")))
         fields += [
-            count_field("aces", _l("Aces"), 4, one_each),
-            count_field("jacks", _l("Jacks"), 4, one_each),
-            flag_field("two_clubs", "2♣", lazy_ngettext("%(num)d point", "%(num)d points", 2)),
-            flag_field("ten_diamonds", "10♦", lazy_ngettext("%(num)d point", "%(num)d points", 3)),
+            count_field("aces", ACES, 4, ONE_EACH),
+            count_field("jacks", JACKS, 4, ONE_EACH),
+            flag_field("two_clubs", "2♣", TWO_POINTS),
+            flag_field("ten_diamonds", "10♦", THREE_POINTS),
         ]
         plays = DEALT // table.sides
         if self.choice(table, "basra_value") == "by_card":
             fields += [
-                count_field(key, made_with, most, _l("%(points)d each", points=2 * value))
+                count_field(key, made_with, most, BY_CARD_HINTS[value])
                 for key, made_with, _line, value, most in BASRA_CARDS
             ]
         else:
-            fields.append(
-                count_field("basras", _l("Basras"), plays, _l("%(points)d each", points=10))
-            )
+            fields.append(count_field("basras", BASRAS, plays, TEN_EACH))
         if self.choice(table, "double_basra") == "on":
             fields.append(
-                count_field(
-                    "double_basras", _l("Double basras"), 2, _l("A jack onto a lone jack: 20")
-                )
+                count_field("double_basras", DOUBLE_BASRAS, 2, Term("hint.jack_onto_jack"))
             )
         return tuple(fields)
 
@@ -204,29 +201,15 @@ class Basra(PointsGame):
         clear_keys = basra_keys + (["double_basras"] if double else [])
         made = sum(values[key] for key in clear_keys)
         plays = DEALT // table.sides
-        # The refusals are lazy: made on every calculation, read only when one is refused.
-        require(
-            made <= plays,
-            clear_keys[0],
-            lazy_ngettext(
-                "%(num)d basra in one hand? Each side plays only %(plays)d cards.",
-                "%(num)d basras in one hand? Each side plays only %(plays)d cards.",
-                made,
-                plays=plays,
-            ),
-        )
-        require_cards_for_clears(values, clear_keys, _too_few_for_basras)
+        if made > plays:
+            raise CountError(clear_keys[0], Problem.of("basras_in_hand", num=made, plays=plays))
+        require_cards_for_clears(values, clear_keys, "basras_need_cards")
         if double:
             # docs/rules/basra.md, "Calculator": a jack onto a lone jack puts both jacks in
             # this side's pile.
-            require(
-                values["jacks"] >= 2 * values["double_basras"],
-                "double_basras",
-                _l(
-                    "Each double basra takes two jacks, but the jacks say %(jacks)d.",
-                    jacks=values["jacks"],
-                ),
-            )
+            if values["jacks"] < 2 * values["double_basras"]:
+                reason = Problem.of("double_basra_jacks", jacks=values["jacks"])
+                raise CountError("double_basras", reason)
 
         worth = MAJORITY + held_over
         if table.sides >= 3:
@@ -235,38 +218,20 @@ class Basra(PointsGame):
             # the most cards alone.
             took_majority = values["most_cards"] == MOST_ALONE
             majority_label = (
-                # NOTE: A breakdown line: the majority's points with the points held over from
-                # earlier ties (%(num)d).
-                lazy_ngettext(
-                    "Majority (most cards, %(num)d held over)",
-                    "Majority (most cards, %(num)d held over)",
-                    held_over,
-                )
-                if held_over
-                else _l("Majority (most cards)")
+                Term.of("majority.most_held", num=held_over) if held_over else Term("majority.most")
             )
         else:
             took_majority = cards >= MAJORITY_CARDS
             majority_label = (
-                # NOTE: A breakdown line: the majority (%(cards)d, always 27, or more cards) with
-                # the points held over from earlier ties (%(num)d).
-                lazy_ngettext(
-                    "Majority (%(cards)d+ cards, %(num)d held over)",
-                    "Majority (%(cards)d+ cards, %(num)d held over)",
-                    held_over,
-                    cards=MAJORITY_CARDS,
-                )
+                Term.of("majority.cards_held", num=held_over, cards=MAJORITY_CARDS)
                 if held_over
-                # NOTE: A breakdown line: the majority, %(num)d (always 27) or more cards.
-                else lazy_ngettext(
-                    "Majority (%(num)d+ card)", "Majority (%(num)d+ cards)", MAJORITY_CARDS
-                )
+                else MAJORITY_LABEL
             )
 
         lines = [
             line("majority", majority_label, cards, worth if took_majority else 0),
-            line("aces", _l("Aces"), values["aces"], values["aces"]),
-            line("jacks", _l("Jacks"), values["jacks"], values["jacks"]),
+            line("aces", ACES, values["aces"], values["aces"]),
+            line("jacks", JACKS, values["jacks"], values["jacks"]),
             line("two_clubs", "2♣", values["two_clubs"], 2 * values["two_clubs"]),
             line("ten_diamonds", "10♦", values["ten_diamonds"], 3 * values["ten_diamonds"]),
         ]
@@ -276,12 +241,12 @@ class Basra(PointsGame):
                 for key, _made_with, line_label, value, _most in BASRA_CARDS
             ]
         else:
-            lines.append(line("basras", _l("Basras"), values["basras"], BASRA * values["basras"]))
+            lines.append(line("basras", BASRAS, values["basras"], BASRA * values["basras"]))
         if double:
             lines.append(
                 line(
                     "double_basras",
-                    _l("Double basras"),
+                    DOUBLE_BASRAS,
                     values["double_basras"],
                     DOUBLE_BASRA * values["double_basras"],
                 )
@@ -326,7 +291,7 @@ class Basra(PointsGame):
         does not)."""
         if entry.counts is None:
             tick = SPLIT_TICK if table.sides == 2 else TIED_TICK
-            return Claim(tied=entry.even_split, tick=str(tick), points=entry.points)
+            return Claim(tied=entry.even_split, tick=tick, points=entry.points)
         if table.sides >= 3:
             return super().claim_of(table, entry)
         cards = entry.counts.get("cards", 0)
@@ -346,17 +311,6 @@ class Basra(PointsGame):
             elif cell.counts is not None and counts.get("cards", 0) == PACK // 2:
                 return True
         return False
-
-
-def _too_few_for_basras(clears: int, least: int, cards: int) -> str:
-    """Basras (and double basras) that need more cards than the side captured."""
-    return ngettext(
-        "%(num)d basra takes at least %(least)d cards, but the cards captured say %(cards)d.",
-        "%(num)d basras take at least %(least)d cards, but the cards captured say %(cards)d.",
-        clears,
-        least=least,
-        cards=cards,
-    )
 
 
 BASRA_GAME = Basra()

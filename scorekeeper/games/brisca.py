@@ -4,10 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
-from flask_babel import lazy_ngettext, lazy_pgettext, ngettext
-
 from .base import (
     Aim,
     CalcField,
@@ -17,12 +13,14 @@ from .base import (
     Goal,
     HandFacts,
     HandResult,
+    Label,
+    Problem,
     Table,
     TableFormat,
     TableRule,
+    Term,
     WinRule,
     Won,
-    listed,
 )
 from .calculator import calculation, count_field, line, read_counts
 from .game import Game, Outcome, every_side
@@ -33,21 +31,19 @@ DECK_POINTS = 120
 # docs/rules/brisca.md, "Card points": ace 11, three 10, king 4, horse 3, jack 2.
 # Each row: its key, its label (the calculator's field, the breakdown's line), its card points,
 # and the calculator's hint.
-CARD_VALUES: tuple[tuple[str, str, int, str], ...] = tuple(
-    (key, label, value, lazy_ngettext("%(num)d point each", "%(num)d points each", value))
+CARD_VALUES: tuple[tuple[str, Term, int, Term], ...] = tuple(
+    (key, Term(label), value, Term.of("points_each", num=value))
     for key, label, value in (
-        ("aces", _l("Aces"), 11),
-        ("threes", _l("Threes"), 10),
-        ("kings", _l("Kings"), 4),
-        # NOTE: The Spanish deck's horse (caballo), the card between the jack and the king.
-        ("horses", _l("Horses"), 3),
-        # NOTE: The Spanish deck's jack (sota), not the French deck's of Basra and Pastura.
-        ("jacks", lazy_pgettext("the Spanish deck", "Jacks"), 2),
+        ("aces", "aces", 11),
+        ("threes", "threes", 10),
+        ("kings", "kings", 4),
+        ("horses", "horses", 3),
+        ("jacks", "jacks.spanish", 2),
     )
 )
 # The ticks only one side can make, as a refusal quotes them (the entry forms' labels).
-BLACK_HAND = _l("Black hand")
-LAST_TRICK = _l("Took the last trick")
+BLACK_HAND = Term("tick.black_hand")
+LAST_TRICK = Term("tick.last_trick")
 # Four suits in the 40-card Spanish deck: four of each counting card.
 SUITS = 4
 
@@ -56,20 +52,17 @@ class Brisca(Game):
     """Brisca's formats, Black hand rule, card-point calculator and rounds won."""
 
     key = "brisca"
-    feats = (
-        # NOTE: a phone's record: Brisca rounds its side won.
-        ("rounds_won", _l("Rounds won")),
-        # NOTE: a phone's record: Brisca rounds tied at the top (60–60), settled by the last trick.
-        ("sixty_sixty", _l("Rounds tied 60–60")),
-        ("black_hands", _l("Black hands")),
+    feats: tuple[tuple[str, Label], ...] = (
+        ("rounds_won", Term("rounds_won")),
+        ("sixty_sixty", Term("sixty_sixty")),
+        ("black_hands", Term("black_hands")),
     )
-    # NOTE: The name of a card game.
-    name = _l("Brisca")
+    name = Term("game.brisca")
     formats = (
-        TableFormat("2", _l("2 head to head"), sides=2),
-        TableFormat("3", _l("3 each for themselves"), sides=3),
-        TableFormat("2v2", _l("4 in 2 partnerships"), sides=2, players_per_side=2),
-        TableFormat("3v3", _l("6 in 2 teams of 3"), sides=2, players_per_side=3),
+        TableFormat("2", Term("format.2"), sides=2),
+        TableFormat("3", Term("format.3"), sides=3),
+        TableFormat("2v2", Term("format.2v2"), sides=2, players_per_side=2),
+        TableFormat("3v3", Term("format.3v3"), sides=2, players_per_side=3),
     )
     # docs/rules/brisca.md, "Target and winning": the first side to win the table's number of
     # rounds (1 to 10, 3 by default) wins.
@@ -80,22 +73,19 @@ class Brisca(Game):
     min_points = 0
     max_points = DECK_POINTS
     deck_points = DECK_POINTS
-    # NOTE: A row of Brisca's score sheet, one deal of the cards, as a title: "Round 3".
-    hand_word = _l("Round")
-    # NOTE: A row of Brisca's score sheet, one deal of the cards, inside a sentence:
-    # "Correct round 3".
-    hand_noun = _l("round")
-    # NOTE: The row under Brisca's score sheet that counts each side's rounds won.
-    total_word = _l("Rounds")
+    # A row of Brisca's score sheet, one deal of the cards: "Round 3", "Correct round 3"; and
+    # the row under it that counts each side's rounds won.
+    hand_word = Term("round")
+    hand_noun = Term("round.noun")
+    total_word = Term("rounds")
     # docs/rules/brisca.md, "Who takes a round": 60–60 goes to the side that took the last
     # trick.
     asks_last_trick = True
     table_rules = (
         TableRule(
             "black_hand",
-            _l("Black hand (Ace, Three and King of trumps win the round)"),
-            # NOTE: Whether a table plays a rule: off (not played) or on (played).
-            (("off", _l("Off")), ("on", _l("On"))),
+            Term("rule.black_hand"),
+            (("off", Term("rule.off")), ("on", Term("rule.on"))),
             default="off",
         ),
     )
@@ -118,9 +108,9 @@ class Brisca(Game):
             ),
         }
 
-    def target_label(self, target: int) -> str:
+    def target_label(self, target: int) -> Term:
         """The target in rounds won ("3 rounds")."""
-        return ngettext("%(num)d round", "%(num)d rounds", target)
+        return Term.of("rounds.target", num=target)
 
     def goal(self, target: int) -> Goal:
         """What wins, in rounds won ("3 rounds wins.", words.goal)."""
@@ -196,7 +186,7 @@ class Brisca(Game):
         return side, Won(WinRule.FIRST_TO_ROUNDS, target=table.target)
 
     def entry_conflicts(
-        self, table: Table, hand: HandFacts, side: int, entry: EntryFacts, me: str | None = None
+        self, table: Table, hand: HandFacts, side: int, entry: EntryFacts, me: Label | None = None
     ) -> list[Conflict]:
         """Beside the counts: only one side holds a black hand or takes the last trick, the
         round's card points can't pass the deck's 120, and the last side's entry must bring
@@ -207,10 +197,10 @@ class Brisca(Game):
         named = [(table.side_name(at), cell) for at, cell in theirs]
         if entry.black_hand and self.black_hands(table, [entry]):
             others = [(name, cell.points) for name, cell in named if cell.black_hand]
-            found += ticked_twice(str(BLACK_HAND), entry.points, others, me)
+            found += ticked_twice(BLACK_HAND, entry.points, others, me)
         if entry.last_trick:
             others = [(name, cell.points) for name, cell in named if cell.last_trick]
-            found += ticked_twice(str(LAST_TRICK), entry.points, others, me)
+            found += ticked_twice(LAST_TRICK, entry.points, others, me)
         # A black hand ends the round before every card is won: its points need not add up.
         if not theirs or self.black_hands(table, [entry, *(cell for _, cell in theirs)]):
             return found
@@ -219,69 +209,40 @@ class Brisca(Game):
 
     def _past_the_deck(
         self, table: Table, theirs: Sequence[tuple[int, EntryFacts]], entry: EntryFacts
-    ) -> str | None:
+    ) -> Problem | None:
         """Why an entry's card points can't be beside the others' (None: they can)."""
         others = sum(cell.points for _, cell in theirs)
         total = others + entry.points
         last = len(theirs) == table.sides - 1
         if total <= DECK_POINTS and not (last and total != DECK_POINTS):
             return None
-        named = listed(f"{table.side_name(at)} {cell.points}" for at, cell in theirs)
+        said = {
+            "named": tuple((table.side_name(at), cell.points) for at, cell in theirs),
+            "points": entry.points,
+            "total": total,
+            "deck": DECK_POINTS,
+        }
         if last and others <= DECK_POINTS:
-            # NOTE: %(named)s is each other side's name and card points ("Side 1 70").
-            return _(
-                "%(named)s already: with your %(points)d the round's card points come to "
-                "%(total)d, and the deck holds %(deck)d. Yours would be %(yours)d. If theirs is "
-                "wrong, the host can correct it.",
-                named=named,
-                points=entry.points,
-                total=total,
-                deck=DECK_POINTS,
-                yours=DECK_POINTS - others,
-            )
-        # NOTE: %(named)s is each other side's name and card points ("Side 1 70").
-        return _(
-            "%(named)s already: with your %(points)d the round's card points come to "
-            "%(total)d, and the deck holds %(deck)d. If theirs is wrong, the host can correct it.",
-            named=named,
-            points=entry.points,
-            total=total,
-            deck=DECK_POINTS,
-        )
+            return Problem.of("past_the_deck_last", yours=DECK_POINTS - others, **said)
+        return Problem.of("past_the_deck", **said)
 
     def hand_problems(
         self, table: Table, cells: Sequence[EntryFacts], points: Sequence[int]
-    ) -> list[str]:
+    ) -> list[Problem]:
         """What a complete round fails to add up to."""
-        problems: list[str] = []
+        problems: list[Problem] = []
         claims = self.black_hands(table, cells)
         if len(claims) > 1:
-            problems.append(
-                ngettext(
-                    "%(num)d side claims a black hand; only one can hold "
-                    "the Ace, Three and King of trumps",
-                    "%(num)d sides claim a black hand; only one can hold "
-                    "the Ace, Three and King of trumps",
-                    len(claims),
-                )
-            )
+            problems.append(Problem.of("black_hands", num=len(claims)))
         last_claims = sum(cell.last_trick for cell in cells)
         if last_claims > 1:
-            problems.append(
-                ngettext(
-                    "%(num)d side says it took the last trick; only one did",
-                    "%(num)d sides say they took the last trick; only one did",
-                    last_claims,
-                )
-            )
+            problems.append(Problem.of("last_tricks", num=last_claims))
         # A black hand ends the round before every card is won, so its points need not add up.
         if claims:
             return problems
         total = sum(points)
         if total != DECK_POINTS:
-            problems.append(
-                _("Card points add up to %(total)d, not %(deck)d", total=total, deck=DECK_POINTS)
-            )
+            problems.append(Problem.of("card_points", total=total, deck=DECK_POINTS))
         return problems + super().hand_problems(table, cells, points)
 
 

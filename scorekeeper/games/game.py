@@ -6,10 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext
-
 from .base import (
     Aim,
     CalcField,
@@ -20,12 +16,15 @@ from .base import (
     Goal,
     HandFacts,
     HandResult,
+    Label,
     MatchState,
     PlayOn,
+    Problem,
     Standing,
     Table,
     TableFormat,
     TableRule,
+    Term,
     Tie,
     WinRule,
     Won,
@@ -70,7 +69,7 @@ class Game:
     Each game in the registry is a subclass: the one interface, declared once."""
 
     key: str
-    name: str
+    name: Term
     formats: tuple[TableFormat, ...]
     # Target choices; empty for a free target (Other game). target_unit is "points" or
     # "rounds": a key (target_words says it to people).
@@ -83,20 +82,18 @@ class Game:
     max_points: int
     # What a whole deck's card points come to, where an entry is card points (Brisca).
     deck_points: int | None = None
-    # What one row of the sheet is called at the table.
-    # NOTE: A row of the score sheet, one deal of the cards, as a title: "Hand 3".
-    hand_word = _l("Hand")
-    # NOTE: A row of the score sheet, one deal of the cards, inside a sentence: "Correct hand 3".
-    hand_noun = _l("hand")
-    # NOTE: The row under the score sheet that adds up each side's points.
-    total_word = _l("Total")
+    # What one row of the sheet is called at the table, as a title ("Hand 3") and inside a
+    # sentence ("Correct hand 3"), and the row under the sheet that adds up each side's points.
+    hand_word = Term("hand")
+    hand_noun = Term("hand.noun")
+    total_word = Term("total")
     # Whether a tie at the top asks who took the last trick (the correction form's tick).
     asks_last_trick = False
     # The counts a hand must add up to when every side used the calculator.
     expected: tuple[Expected, ...] = ()
     # What a phone's record counts of this game's hands besides points (feats_of), by key,
     # with the words it heads them with: Basra's basras, Pastura's pasturas...
-    feats: tuple[tuple[str, str], ...] = ()
+    feats: tuple[tuple[str, Label], ...] = ()
 
     def feats_of(
         self, table: Table, result: HandResult, facts: EntryFacts | None, at: int
@@ -138,7 +135,7 @@ class Game:
         """What this table's target counts, as a key ("points", "rounds"; Other: "hands")."""
         return self.target_unit
 
-    def target_words(self, table: Table) -> str:
+    def target_words(self, table: Table) -> Term:
         """This table's target with its unit, as the sheet's heading says it ("101 points")."""
         return self.target_label(table.target)
 
@@ -146,9 +143,9 @@ class Game:
         """The target as a line on a chart of the totals (None: it isn't a total)."""
         return table.target
 
-    def target_label(self, target: int) -> str:
+    def target_label(self, target: int) -> Term:
         """The target as the create form and result line show it ("101 points", "3 rounds")."""
-        return ngettext("%(num)d point", "%(num)d points", target)
+        return Term.of("points", num=target)
 
     def goal(self, target: int) -> Goal:
         """What wins, for a target in the game's unit ("101 points wins.", words.goal)."""
@@ -183,12 +180,12 @@ class Game:
 
     def entries(
         self, table: Table, hand: HandFacts, held_over: int
-    ) -> tuple[list[EntryFacts | None], list[int | None], list[Calculation | None], list[str]]:
+    ) -> tuple[list[EntryFacts | None], list[int | None], list[Calculation | None], list[Problem]]:
         """Each side's cell, its points and breakdown (calculator entries re-derived)."""
         cells = every_side(hand, table.sides)
         points: list[int | None] = []
         breakdowns: list[Calculation | None] = []
-        problems: list[str] = []
+        problems: list[Problem] = []
         for side, entry in enumerate(cells):
             if entry is None:
                 points.append(None)
@@ -208,9 +205,8 @@ class Game:
                     # let the host see why rather than failing the whole sheet.
                     points.append(entry.points)
                     breakdowns.append(None)
-                    # NOTE: A side's name, then what is wrong with its counts.
-                    problem = _(
-                        "%(side)s: %(problem)s", side=table.side_name(side), problem=error.reason
+                    problem = Problem.of(
+                        "side_counts", side=table.side_name(side), problem=error.reason
                     )
                     problems.append(problem)
                 else:
@@ -219,7 +215,7 @@ class Game:
         return cells, points, breakdowns, problems
 
     def entry_conflicts(
-        self, table: Table, hand: HandFacts, side: int, entry: EntryFacts, me: str | None = None
+        self, table: Table, hand: HandFacts, side: int, entry: EntryFacts, me: Label | None = None
     ) -> list[Conflict]:
         """Every way a side's entry can't stand beside what the other sides entered in this
         hand already (empty: it can), naming their entries: with the calculator on both, the
@@ -272,7 +268,7 @@ class Game:
 
     def hand_problems(
         self, table: Table, cells: Sequence[EntryFacts], points: Sequence[int]
-    ) -> list[str]:
+    ) -> list[Problem]:
         """What a complete hand fails to add up to across sides (calculator on every side)."""
         if not self.expected or not all_by_calculator(cells):
             return []

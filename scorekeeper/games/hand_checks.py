@@ -7,11 +7,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from flask_babel import gettext as _
-from flask_babel import ngettext
-
-from .base import Conflict, EntryFacts, listed
+from .base import Conflict, EntryFacts, Label, Problem
 from .calculator import MOST_ALONE, MOST_CARDS_CHOICES, MOST_NO, MOST_TIED
+
+# A side as a sentence names it: its name, or (not named) its place, a Term ("Side 2").
+Name = Label
 
 
 @dataclass(frozen=True)
@@ -19,35 +19,25 @@ class Expected:
     """One thing a whole hand's calculator entries must add up to across every side."""
 
     key: str
-    noun: str
+    noun: Label
     total: int
     # A single card (2♣) reads better as "claimed by 2 sides" than "add up to 2".
     single: bool = False
 
-    def problem(self, got: int) -> str | None:
-        """The sentence a player reads when the hand doesn't add up on this count."""
+    def problem(self, got: int) -> Problem | None:
+        """What a player reads when the hand doesn't add up on this count (None: it does)."""
         if got == self.total:
             return None
         if self.single:
             if got == 0:
-                # NOTE: %(what)s is a single card or event: "2♣", "10♦", "Last Hand".
-                return _("No side claimed the %(what)s; exactly one should", what=self.noun)
-            # NOTE: %(what)s is a single card or event: "2♣", "10♦", "Last Hand".
-            return ngettext(
-                "The %(what)s is claimed by %(num)d side, not 1",
-                "The %(what)s is claimed by %(num)d sides, not 1",
-                got,
-                what=self.noun,
-            )
-        # NOTE: "Aces add up to 5, not 4": %(what)s is what was counted ("Cards", "Aces").
-        return _(
-            "%(what)s add up to %(got)d, not %(total)d", what=self.noun, got=got, total=self.total
-        )
+                return Problem.of("unclaimed", what=self.noun)
+            return Problem.of("claimed_by", num=got, what=self.noun)
+        return Problem.of("add_up", what=self.noun, got=got, total=self.total)
 
 
 def cross_check(
     counts: Sequence[Mapping[str, int]], expected: Sequence[Expected], most_cards: bool
-) -> list[str]:
+) -> list[Problem]:
     """What a hand entered by calculator on every side fails to add up to."""
     problems = [
         problem
@@ -59,7 +49,7 @@ def cross_check(
     return problems
 
 
-def most_cards_problems(counts: Sequence[Mapping[str, int]]) -> list[str]:
+def most_cards_problems(counts: Sequence[Mapping[str, int]]) -> list[Problem]:
     """Three or more sides: the most-cards claims must match the card counts."""
     cards = [side.get("cards", 0) for side in counts]
     claims = [side.get("most_cards", MOST_NO) for side in counts]
@@ -69,13 +59,11 @@ def most_cards_problems(counts: Sequence[Mapping[str, int]]) -> list[str]:
     wanted = [has_most if side in holders else MOST_NO for side in range(len(counts))]
     if claims == wanted:
         return []
-    shown = listed(str(count) for count in cards)
-    # NOTE: %(counts)s is each side's card count, as "20, 16, 16".
-    return [_("Most cards: the claims don't match the card counts (%(counts)s)", counts=shown)]
+    return [Problem.of("most_cards_claims", counts=tuple(cards))]
 
 
 def over_the_pack(
-    theirs: Sequence[tuple[str, Mapping[str, int]]],
+    theirs: Sequence[tuple[Name, Mapping[str, int]]],
     mine: Mapping[str, int],
     expected: Sequence[Expected],
 ) -> list[Conflict]:
@@ -90,21 +78,12 @@ def over_the_pack(
         if not own or got <= rule.total:
             continue
         if rule.single:
-            # NOTE: %(side)s is a side's name; %(what)s a single card or event: "2♣", "Last Hand".
-            reason = _(
-                "%(side)s has the %(what)s already: only one side can.",
-                side=held[0][0],
-                what=rule.noun,
-            )
+            reason = Problem.of("taken_already", side=held[0][0], what=rule.noun)
         else:
-            named = listed(f"{name} {count}" for name, count in held)
-            # NOTE: "Aces: Side 1 3 already, and your 2 would make 5; there are only 4." %(what)s
-            # is what was counted; %(named)s each other side's name and count.
-            reason = _(
-                "%(what)s: %(named)s already, and your %(own)d would make %(got)d; "
-                "there are only %(total)d.",
+            reason = Problem.of(
+                "over_the_pack",
                 what=rule.noun,
-                named=named,
+                named=tuple(held),
                 own=own,
                 got=got,
                 total=rule.total,
@@ -124,12 +103,12 @@ class Claim(NamedTuple):
     # Its cards captured, where it was counted with the calculator.
     cards: int | None = None
     # The plain entry's tick that says it (its label), and the points entered with it.
-    tick: str = ""
+    tick: Label = ""
     points: int = 0
 
 
 def claim_conflicts(
-    mine: Claim, theirs: Sequence[tuple[str, Claim]], me: str | None = None
+    mine: Claim, theirs: Sequence[tuple[Name, Claim]], me: Name | None = None
 ) -> list[Conflict]:
     """Each other side (named) whose claim can't be true beside this entry's, in both sides'
     words. `me` names the side entering (None: its own phone, "you")."""
@@ -165,90 +144,31 @@ def _belied(claim: Claim, other: Claim) -> bool:
     return False
 
 
-def claim_words(claim: Claim, side: str | None) -> str:
-    """What an entry says about the most cards, in a sentence: of a side by its name, or
-    (side None) of the phone's own, "you"."""
+def claim_words(claim: Claim, side: Name | None) -> Problem:
+    """What an entry says about the most cards, as a sentence quotes it: of a side by its name,
+    or (side None) of the phone's own, "you"."""
     if claim.answer is not None:
-        said = {"answer": dict(MOST_CARDS_CHOICES)[claim.answer], "question": _("Most cards")}
-        cards = claim.cards or 0
-        if side is None:
-            # NOTE: Quoting a side's calculator: %(answer)s is its answer ("Yes, alone") to
-            # the question %(question)s ("Most cards").
-            return ngettext(
-                "You answered “%(answer)s” to “%(question)s”, with %(num)d card captured.",
-                "You answered “%(answer)s” to “%(question)s”, with %(num)d cards captured.",
-                cards,
-                **said,
-            )
-        # NOTE: as the sentence before, of another side (%(side)s, its name).
-        return ngettext(
-            "%(side)s answered “%(answer)s” to “%(question)s”, with %(num)d card captured.",
-            "%(side)s answered “%(answer)s” to “%(question)s”, with %(num)d cards captured.",
-            cards,
-            side=side,
-            **said,
-        )
+        answer = dict(MOST_CARDS_CHOICES)[claim.answer]
+        return Problem.of("answered", side=side, answer=answer, num=claim.cards or 0)
     if claim.cards is not None:
-        if side is None:
-            return ngettext(
-                "You counted %(num)d card captured.",
-                "You counted %(num)d cards captured.",
-                claim.cards,
-            )
-        return ngettext(
-            "%(side)s counted %(num)d card captured.",
-            "%(side)s counted %(num)d cards captured.",
-            claim.cards,
-            side=side,
-        )
+        return Problem.of("counted", side=side, num=claim.cards)
     return ticked_words(claim.tick, bool(claim.tied), claim.points, side)
 
 
-def ticked_words(tick: str, ticked: bool, points: int, side: str | None) -> str:
-    """A plain entry's tick (its label) quoted back: ticked or not, by whom."""
-    if side is None:
-        if ticked:
-            # NOTE: %(tick)s is a tick's label on the entry form ("Cards split evenly (26–26)").
-            return _("You ticked “%(tick)s”.", tick=tick)
-        return _("You did not tick “%(tick)s”.", tick=tick)
-    if ticked:
-        # NOTE: %(side)s is a side's name, %(points)s what it entered, %(tick)s a tick's label.
-        return _(
-            "%(side)s entered %(points)s and ticked “%(tick)s”.",
-            side=side,
-            points=points,
-            tick=tick,
-        )
-    return _(
-        "%(side)s entered %(points)s and did not tick “%(tick)s”.",
-        side=side,
-        points=points,
-        tick=tick,
-    )
+def ticked_words(tick: Label, ticked: bool, points: int, side: Name | None) -> Problem:
+    """A plain entry's tick (its label) quoted back: ticked or not, by whom (None: "you")."""
+    code = "ticked" if ticked else "not_ticked"
+    return Problem.of(code, tick=tick, side=side, points=None if side is None else points)
 
 
-def both_said(mine: str, theirs: str, name: str, me: str | None = None) -> str:
+def both_said(mine: Problem, theirs: Problem, name: Name, me: Name | None = None) -> Problem:
     """Two sides' words that can't both be true, and what to do about it: to a side's own
     phone, check with the other side; to the host writing for side `me`, make them agree."""
-    if me is None:
-        # NOTE: %(side)s is the other side's name.
-        end = _(
-            "Only one of these can be true: check with %(side)s; if theirs is wrong, the host "
-            "can correct it.",
-            side=name,
-        )
-    else:
-        # NOTE: said to the host, who writes the cells of both sides (%(side)s and %(other)s).
-        end = _(
-            "Only one of these can be true: make %(side)s and %(other)s agree.",
-            side=me,
-            other=name,
-        )
-    return f"{mine} {theirs} {end}"
+    return Problem.of("both_said", mine=mine, theirs=theirs, side=name, me=me)
 
 
 def ticked_twice(
-    tick: str, mine: int, theirs: Sequence[tuple[str, int]], me: str | None = None
+    tick: Label, mine: int, theirs: Sequence[tuple[Name, int]], me: Name | None = None
 ) -> list[Conflict]:
     """A tick only one side can make (a black hand, the last trick), made by this entry (its
     points `mine`) and by other sides already (named, with their points)."""

@@ -6,9 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext
-
 from .base import (
     Aim,
     Calculation,
@@ -19,6 +16,7 @@ from .base import (
     Table,
     TableFormat,
     TableRule,
+    Term,
     Tie,
     WinRule,
     Won,
@@ -35,11 +33,10 @@ class Other(PointsGame):
     as many hands as the target says."""
 
     key = "other"
-    # NOTE: The app's choice for a card game it has no rules for, scored in plain points.
-    name = _l("Other game")
+    name = Term("game.other")
     # The host adds sides freely, so the format's two sides are only where the form starts;
     # min_sides and max_sides are the real bounds.
-    formats = (TableFormat("free", _l("2 to 8 sides, named freely"), sides=2),)
+    formats = (TableFormat("free", Term("format.free"), sides=2),)
     # Empty: any positive target (accepts_target says which).
     targets = ()
     default_target = 100
@@ -49,14 +46,11 @@ class Other(PointsGame):
     table_rules = (
         TableRule(
             "winner",
-            _l("Who wins"),
+            Term("rule.winner"),
             (
-                (HIGHEST, _l("The first to the target (the higher when several reach it)")),
-                (LOWEST, _l("The lowest total when a side reaches the target (as in Hearts)")),
-                (
-                    HANDS,
-                    _l("The highest total after a number of hands: the target is that number"),
-                ),
+                (HIGHEST, Term("rule.winner.highest")),
+                (LOWEST, Term("rule.winner.lowest")),
+                (HANDS, Term("rule.winner.hands")),
             ),
             default=HIGHEST,
         ),
@@ -85,10 +79,10 @@ class Other(PointsGame):
         """Points, or (a fixed number of hands) hands."""
         return "hands" if self.choice(table, "winner") == HANDS else self.target_unit
 
-    def target_words(self, table: Table) -> str:
+    def target_words(self, table: Table) -> Term:
         """The target with its unit: "500 points", or a number of hands ("10 hands")."""
         if self.choice(table, "winner") == HANDS:
-            return ngettext("%(num)d hand", "%(num)d hands", table.target)
+            return Term.of("hands.target", num=table.target)
         return super().target_words(table)
 
     def chart_target(self, table: Table) -> int | None:

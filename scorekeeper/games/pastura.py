@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from flask_babel import lazy_gettext as _l
-from flask_babel import lazy_ngettext, ngettext
-
-from .base import CalcField, Calculation, EntryFacts, HandResult, Table, TableFormat
+from .base import CalcField, Calculation, EntryFacts, HandResult, Label, Table, TableFormat, Term
 from .calculator import (
     MAJORITY_CARDS,
     MOST_ALONE,
@@ -32,21 +29,33 @@ PASTURA = 1
 # Lines that count toward an early victory (docs/rules/pastura.md, "Early victory"): the
 # scoring cards and the most cards; pasturas do not count.
 CARD_LINES = frozenset({"most_cards", "aces", "jacks", "two_clubs", "ten_diamonds"})
-# NOTE: A breakdown line: the most cards, %(num)d (always 27) or more.
-MOST_CARDS_LABEL = _l("Most cards (%(num)d+)", num=MAJORITY_CARDS)
+# A breakdown line: the most cards, 27 (MAJORITY_CARDS) or more.
+MOST_CARDS_LABEL = Term.of("most_cards.over", num=MAJORITY_CARDS)
+CARDS, CARDS_CAPTURED, ACES, JACKS = (
+    Term("cards"),
+    Term("cards_captured"),
+    Term("aces"),
+    Term("jacks"),
+)
+PASTURAS = Term("pasturas")
+# The calculator's hints, made once: a long sheet works out every calculator cell on each page.
+ONE_EACH, TWO_POINTS, THREE_POINTS = (
+    Term.of("points_each", num=1),
+    Term.of("points", num=2),
+    Term.of("points", num=3),
+)
 
 
 class Pastura(PointsGame):
     """Pastura's formats, calculator and early victory."""
 
     key = "pastura"
-    feats = (("pasturas", _l("Pasturas")),)
-    # NOTE: The name of a card game.
-    name = _l("Pastura")
+    feats: tuple[tuple[str, Label], ...] = (("pasturas", PASTURAS),)
+    name = Term("game.pastura")
     formats = (
-        TableFormat("2", _l("2 head to head"), sides=2),
-        TableFormat("3", _l("3 each for themselves"), sides=3),
-        TableFormat("2v2", _l("4 in 2 partnerships"), sides=2, players_per_side=2),
+        TableFormat("2", Term("format.2"), sides=2),
+        TableFormat("3", Term("format.3"), sides=3),
+        TableFormat("2v2", Term("format.2v2"), sides=2, players_per_side=2),
     )
     # docs/rules/pastura.md, "Target and winning": 51 or 101.
     targets = (51, 101)
@@ -56,9 +65,9 @@ class Pastura(PointsGame):
     max_points = 999
     table_rules = ()
     expected = (
-        Expected("cards", _l("Cards"), PACK),
-        Expected("aces", _l("Aces"), 4),
-        Expected("jacks", _l("Jacks"), 4),
+        Expected("cards", CARDS, PACK),
+        Expected("aces", ACES, 4),
+        Expected("jacks", JACKS, 4),
         Expected("two_clubs", "2♣", 1, single=True),
         Expected("ten_diamonds", "10♦", 1, single=True),
     )
@@ -72,30 +81,20 @@ class Pastura(PointsGame):
 
     def calculator_fields(self, table: Table) -> tuple[CalcField, ...]:
         """Pastura's scoring table as inputs, line by line."""
-        # Lazy, as every label and hint here: a long sheet works out every calculator cell on
-        # each page, and only the calculator's own page shows them.
         if table.sides >= 3:
             most: tuple[CalcField, ...] = (
-                count_field("cards", _l("Cards captured"), PACK),
-                most_cards_field(_l("Alone: 3 points; nobody scores a tie")),
+                count_field("cards", CARDS_CAPTURED, PACK),
+                most_cards_field(Term("hint.pastura.alone")),
             )
         else:
-            most = (
-                count_field(
-                    "cards",
-                    _l("Cards captured"),
-                    PACK,
-                    _l("27 or more is the most (3); 26 is a tie"),
-                ),
-            )
-        one_each = lazy_ngettext("%(num)d point each", "%(num)d points each", 1)
+            most = (count_field("cards", CARDS_CAPTURED, PACK, Term("hint.pastura.cards")),)
         return (
             *most,
-            count_field("aces", _l("Aces"), 4, one_each),
-            count_field("jacks", _l("Jacks"), 4, one_each),
-            flag_field("two_clubs", "2♣", lazy_ngettext("%(num)d point", "%(num)d points", 2)),
-            flag_field("ten_diamonds", "10♦", lazy_ngettext("%(num)d point", "%(num)d points", 3)),
-            count_field("pasturas", _l("Pasturas"), PACK // 2, one_each),
+            count_field("aces", ACES, 4, ONE_EACH),
+            count_field("jacks", JACKS, 4, ONE_EACH),
+            flag_field("two_clubs", "2♣", TWO_POINTS),
+            flag_field("ten_diamonds", "10♦", THREE_POINTS),
+            count_field("pasturas", PASTURAS, PACK // 2, ONE_EACH),
         )
 
     def calculate(self, table: Table, counts: Mapping[str, int], held_over: int = 0) -> Calculation:
@@ -103,22 +102,22 @@ class Pastura(PointsGame):
         values = read_counts(self.calculator_fields(table), counts)
         cards = values["cards"]
         require_within_cards(values, ("aces", "jacks", "two_clubs", "ten_diamonds"))
-        require_cards_for_clears(values, ["pasturas"], _too_few_for_pasturas)
+        require_cards_for_clears(values, ["pasturas"], "pasturas_need_cards")
         if table.sides >= 3:
             require_most_cards_claim(values, table.sides)
             has_most = values["most_cards"] == MOST_ALONE
-            most_label = _l("Most cards")
+            most_label = Term("most_cards")
         else:
             has_most = cards >= MAJORITY_CARDS
             most_label = MOST_CARDS_LABEL
         return calculation(
             [
                 line("most_cards", most_label, cards, MOST_CARDS if has_most else 0),
-                line("aces", _l("Aces"), values["aces"], values["aces"]),
-                line("jacks", _l("Jacks"), values["jacks"], values["jacks"]),
+                line("aces", ACES, values["aces"], values["aces"]),
+                line("jacks", JACKS, values["jacks"], values["jacks"]),
                 line("two_clubs", "2♣", values["two_clubs"], 2 * values["two_clubs"]),
                 line("ten_diamonds", "10♦", values["ten_diamonds"], 3 * values["ten_diamonds"]),
-                line("pasturas", _l("Pasturas"), values["pasturas"], PASTURA * values["pasturas"]),
+                line("pasturas", PASTURAS, values["pasturas"], PASTURA * values["pasturas"]),
             ]
         )
 
@@ -139,17 +138,6 @@ class Pastura(PointsGame):
             if worked is not None and any(row.key in CARD_LINES for row in worked.lines)
         ]
         return earners[0] if len(earners) == 1 else None
-
-
-def _too_few_for_pasturas(clears: int, least: int, cards: int) -> str:
-    """Pasturas that need more cards than the side captured."""
-    return ngettext(
-        "%(num)d pastura takes at least %(least)d cards, but the cards captured say %(cards)d.",
-        "%(num)d pasturas take at least %(least)d cards, but the cards captured say %(cards)d.",
-        clears,
-        least=least,
-        cards=cards,
-    )
 
 
 PASTURA_GAME = Pastura()

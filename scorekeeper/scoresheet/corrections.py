@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
-from scorekeeper.games import EntryFacts, listed
+from scorekeeper.games import EntryFacts
 from scorekeeper.models import Correction, Match, Side, utcnow
 from scorekeeper.permissions import Action, Viewer
 from scorekeeper.scoresheet.entries import (
@@ -23,6 +23,7 @@ from scorekeeper.scoresheet.entries import (
 )
 from scorekeeper.scoresheet.sheet import Sheet, StoredEntry, cell_values, load_sheet
 from scorekeeper.scoresheet.writing import Done, Post, act, act_on_sides
+from scorekeeper.terms import listed
 
 
 class Fix(NamedTuple):

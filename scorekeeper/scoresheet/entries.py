@@ -16,6 +16,7 @@ from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side, perso
 from scorekeeper.permissions import Action, Viewer
 from scorekeeper.scoresheet.sheet import Sheet, StoredEntry, cell_values, load_sheet
 from scorekeeper.scoresheet.writing import Done, Post, act
+from scorekeeper.terms import say
 
 
 def write_cell(
@@ -182,7 +183,7 @@ def refused_beside(sheet: Sheet, number: int, conflicts: Sequence[Conflict]) -> 
         "%(hand)s %(number)s: nothing was saved. %(why)s",
         hand=sheet.game.hand_word,
         number=number,
-        why=" ".join(conflict.reason for conflict in conflicts),
+        why=" ".join(say(conflict.reason) for conflict in conflicts),
     )
 
 

@@ -29,6 +29,7 @@ from scorekeeper.games import (
 )
 from scorekeeper.games.base import Calculation
 from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side, person
+from scorekeeper.terms import say
 
 
 class StoredEntry(NamedTuple):
@@ -148,8 +149,8 @@ class Sheet:
     def chart(self) -> Chart:
         """The running totals' chart laid out, as the sheet, the TV and History draw it."""
         game, table, names = self.game, self.table, [side.name for side in self.sides]
-        target, goal = game.chart_target(table), game.target_words(table)
-        return running_chart(self.state.running, target, names, goal, game.hand_noun)
+        target, goal = game.chart_target(table), say(game.target_words(table))
+        return running_chart(self.state.running, target, names, goal, say(game.hand_noun))
 
     @cached_property
     def standing(self) -> Standing:

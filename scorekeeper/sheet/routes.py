@@ -29,7 +29,7 @@ from scorekeeper import figures
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.forms import ActionForm, post_of
-from scorekeeper.games import EntryFacts, get_game, listed
+from scorekeeper.games import EntryFacts, get_game
 from scorekeeper.languages import ZONE_COOKIE
 from scorekeeper.live import (
     CACHE_CONTROL,
@@ -81,6 +81,7 @@ from scorekeeper.sheet.forms import (
 )
 from scorekeeper.stream_caps import kept, stream_caps
 from scorekeeper.stream_caps import refused as too_many_streams
+from scorekeeper.terms import listed
 
 bp = Blueprint("sheet", __name__, url_prefix="/m")
 # The name this phone gave last, offered on the claim and watch form.

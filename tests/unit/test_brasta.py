@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.games import CountError, get_game
+from scorekeeper.games import CountError, Problem, Term, get_game
 from scorekeeper.words import why
 
 from .helpers import counted, lines_of, plain, table
 
 BRASTA = get_game("brasta")
+ACES, CLUBS, LAST_HAND = Term("aces"), Term("clubs"), Term("last_hand")
 
 # A hand that adds up: 52 cards, 4 aces, 13 clubs, one 2♣, one 10♦, one Last Hand.
 FIRST = {"cards": 30, "aces": 3, "clubs": 8, "two_clubs": 1, "last_hand": 1}
@@ -19,22 +20,22 @@ SECOND = {"cards": 22, "aces": 1, "clubs": 5, "ten_diamonds": 1}
 @pytest.mark.parametrize(
     ("counts", "line", "total"),
     [
-        ({"cards": 27}, ("most_cards", "Most cards (27+)", 27, 10), 10),
-        ({"cards": 10, "aces": 3}, ("aces", "Aces", 3, 15), 15),
-        ({"cards": 10, "aces": 4}, ("all_aces", "All four aces", 1, 10), 30),
+        ({"cards": 27}, ("most_cards", Term.of("most_cards.over", num=27), 27, 10), 10),
+        ({"cards": 10, "aces": 3}, ("aces", ACES, 3, 15), 15),
+        ({"cards": 10, "aces": 4}, ("all_aces", Term("all_aces"), 1, 10), 30),
         ({"cards": 5, "clubs": 1, "two_clubs": 1}, ("two_clubs", "2♣", 1, 10), 10),
         ({"cards": 5, "ten_diamonds": 1}, ("ten_diamonds", "10♦", 1, 10), 10),
-        ({"cards": 10, "clubs": 7}, ("most_clubs", "Most clubs (7+)", 7, 10), 10),
+        ({"cards": 10, "clubs": 7}, ("most_clubs", Term.of("most_clubs.over", num=7), 7, 10), 10),
         (
             {"cards": 13, "clubs": 13, "two_clubs": 1, "aces": 1},
-            ("all_clubs", "All 13 clubs", 1, 10),
+            ("all_clubs", Term("all_clubs"), 1, 10),
             35,
         ),
-        ({"cards": 4, "brastas": 2}, ("brastas", "Brastas", 2, 20), 20),
-        ({"cards": 2, "double_brastas": 1}, ("double_brastas", "Double Brastas", 1, 20), 20),
-        ({"cards": 5, "last_hand": 1}, ("last_hand", "Last Hand", 1, 10), 10),
-        ({"cards": 5, "failed_builds": 2}, ("failed_builds", "Failed builds", 2, -20), -20),
-        ({"cards": 5, "jack_burns": 1}, ("jack_burns", "Jack burns", 1, -10), -10),
+        ({"cards": 4, "brastas": 2}, ("brastas", Term("brastas"), 2, 20), 20),
+        ({"cards": 2, "double_brastas": 1}, ("double_brastas", Term("double_brastas"), 1, 20), 20),
+        ({"cards": 5, "last_hand": 1}, ("last_hand", LAST_HAND, 1, 10), 10),
+        ({"cards": 5, "failed_builds": 2}, ("failed_builds", Term("failed_builds"), 2, -20), -20),
+        ({"cards": 5, "jack_burns": 1}, ("jack_burns", Term("jack_burns"), 1, -10), -10),
     ],
 )
 def test_scoring_lines(counts, line, total) -> None:
@@ -45,7 +46,7 @@ def test_scoring_lines(counts, line, total) -> None:
 
 def test_all_four_aces_score_30() -> None:
     worked = BRASTA.calculate(table("brasta"), {"cards": 4, "aces": 4})
-    assert lines_of(worked) == [("aces", "Aces", 4, 20), ("all_aces", "All four aces", 1, 10)]
+    assert lines_of(worked) == [("aces", ACES, 4, 20), ("all_aces", Term("all_aces"), 1, 10)]
     assert worked.total == 30
 
 
@@ -62,31 +63,56 @@ def test_a_hand_can_go_negative() -> None:
     worked = BRASTA.calculate(table("brasta"), {"cards": 10, "failed_builds": 2, "jack_burns": 1})
     assert worked.total == -30
     assert lines_of(worked) == [
-        ("failed_builds", "Failed builds", 2, -20),
-        ("jack_burns", "Jack burns", 1, -10),
+        ("failed_builds", Term("failed_builds"), 2, -20),
+        ("jack_burns", Term("jack_burns"), 1, -10),
     ]
 
 
 @pytest.mark.parametrize(
-    ("counts", "field"),
+    ("counts", "field", "reason"),
     [
-        ({"cards": 10, "aces": 5}, "aces"),
-        ({"cards": 53}, "cards"),
-        ({"cards": 20, "clubs": 14}, "clubs"),
-        ({"cards": 10, "failed_builds": -1}, "failed_builds"),
-        ({"cards": 10, "two_clubs": 1}, "two_clubs"),
-        ({"cards": 13, "clubs": 13, "aces": 1}, "two_clubs"),
-        ({"cards": 13, "clubs": 13, "two_clubs": 1}, "aces"),
-        ({"cards": 5, "clubs": 5, "aces": 2}, "cards"),
-        ({"cards": 5, "brastas": 3}, "brastas"),
-        ({"cards": 10, "double_brastas": 3}, "double_brastas"),
-        ({"cards": 10, "last_hand": 2}, "last_hand"),
+        ({"cards": 10, "aces": 5}, "aces", Problem.of("too_many", num=5, what=ACES, most=4)),
+        (
+            {"cards": 53},
+            "cards",
+            Problem.of("too_many", num=53, what=Term("cards_captured"), most=52),
+        ),
+        ({"cards": 20, "clubs": 14}, "clubs", Problem.of("too_many", num=14, what=CLUBS, most=13)),
+        (
+            {"cards": 10, "failed_builds": -1},
+            "failed_builds",
+            Problem.of("below", label=Term("failed_builds"), minimum=0),
+        ),
+        ({"cards": 10, "two_clubs": 1}, "two_clubs", Problem("two_clubs_is_a_club")),
+        ({"cards": 13, "clubs": 13, "aces": 1}, "two_clubs", Problem("all_clubs_two")),
+        ({"cards": 13, "clubs": 13, "two_clubs": 1}, "aces", Problem("all_clubs_ace")),
+        (
+            {"cards": 5, "clubs": 5, "aces": 2},
+            "cards",
+            Problem.of("brasta_cards", num=6, cards=5),
+        ),
+        (
+            {"cards": 5, "brastas": 3},
+            "brastas",
+            Problem.of("brastas_need_cards", num=3, least=6, cards=5),
+        ),
+        (
+            {"cards": 10, "double_brastas": 3},
+            "double_brastas",
+            Problem.of("too_many", num=3, what=Term("double_brastas"), most=2),
+        ),
+        (
+            {"cards": 10, "last_hand": 2},
+            "last_hand",
+            Problem.of("yes_or_no", label=LAST_HAND),
+        ),
     ],
 )
-def test_impossible_counts_name_the_field(counts, field) -> None:
+def test_impossible_counts_name_the_field_and_why(counts, field, reason) -> None:
     with pytest.raises(CountError) as raised:
         BRASTA.calculate(table("brasta"), counts)
     assert raised.value.field == field
+    assert raised.value.reason == reason
 
 
 def test_the_ace_of_clubs_is_both_an_ace_and_a_club() -> None:
@@ -134,11 +160,15 @@ def test_a_hand_that_adds_up_has_no_problems() -> None:
 @pytest.mark.parametrize(
     ("first", "second", "problem"),
     [
-        ({**FIRST, "clubs": 7}, SECOND, "Clubs add up to 12, not 13"),
-        (FIRST, {**SECOND, "last_hand": 1}, "The Last Hand is claimed by 2 sides, not 1"),
-        ({**FIRST, "last_hand": 0}, SECOND, "No side claimed the Last Hand; exactly one should"),
-        ({**FIRST, "cards": 29}, SECOND, "Cards add up to 51, not 52"),
-        (FIRST, {**SECOND, "aces": 2}, "Aces add up to 5, not 4"),
+        ({**FIRST, "clubs": 7}, SECOND, Problem.of("add_up", what=CLUBS, got=12, total=13)),
+        (FIRST, {**SECOND, "last_hand": 1}, Problem.of("claimed_by", num=2, what=LAST_HAND)),
+        ({**FIRST, "last_hand": 0}, SECOND, Problem.of("unclaimed", what=LAST_HAND)),
+        (
+            {**FIRST, "cards": 29},
+            SECOND,
+            Problem.of("add_up", what=Term("cards"), got=51, total=52),
+        ),
+        (FIRST, {**SECOND, "aces": 2}, Problem.of("add_up", what=ACES, got=5, total=4)),
     ],
 )
 def test_a_hand_that_does_not_add_up_is_flagged(first, second, problem) -> None:

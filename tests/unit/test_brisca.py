@@ -4,31 +4,39 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.games import CountError, EntryFacts, get_game
+from scorekeeper.games import Conflict, CountError, EntryFacts, Problem, Term, get_game
 from scorekeeper.words import why
 
 from .helpers import counted, lines_of, plain, table
 
 BRISCA = get_game("brisca")
+ACES = Term("aces")
+# How a sentence names a side nobody named: by its place ("Side 1").
+SIDE_1, SIDE_2 = Term.of("side", number=1), Term.of("side", number=2)
 
 
-def conflict(*args) -> str | None:
-    """Every reason an entry is refused beside the others', said in one go (None: none)."""
+def conflict(*args) -> tuple[Problem, ...] | None:
+    """Every reason an entry is refused beside the others' (None: none)."""
     found = BRISCA.entry_conflicts(*args)
-    return " ".join(found_one.reason for found_one in found) or None
+    return tuple(found_one.reason for found_one in found) or None
+
+
+def card_points(total: int) -> Problem:
+    """A round whose card points add up to this total, not the deck's 120."""
+    return Problem.of("card_points", total=total, deck=120)
 
 
 @pytest.mark.parametrize(
     ("counts", "line", "total"),
     [
-        ({"aces": 2}, ("aces", "Aces", 2, 22), 22),
-        ({"threes": 3}, ("threes", "Threes", 3, 30), 30),
-        ({"kings": 4}, ("kings", "Kings", 4, 16), 16),
-        ({"horses": 1}, ("horses", "Horses", 1, 3), 3),
-        ({"jacks": 4}, ("jacks", "Jacks", 4, 8), 8),
+        ({"aces": 2}, ("aces", ACES, 2, 22), 22),
+        ({"threes": 3}, ("threes", Term("threes"), 3, 30), 30),
+        ({"kings": 4}, ("kings", Term("kings"), 4, 16), 16),
+        ({"horses": 1}, ("horses", Term("horses"), 1, 3), 3),
+        ({"jacks": 4}, ("jacks", Term("jacks.spanish"), 4, 8), 8),
         (
             {"aces": 4, "threes": 4, "kings": 4, "horses": 4, "jacks": 4},
-            ("aces", "Aces", 4, 44),
+            ("aces", ACES, 4, 44),
             120,
         ),
     ],
@@ -105,7 +113,7 @@ def test_a_60_60_round_entered_by_calculator_goes_to_the_last_trick() -> None:
     [
         ("on", 1, ()),
         # Without the table rule a black hand is just cards: the points decide.
-        ("off", 0, ("Card points add up to 100, not 120",)),
+        ("off", 0, (card_points(100),)),
     ],
 )
 def test_black_hand_wins_the_round_outright(black_hand, round_winner, problems) -> None:
@@ -120,9 +128,7 @@ def test_two_black_hands_leave_the_round_undecided() -> None:
     hand = [plain(40, black_hand=True), plain(40, black_hand=True), plain(40)]
     state = BRISCA.state(tbl, [hand])
     assert state.hands[0].round_winner is None
-    assert state.hands[0].problems == (
-        "2 sides claim a black hand; only one can hold the Ace, Three and King of trumps",
-    )
+    assert state.hands[0].problems == (Problem.of("black_hands", num=2),)
     assert state.totals == (0, 0, 0)
 
 
@@ -161,10 +167,10 @@ def test_an_unfinished_round_counts_for_nobody_yet() -> None:
 @pytest.mark.parametrize(
     ("hand", "problems"),
     [
-        ([plain(70), plain(40)], ("Card points add up to 110, not 120",)),
+        ([plain(70), plain(40)], (card_points(110),)),
         (
             [plain(60, last_trick=True), plain(60, last_trick=True)],
-            ("2 sides say they took the last trick; only one did",),
+            (Problem.of("last_tricks", num=2),),
         ),
         ([plain(61), plain(59)], ()),
     ],
@@ -181,9 +187,9 @@ def test_calculator_rounds_check_each_rank_too() -> None:
     state = BRISCA.state(tbl, [[first, second]])
     assert state.hands[0].points == (89, 31)
     assert state.hands[0].problems == (
-        "Aces add up to 5, not 4",
-        "Threes add up to 2, not 4",
-        "Horses add up to 7, not 4",
+        Problem.of("add_up", what=ACES, got=5, total=4),
+        Problem.of("add_up", what=Term("threes"), got=2, total=4),
+        Problem.of("add_up", what=Term("horses"), got=7, total=4),
     )
 
 
@@ -194,8 +200,9 @@ def test_a_round_past_the_deck_is_refused_naming_the_other_side() -> None:
     two = table("brisca")
     said = conflict(two, [plain(70), None], 1, plain(70))
     assert said == (
-        "Side 1 70 already: with your 70 the round's card points come to 140, and the deck "
-        "holds 120. Yours would be 50. If theirs is wrong, the host can correct it."
+        Problem.of(
+            "past_the_deck_last", named=((SIDE_1, 70),), points=70, total=140, deck=120, yours=50
+        ),
     )
     assert conflict(two, [plain(70), None], 1, plain(50)) is None
     assert conflict(two, [plain(60), None], 1, plain(60)) is None
@@ -206,9 +213,20 @@ def test_a_round_past_the_deck_is_refused_naming_the_other_side() -> None:
 def test_three_sides_refuse_only_past_the_deck_until_the_last_entry() -> None:
     three = table("brisca", "3")
     assert conflict(three, [plain(100), None, None], 1, plain(20)) is None
-    assert "come to 130" in conflict(three, [plain(100), None, None], 1, plain(30))
+    assert conflict(three, [plain(100), None, None], 1, plain(30)) == (
+        Problem.of("past_the_deck", named=((SIDE_1, 100),), points=30, total=130, deck=120),
+    )
     last = conflict(three, [plain(50), plain(40), None], 2, plain(20))
-    assert "come to 110" in last and "Yours would be 30." in last
+    assert last == (
+        Problem.of(
+            "past_the_deck_last",
+            named=((SIDE_1, 50), (SIDE_2, 40)),
+            points=20,
+            total=110,
+            deck=120,
+            yours=30,
+        ),
+    )
 
 
 def test_a_black_hand_round_need_not_add_up() -> None:
@@ -219,6 +237,11 @@ def test_a_black_hand_round_need_not_add_up() -> None:
 def test_counts_past_the_deck_name_the_card() -> None:
     two = table("brisca")
     said = BRISCA.entry_conflicts(two, [counted(two, aces=3)], 1, counted(two, aces=2))
-    assert said[0] == ("Aces: Side 1 3 already, and your 2 would make 5; there are only 4.", "aces")
+    assert said[0] == Conflict(
+        Problem.of("over_the_pack", what=ACES, named=((SIDE_1, 3),), own=2, got=5, total=4),
+        "aces",
+    )
     # Every line at once: the round's 55 card points are not the deck's 120 either.
-    assert "come to 55, and the deck holds 120" in said[1].reason
+    assert said[1].reason == Problem.of(
+        "past_the_deck_last", named=((SIDE_1, 33),), points=22, total=55, deck=120, yours=87
+    )

@@ -9,11 +9,12 @@ from collections.abc import Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.games import EntryFacts, Table, get_game
+from scorekeeper.games import EntryFacts, Problem, Table, Term, get_game
 from scorekeeper.games.calculator import MOST_ALONE, MOST_NO, MOST_TIED
 from tests.unit.helpers import counted, plain, table
 
 BASRA, PASTURA, BRISCA = get_game("basra"), get_game("pastura"), get_game("brisca")
+SIDE_1 = Term.of("side", number=1)
 # The pack each calculator line shares, by key (docs/rules/*.md, "Checks across sides").
 PACK = {
     "cards": 52,
@@ -155,7 +156,7 @@ def test_every_line_past_the_pack_is_named_at_once(data) -> None:
     named = {
         conflict.field
         for conflict in BASRA.entry_conflicts(tbl, [theirs, None], 1, mine)
-        if "already" in conflict.reason
+        if conflict.reason.code in {"over_the_pack", "taken_already"}
     }
     assert theirs.counts is not None and mine.counts is not None
     over = {
@@ -169,19 +170,27 @@ def test_every_line_past_the_pack_is_named_at_once(data) -> None:
 def test_the_words_say_both_sides_part() -> None:
     two = table("basra", "2")
     said = BASRA.entry_conflicts(two, [plain(10, even_split=True)], 1, plain(70))
+    split = Term("tick.split")
     assert [conflict.reason for conflict in said] == [
-        "You did not tick “Cards split evenly (26–26)”. Side 1 entered 10 and ticked "
-        "“Cards split evenly (26–26)”. Only one of these can be true: check with Side 1; if "
-        "theirs is wrong, the host can correct it."
+        Problem.of(
+            "both_said",
+            mine=Problem.of("not_ticked", tick=split),
+            theirs=Problem.of("ticked", tick=split, side=SIDE_1, points=10),
+            side=SIDE_1,
+        )
     ]
     three = table("pastura", "3")
     ana = counted(three, cards=18, most_cards=MOST_ALONE)
     omar = counted(three, cards=19, most_cards=MOST_ALONE)
     (conflict,) = PASTURA.entry_conflicts(three, [ana, None, None], 1, omar, me="Omar")
     assert conflict.field == "most_cards"
-    assert conflict.reason.startswith(
-        "Omar answered “Yes, alone” to “Most cards”, with 19 cards captured. Side 1 answered "
-        "“Yes, alone” to “Most cards”, with 18 cards captured."
+    alone = Term("most_cards.alone")
+    assert conflict.reason == Problem.of(
+        "both_said",
+        mine=Problem.of("answered", side="Omar", answer=alone, num=19),
+        theirs=Problem.of("answered", side=SIDE_1, answer=alone, num=18),
+        side=SIDE_1,
+        me="Omar",
     )
 
 
@@ -207,4 +216,7 @@ def test_brasta_most_clubs_and_last_hand_go_to_one_side() -> None:
     mine = counted(two, cards=20, clubs=7, last_hand=1)
     said = brasta.entry_conflicts(two, [theirs, None], 1, mine)
     assert [conflict.field for conflict in said] == ["clubs", "last_hand"]
-    assert said[0].reason == "Clubs: Side 1 7 already, and your 7 would make 14; there are only 13."
+    assert said[0].reason == Problem.of(
+        "over_the_pack", what=Term("clubs"), named=((SIDE_1, 7),), own=7, got=14, total=13
+    )
+    assert said[1].reason == Problem.of("taken_already", side=SIDE_1, what=Term("last_hand"))

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.games import CountError, get_game
+from scorekeeper.games import CountError, Problem, Term, get_game
 from scorekeeper.words import why
 
 from .helpers import counted, lines_of, plain, table
 
 PASTURA = get_game("pastura")
+ACES, JACKS, PASTURAS = Term("aces"), Term("jacks"), Term("pasturas")
+MOST_27 = Term.of("most_cards.over", num=27)
 
 # Every scoring card and the most cards in one pile: 3 + 4 + 4 + 2 + 3.
 SWEEP = {"cards": 30, "aces": 4, "jacks": 4, "two_clubs": 1, "ten_diamonds": 1}
@@ -18,15 +20,15 @@ SWEEP = {"cards": 30, "aces": 4, "jacks": 4, "two_clubs": 1, "ten_diamonds": 1}
 @pytest.mark.parametrize(
     ("format_key", "counts", "line", "total"),
     [
-        ("2", {"cards": 27}, ("most_cards", "Most cards (27+)", 27, 3), 3),
-        ("2v2", {"cards": 40}, ("most_cards", "Most cards (27+)", 40, 3), 3),
-        ("2", {"cards": 10, "aces": 2}, ("aces", "Aces", 2, 2), 2),
-        ("2", {"cards": 10, "jacks": 3}, ("jacks", "Jacks", 3, 3), 3),
+        ("2", {"cards": 27}, ("most_cards", MOST_27, 27, 3), 3),
+        ("2v2", {"cards": 40}, ("most_cards", MOST_27, 40, 3), 3),
+        ("2", {"cards": 10, "aces": 2}, ("aces", ACES, 2, 2), 2),
+        ("2", {"cards": 10, "jacks": 3}, ("jacks", JACKS, 3, 3), 3),
         ("2", {"cards": 10, "two_clubs": 1}, ("two_clubs", "2♣", 1, 2), 2),
         ("2", {"cards": 10, "ten_diamonds": 1}, ("ten_diamonds", "10♦", 1, 3), 3),
-        ("2", {"cards": 10, "pasturas": 3}, ("pasturas", "Pasturas", 3, 3), 3),
-        ("3", {"cards": 20, "most_cards": 1}, ("most_cards", "Most cards", 20, 3), 3),
-        ("2", SWEEP, ("most_cards", "Most cards (27+)", 30, 3), 16),
+        ("2", {"cards": 10, "pasturas": 3}, ("pasturas", PASTURAS, 3, 3), 3),
+        ("3", {"cards": 20, "most_cards": 1}, ("most_cards", Term("most_cards"), 20, 3), 3),
+        ("2", SWEEP, ("most_cards", MOST_27, 30, 3), 16),
     ],
 )
 def test_scoring_lines(format_key, counts, line, total) -> None:
@@ -44,19 +46,48 @@ def test_a_tie_for_most_cards_scores_nobody(format_key, counts) -> None:
 
 
 @pytest.mark.parametrize(
-    ("counts", "field"),
+    ("format_key", "counts", "field", "reason"),
     [
-        ({"cards": 10, "aces": 5}, "aces"),
-        ({"cards": 53}, "cards"),
-        ({"two_clubs": 1}, "two_clubs"),
-        ({"cards": 5, "pasturas": 3}, "pasturas"),
-        ({"cards": 10, "pasturas": -1}, "pasturas"),
+        ("2", {"cards": 10, "aces": 5}, "aces", Problem.of("too_many", num=5, what=ACES, most=4)),
+        (
+            "2",
+            {"cards": 53},
+            "cards",
+            Problem.of("too_many", num=53, what=Term("cards_captured"), most=52),
+        ),
+        ("2", {"two_clubs": 1}, "two_clubs", Problem.of("scoring_cards_over", num=1, cards=0)),
+        (
+            "2",
+            {"cards": 5, "pasturas": 3},
+            "pasturas",
+            Problem.of("pasturas_need_cards", num=3, least=6, cards=5),
+        ),
+        (
+            "2",
+            {"cards": 10, "pasturas": -1},
+            "pasturas",
+            Problem.of("below", label=PASTURAS, minimum=0),
+        ),
+        (
+            "3",
+            {"cards": 17, "most_cards": 1},
+            "most_cards",
+            Problem.of("too_few_for_most", num=17, least=18),
+        ),
+        ("3", {"cards": 27, "most_cards": 2}, "most_cards", Problem.of("most_alone", num=27)),
+        (
+            "3",
+            {"cards": 20, "most_cards": 3},
+            "most_cards",
+            Problem.of("pick_a_choice", label=Term("most_cards")),
+        ),
     ],
 )
-def test_impossible_counts_name_the_field(counts, field) -> None:
+def test_impossible_counts_name_the_field_and_why(format_key, counts, field, reason) -> None:
     with pytest.raises(CountError) as raised:
-        PASTURA.calculate(table("pastura"), counts)
+        PASTURA.calculate(table("pastura", format_key), counts)
     assert raised.value.field == field
+    assert raised.value.reason == reason
 
 
 def test_the_only_side_with_card_points_wins_at_once() -> None:
@@ -150,4 +181,7 @@ def test_unique_leader_among_three_wins_and_tied_leaders_do_not() -> None:
 def test_a_pastura_hand_that_does_not_add_up_is_flagged() -> None:
     tbl = table("pastura")
     state = PASTURA.state(tbl, [[counted(tbl, **SWEEP), counted(tbl, cards=20, aces=1)]])
-    assert state.hands[0].problems == ("Cards add up to 50, not 52", "Aces add up to 5, not 4")
+    assert state.hands[0].problems == (
+        Problem.of("add_up", what=Term("cards"), got=50, total=52),
+        Problem.of("add_up", what=ACES, got=5, total=4),
+    )

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.games import GAMES, Table, get_game
+from scorekeeper.games import GAMES, Table, Term, get_game
 from scorekeeper.games.game import first_over_target
 from scorekeeper.words import why
 
@@ -19,11 +19,11 @@ GAMES_DIR = Path(__file__).resolve().parents[2] / "scorekeeper" / "games"
 def test_games_in_display_order() -> None:
     assert list(GAMES) == ["basra", "pastura", "brisca", "brasta", "other"]
     assert [game.name for game in GAMES.values()] == [
-        "Basra",
-        "Pastura",
-        "Brisca",
-        "Brasta",
-        "Other game",
+        Term("game.basra"),
+        Term("game.pastura"),
+        Term("game.brisca"),
+        Term("game.brasta"),
+        Term("game.other"),
     ]
 
 
@@ -93,13 +93,14 @@ def test_three_tie_is_asked_only_of_three_players() -> None:
 @pytest.mark.parametrize(
     ("key", "target", "label"),
     [
-        ("brasta", 201, "201 Quick"),
-        ("brasta", 401, "401 Standard"),
-        ("brasta", 601, "601 Pro"),
-        ("basra", 121, "121 points"),
-        ("brisca", 3, "3 rounds"),
-        ("brisca", 1, "1 round"),
-        ("other", 250, "250 points"),
+        ("brasta", 201, Term.of("target.named", target=201, name=Term("target.quick"))),
+        ("brasta", 401, Term.of("target.named", target=401, name=Term("target.standard"))),
+        ("brasta", 601, Term.of("target.named", target=601, name=Term("target.pro"))),
+        ("brasta", 301, Term.of("points", num=301)),
+        ("basra", 121, Term.of("points", num=121)),
+        ("brisca", 3, Term.of("rounds.target", num=3)),
+        ("brisca", 1, Term.of("rounds.target", num=1)),
+        ("other", 250, Term.of("points", num=250)),
     ],
 )
 def test_target_labels(key, target, label) -> None:
@@ -109,13 +110,13 @@ def test_target_labels(key, target, label) -> None:
 # What a template asks each game instead of spelling its numbers: one row per game.
 ASKED = [
     # key, deck_points, hand_word, goes_negative
-    ("basra", None, "Hand", False),
-    ("pastura", None, "Hand", False),
-    ("brisca", 120, "Round", False),
+    ("basra", None, Term("hand"), False),
+    ("pastura", None, Term("hand"), False),
+    ("brisca", 120, Term("round"), False),
     # docs/rules/brasta.md, "Scoring a hand": failed builds and Jack burns are -10 each, so a
     # hand may go below zero.
-    ("brasta", None, "Hand", True),
-    ("other", None, "Hand", True),
+    ("brasta", None, Term("hand"), True),
+    ("other", None, Term("hand"), True),
 ]
 # The yes/no table rules, as (game, rule): rule_on answers for these.
 YES_NO_RULES = [("basra", "double_basra"), ("brisca", "black_hand")]
@@ -184,17 +185,45 @@ def test_first_over_the_target(totals, target, expected) -> None:
     assert (found and (found[0], why(found[1]))) == expected
 
 
-def test_the_rules_import_nothing_from_flask_or_the_database() -> None:
-    # Read the sources rather than import them: the parent package builds the Flask app, so
-    # what sys.modules holds says nothing about the games package itself.
-    sources = sorted(GAMES_DIR.glob("*.py"))
-    assert {"basra.py", "brisca.py", "other.py"} <= {source.name for source in sources}
+def imported_by(source: str) -> set[str]:
+    """The top-level packages a module's source imports, wherever in it (a function's body
+    too); its own package's modules (from .base import ...) are not counted."""
     imported: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            imported.add(node.module.split(".")[0])
+    return imported
+
+
+# What the rules may import: the standard library's plain shapes, nothing that words them.
+ALLOWED = {"__future__", "collections", "dataclasses", "enum", "typing"}
+WORDING = {"flask", "flask_babel", "babel"}
+
+
+def test_the_import_check_sees_every_way_of_importing_the_wording() -> None:
+    # The check below can fail: each way a module could reach Flask or Babel is seen.
+    for source in (
+        "import flask",
+        "from flask_babel import gettext as _",
+        "import babel.numbers",
+        "from flask import current_app",
+        "def words():\n    from flask_babel import lazy_gettext\n    return lazy_gettext",
+    ):
+        assert imported_by(source) & WORDING, source
+    assert imported_by("from .base import Term\nfrom typing import Any") == {"typing"}
+
+
+def test_the_rules_import_nothing_from_flask_babel_or_the_database() -> None:
+    # Read the sources rather than import them: the parent package builds the Flask app, so
+    # what sys.modules holds says nothing about the games package itself. The words are
+    # scorekeeper/terms.py's: the rules name them by code.
+    sources = sorted(GAMES_DIR.glob("*.py"))
+    assert {"basra.py", "brisca.py", "calculator.py", "hand_checks.py", "other.py"} <= {
+        source.name for source in sources
+    }
     for source in sources:
-        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                imported |= {alias.name.split(".")[0] for alias in node.names}
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                imported.add(node.module.split(".")[0])
-    # flask_babel only marks words for translation (English outside a request).
-    assert imported <= {"__future__", "collections", "dataclasses", "enum", "typing", "flask_babel"}
+        imported = imported_by(source.read_text(encoding="utf-8"))
+        assert not imported & WORDING, source.name
+        assert imported <= ALLOWED, source.name
