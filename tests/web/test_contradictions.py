@@ -197,7 +197,7 @@ def test_a_hand_short_of_the_pack_is_still_flagged_afterwards(basra, host, guest
 
 
 def _preview(phone, code: str, counts: dict) -> str:
-    """One keystroke's preview, as app.js asks it."""
+    """One keystroke's preview, as js/calculator.js asks it."""
     response = phone.client.post(
         f"/m/{code}/calc",
         data={"intent": "preview", "csrf_token": phone.token(), **counts},
