@@ -1,4 +1,6 @@
-/* Calculator: the breakdown and total as you type, worked out by the server's own rules. */
+/* Calculator: the breakdown and total as you type, worked out by the server's own rules
+   (the form's data-preview: a GET answered with the breakdown alone). Enter is the form's
+   post, through the outbox. */
 
 // The counts the preview's reasons name (data-field) are marked, and no others: the player
 // sees which count to fix, and a fixed one stops being marked as they type.
@@ -10,6 +12,9 @@ function markRefused(breakdown) {
     if (field) field.setAttribute("aria-invalid", "true");
   });
 }
+
+// What a preview is never sent (calculator/routes.py, _preview).
+const PRIVATE = ["csrf_token", "key", "reason"];
 
 export function startCalculator(form) {
   let timer = null;
@@ -34,9 +39,13 @@ export function startCalculator(form) {
       return;
     }
     const mine = ++asked;
-    const data = new FormData(form);
-    data.set("intent", "preview");
-    fetch(form.dataset.preview, { method: "POST", body: data, credentials: "same-origin", headers: { "X-Preview": "1" } })
+    // The counts as typed, in the query of an idempotent GET: not the form's token and key,
+    // nor the reason of a correction, which a preview doesn't read.
+    const query = new URLSearchParams();
+    for (const [name, value] of new FormData(form)) {
+      if (!PRIVATE.includes(name)) query.append(name, value);
+    }
+    fetch(form.dataset.preview + "?" + query, { cache: "no-store", credentials: "same-origin" })
       .then((r) => r.text())
       .then((html) => {
         // A later keystroke's answer is coming, or the page moved on (an answer shown).
