@@ -280,7 +280,7 @@ export function followLive() {
 }
 
 // The live part fetched now (the page was drawn in another time zone).
-export function fetchLive() {
+export function fetchNow() {
   if (sheet) sheet.fetch();
 }
 
@@ -316,6 +316,6 @@ document.addEventListener("scorekeeper:answered", () => {
   // A ring held for the answer: the sheet as it stands now, against what is shown.
   if (!answering && ringHeld) {
     ringHeld = false;
-    fetchLive();
+    fetchNow();
   }
 });

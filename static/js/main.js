@@ -5,7 +5,7 @@
 import { stayAwake } from "./awake.js";
 import { startCalculator } from "./calculator.js";
 import { enhance, startFullScreen, startNewMatch } from "./forms.js";
-import { fetchLive, followLive, tellZone } from "./live.js";
+import { fetchNow, followLive, tellZone } from "./live.js";
 import { drawOutbox, startOutbox } from "./outbox.js";
 
 // What a page's content needs once drawn, whether loaded or an answer shown in its place.
@@ -28,6 +28,6 @@ if (newMatch) startNewMatch(newMatch);
 const toldZone = tellZone();
 start(document);
 // This page was drawn in UTC, before the server knew the phone's zone: drawn again in it.
-if (toldZone) fetchLive();
+if (toldZone) fetchNow();
 startFullScreen();
 startOutbox();
