@@ -133,7 +133,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.tables.routes import bp as tables_bp
 
     # Every template may ask the viewer what it may do (viewer.may(Action.END)), gives each
-    # form its key, and tells the page's script which digits the server reads.
+    # form its key, and tells the page's script which digits the server reads (the
+    # calculator's data-digits, for its steppers to count on from).
     app.jinja_env.globals["Action"] = Action
     app.jinja_env.globals["DIGITS"] = "".join(DIGITS)
     app.add_template_global(new_key)
