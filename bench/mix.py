@@ -6,7 +6,7 @@ heartbeat comment every 20 s) and fetching its live part once a minute to be saf
 ETag: answered 304 while nothing changed. A hand takes about three minutes, and in it each of
 the four sides posts its entry once; the post is answered with a redirect to the sheet page,
 which the phone then loads (its stream stays open, and a ring while the post is on its way
-waits for the answer: app.js), and each write rings every other phone's stream, on which the
+waits for the answer: js/live.js), and each write rings every other phone's stream, on which the
 phone fetches its live part (200, drawn for it). The figures
 below are the model's; everything else is worked out from them, so a change to the model
 changes the mix, the per-table rate and the tables played (bench/tables.py) alike.
@@ -24,7 +24,7 @@ SIDES = 4
 HAND_SECONDS = 180
 # Every phone's safety fetch of its live part, whatever its stream said.
 SAFETY_SECONDS = 60
-# The app's own default (app.js, live.py): a comment on each stream this often.
+# The app's own default (static/js/live.js, live.py): a comment on each stream this often.
 HEARTBEAT_SECONDS = HEARTBEAT
 
 # One letter a request, as load.lua reads the cycle.

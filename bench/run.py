@@ -6,7 +6,7 @@ and the floors (bench/floor.py) under the same gunicorn command line and loads t
 the app with a mix of requests in a pushed table's proportions (bench/mix.py), the sheet page
 and entry posts beside their floors, the bare app with its one constant route, in interleaved
 rounds so a change in the machine's load hits every measurement alike, and every share is a
-ratio within one run. Then tables played as app.js plays them, streams and all
+ratio within one run. Then tables played as the page's script plays them, streams and all
 (bench/tables.py), at a few sizes: how many this box serves, the CPU a table costs, how soon an
 entry reaches the other phones; idle streams held against one worker, weighed; single requests
 as diagnostics. Prints markdown tables; exits 1 if a target is missed. Everything it starts or

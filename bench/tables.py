@@ -1,11 +1,11 @@
-"""Tables played against the server as app.js plays them, and idle streams held to weigh them.
+"""Tables played against the server as js/live.js plays them, and idle streams held to weigh them.
 
 wrk cannot hold a stream of server-sent events open, so this is a small asyncio client of the
 bench's own. Each phone of a table holds its match's stream (`/m/<code>/events`) open and, on
 each ring, fetches its live part with its ETag; it fetches it once a minute anyway (the safety
 fetch); each side posts its entry in turn and loads the sheet page the post redirects to, its
 stream staying open and a ring while the post is on its way held until that page is in hand
-(then fetched against it), as app.js does. The table's clock runs
+(then fetched against it), as static/js/live.js does. The table's clock runs
 `speed` times fast (a hand of 180 s in 18 s at 10×; the server's heartbeat is set to match), so
 a few hundred tables on the wire make the load of ten times as many: the requests, rings and
 heartbeats per second are those of `speed` × the tables played, only the streams held are
@@ -72,7 +72,7 @@ class Answer:
 
 
 def page_etag(answer: Answer) -> str:
-    """The ETag a match page gives its live part (data-etag), as app.js reads it: a page
+    """The ETag a match page gives its live part (data-etag), as static/js/live.js reads it: a page
     that says what a post did has no ETag header of its own."""
     encoding = answer.headers.get("content-encoding", "identity")
     if encoding not in DECODE:

@@ -126,15 +126,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from scorekeeper import errors, headers, words
     from scorekeeper.calculator.routes import bp as calculator_bp
-    from scorekeeper.forms import new_key
+    from scorekeeper.forms import DIGITS, new_key
     from scorekeeper.history.routes import bp as history_bp
     from scorekeeper.permissions import Action
     from scorekeeper.sheet.routes import bp as sheet_bp
     from scorekeeper.tables.routes import bp as tables_bp
 
-    # Every template may ask the viewer what it may do (viewer.may(Action.END)), and gives
-    # each form its key.
+    # Every template may ask the viewer what it may do (viewer.may(Action.END)), gives each
+    # form its key, and tells the page's script which digits the server reads (the
+    # calculator's data-digits, for its steppers to count on from).
     app.jinja_env.globals["Action"] = Action
+    app.jinja_env.globals["DIGITS"] = "".join(DIGITS)
     app.add_template_global(new_key)
     words.init_app(app)
     app.register_blueprint(tables_bp)

@@ -1,7 +1,7 @@
 """What a request must be before the app reads it: a host a URL can be built for, and a post
 that is a browser's form of no more than MAX_CONTENT_LENGTH bytes, however it was sent.
 
-A phone posts only the pages' forms (or the same fields from app.js: URLSearchParams and
+A phone posts only the pages' forms (or the same fields from js/outbox.js: URLSearchParams and
 FormData), so anything else is no phone of ours and is refused before the CSRF check and the
 forms read it: a JSON body would otherwise be read as the form (Flask-WTF does), with values
 no validator expects.
@@ -20,7 +20,7 @@ from werkzeug.wsgi import get_host
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
-# What a browser's form is sent as: a page's form, app.js's URLSearchParams and FormData.
+# What a browser's form is sent as: a page's form, js/outbox.js's URLSearchParams and FormData.
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 

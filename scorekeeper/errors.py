@@ -95,13 +95,13 @@ def register(app: Flask) -> None:
             "This page was out of date, so nothing was saved. "
             "Go back, reload the page and try again."
         )
-        # Marked, so a phone resending a kept entry knows to fetch a fresh token (app.js).
+        # Marked, so a phone resending a kept entry knows to fetch a fresh token (js/outbox.js).
         return render_template("error.html", message=message, refusal="csrf"), 400
 
     @app.errorhandler(ClientDisconnected)
     def too_slow(error: ClientDisconnected) -> ResponseReturnValue:
         """A body that stopped arriving (the worker's client timeout, gunicorn.conf.py) or was
-        cut: 408, which tells a phone's outbox to keep the post and send it again (app.js)."""
+        cut: 408, which tells a phone's outbox to keep the post and send it again (js/outbox.js)."""
         message = _("The connection was too slow to send it all, so nothing was saved. Try again.")
         return render_template("error.html", message=message), 408
 

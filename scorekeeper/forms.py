@@ -34,7 +34,8 @@ RELOAD = _l("Reload the page.")
 # The digits the players' keyboards type: ASCII; Arabic-Indic, as Egyptian and Levantine
 # phones type them (the Basra tables); Extended Arabic-Indic, as Persian and Urdu keyboards do.
 # Nothing else reads as a digit (int() alone would take fullwidth or Devanagari digits and
-# "4_5"), and a space inside a number is a typo, not a separator.
+# "4_5"), and a space inside a number is a typo, not a separator. In runs of ten, 0 to 9: the
+# calculator's steppers read a digit's value from its place (static/js/forms.js).
 DIGITS = {
     **{chr(ord("0") + d): d for d in range(10)},
     **{chr(0x0660 + d): d for d in range(10)},

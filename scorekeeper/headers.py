@@ -1,7 +1,11 @@
 """Headers every answer carries: no inline script, no framing, no sniffing. And static files
 under fingerprinted URLs (`?v=` and a hash of the file), kept by browsers for a year without
 asking again: a page load costs no revalidation of the stylesheet and script, and a changed
-file gets a new URL."""
+file gets a new URL.
+
+The page's script is native modules (static/js) that import each other by relative names: a
+`?v=` would not follow an import, so they are served under one fingerprint of them all, in the
+path (/js/<fingerprint>/main.js), and every import carries it (docs/live.md)."""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ import hashlib
 import os
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask, Response, request, send_from_directory
 
 # Everything the pages load comes from the app itself; no inline script or style runs.
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -37,6 +41,8 @@ SECURITY_HEADERS = [
 
 # A year, the most HTTP caches honour; `immutable` spares even a reload's revalidation.
 FOREVER = "public, max-age=31536000, immutable"
+# The folder of the page's script, in the static folder.
+SCRIPTS = "js"
 
 
 def init_app(app: Flask) -> None:
@@ -62,11 +68,35 @@ def init_app(app: Flask) -> None:
                 return ""
         return fingerprints[filename]
 
+    def scripts_fingerprint() -> str:
+        """A short hash of every module of the page's script, their names and contents."""
+        if SCRIPTS not in fingerprints or app.debug:
+            digest = hashlib.blake2s(digest_size=6)
+            folder = os.path.join(app.static_folder or "", SCRIPTS)
+            for name in sorted(os.listdir(folder)):
+                digest.update(name.encode() + b"\0")
+                with open(os.path.join(folder, name), "rb") as f:
+                    digest.update(f.read())
+            fingerprints[SCRIPTS] = digest.hexdigest()
+        return fingerprints[SCRIPTS]
+
+    @app.route("/js/<fingerprint>/<name>")
+    def script(fingerprint: str, name: str) -> Response:
+        """A module of the page's script, kept for good if asked for by the current
+        fingerprint (an old page's, after a deploy, is asked again each time)."""
+        response = send_from_directory(os.path.join(app.static_folder or "", SCRIPTS), name)
+        if fingerprint == scripts_fingerprint():
+            response.headers["Cache-Control"] = FOREVER
+        return response
+
     @app.url_defaults
     def fingerprinted(endpoint: str, values: dict[str, Any]) -> None:
-        """Every static URL the templates build carries its file's fingerprint."""
+        """Every static URL the templates build carries its file's fingerprint, and the page's
+        script its own."""
         if endpoint == "static" and "filename" in values:
             values.setdefault("v", fingerprint(values["filename"]))
+        elif endpoint == "script":
+            values.setdefault("fingerprint", scripts_fingerprint())
 
     @app.after_request
     def cached_for_good(response: Response) -> Response:

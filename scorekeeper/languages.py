@@ -4,7 +4,7 @@ in them (Flask-Babel; the catalogs are in scorekeeper/translations, built by `ma
 A phone reads the language its browser asks for (Accept-Language) until its player picks one
 with the switch on every page, which its signed cookie then remembers. Each phone at a table may
 read its own: the sheet is the same, only the words change. Its time zone comes from a cookie
-app.js writes; until then times are UTC and say so.
+static/js/live.js writes; until then times are UTC and say so.
 
 Flask-Babel's lazy strings (`_l`) and the games' Terms (scorekeeper/terms.py) are not
 HTML-escaped when rendered: they carry only our own words, never a name someone typed (that goes
@@ -38,7 +38,7 @@ LANGUAGES = {"en": "English", "ar": "العربية", "ru": "Русский", "e
 DEFAULT_LANGUAGE = "en"
 # Unicode's marks for a number in a right-to-left line (_signed).
 LEFT_TO_RIGHT_MARK, LEFT_TO_RIGHT_ISOLATE, POP_DIRECTIONAL_ISOLATE = "\u200e", "\u2066", "\u2069"
-# The cookie app.js writes with the phone's IANA zone (Intl's resolvedOptions().timeZone).
+# The cookie js/live.js writes with the phone's IANA zone (Intl's resolvedOptions().timeZone).
 ZONE_COOKIE = "tz"
 MOST_ZONE_LENGTH = 64
 # Where a page's templates find this request's catalog.

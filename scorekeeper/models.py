@@ -36,7 +36,7 @@ def utcnow() -> datetime:
 
 def iso_utc(moment: datetime | None) -> str | None:
     """A stored time (UTC) as ISO 8601 with its zone: what the exports hold and what a page
-    gives app.js to show in the phone's zone."""
+    gives the page's script to show in the phone's zone."""
     return f"{moment.isoformat(timespec='seconds')}Z" if moment is not None else None
 
 

@@ -63,8 +63,17 @@ def remember_name(name: str) -> None:
 
 
 # Requests that give no identity: the live part and the match's stream (their page gave it),
-# static files and the manifest (cached, shared by every phone), and the operator's figures.
-NO_IDENTITY = ("static", "sheet.live", "sheet.events", "tables.manifest", "health", "metrics")
+# static files, the page's script and the manifest (cached, shared by every phone), and the
+# operator's figures.
+NO_IDENTITY = (
+    "static",
+    "script",
+    "sheet.live",
+    "sheet.events",
+    "tables.manifest",
+    "health",
+    "metrics",
+)
 
 
 def init_app(app: Flask) -> None:

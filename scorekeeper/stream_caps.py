@@ -7,7 +7,7 @@ cookie; a phone with no cookie yet counts by its address alone), its address's (
 address by its /64, what one phone or one home is given) and its match's, which also bounds
 how many streams one write rings. A stream past any cap is answered 429 with Retry-After;
 the page keeps fetching its live part at its slow pace and opens its stream again later
-(static/app.js). The caps (STREAMS_PER_PHONE, STREAMS_PER_ADDRESS, STREAMS_PER_MATCH) are
+(static/js/live.js). The caps (STREAMS_PER_PHONE, STREAMS_PER_ADDRESS, STREAMS_PER_MATCH) are
 far above what a real table holds and far below what a worker holds.
 
 Where RATELIMIT_STORAGE_URI names a Redis (redis://, rediss://, redis+unix://), the counts

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, abort, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 
@@ -22,20 +22,51 @@ from scorekeeper.terms import say
 bp = Blueprint("calculator", __name__, url_prefix="/m")
 
 
+def _filling(sheet: Sheet, viewer: Viewer, side: Side, number: int, correcting: bool) -> bool:
+    """Whether the host's calculator for a cell fills it: the open hand of a side no phone
+    holds, filled as that side's own calculator would (worded as its entry, told as it would
+    be)."""
+    cell = sheet.cell(number, side)
+    return correcting and corrections.is_fill(
+        sheet, number, side, cell.entry if cell else None, viewer
+    )
+
+
+def _drawn_for(filling: bool, correcting: bool) -> Action:
+    """What a phone must be allowed to draw a cell's calculator (or its preview)."""
+    return Action.FILL if filling else Action.CORRECT if correcting else Action.ENTER
+
+
+def _facts(preview: Calculation, form: FlaskForm) -> EntryFacts:
+    """The entry the counts typed make."""
+    return EntryFacts(preview.total, counts_of(form), black_hand=bool(form.black_hand.data))
+
+
+def _work_out(
+    sheet: Sheet, side: Side, number: int, form: FlaskForm, *, beside: bool
+) -> tuple[Calculation | None, list[Conflict]]:
+    """The counts typed worked out for hand `number` (None, the reason on its count's field,
+    if they can't be); and, `beside`, every way they can't be beside the other sides' entries
+    (the entry's own check, said as the player types, before Enter)."""
+    try:
+        preview = sheet.game.calculate(sheet.table, counts_of(form), sheet.held_going_into(number))
+    except CountError as error:
+        form[f"n_{error.field}"].errors.append(say(error.reason))
+        return None, []
+    return preview, _beside(sheet, side, number, _facts(preview, form)) if beside else []
+
+
 def _calculator(
     match: Match, sheet: Sheet, viewer: Viewer, side: Side, number: int, *, correcting: bool
 ) -> ResponseReturnValue:
-    """Show, work out, or enter a calculator for one cell: a side's own for the open hand, or
-    the host's correction of hand `number`. Counts for a hand that completed before they
-    arrived are shown for the open hand, worked out, with why (the entry's own check)."""
+    """Show, work out (a phone without JavaScript), or enter a calculator for one cell: a
+    side's own for the open hand, or the host's correction of hand `number`. Counts for a hand
+    that completed before they arrived are shown for the open hand, worked out, with why (the
+    entry's own check)."""
     # Drawing the page is for the phones that may use it; counts entered are checked by the
-    # entry or correction itself, as every write is. The host's counts for the open hand of
-    # a side no phone holds fill its cell, as that side's own calculator would.
-    cell = sheet.cell(number, side)
-    filling = correcting and corrections.is_fill(
-        sheet, number, side, cell.entry if cell else None, viewer
-    )
-    drawn_for = Action.FILL if filling else Action.CORRECT if correcting else Action.ENTER
+    # entry or correction itself, as every write is.
+    filling = _filling(sheet, viewer, side, number, correcting)
+    drawn_for = _drawn_for(filling, correcting)
     if not _entering():
         viewer.require(drawn_for, side)
     game, table = sheet.game, sheet.table
@@ -43,8 +74,6 @@ def _calculator(
         abort(404)
     form = calculator_form(game, table)
     preview: Calculation | None = None
-    # What the counts can't be beside the other sides' entries (a side's own calculator): said
-    # as the player types, by the entry's own check, before Enter.
     conflicts: list[Conflict] = []
     status = 200
     given_back: str | None = None
@@ -56,17 +85,13 @@ def _calculator(
             fill(form, dict(cell.entry.facts.counts))
             form.black_hand.data = cell.entry.facts.black_hand
     elif form.validate_on_submit():
-        counts = counts_of(form)
-        try:
-            preview = game.calculate(table, counts, sheet.held_going_into(number))
-        except CountError as error:
-            form[f"n_{error.field}"].errors.append(say(error.reason))
+        # The host filling a side's cell is told as that side would be, as it types.
+        beside = (filling or not correcting) and not _entering()
+        preview, conflicts = _work_out(sheet, side, number, form, beside=beside)
+        if preview is None:
             status = 400
         else:
-            facts = EntryFacts(preview.total, counts, black_hand=bool(form.black_hand.data))
-            # The host filling a side's cell is told as that side would be, as it types.
-            if (filling or not correcting) and not _entering():
-                conflicts = _beside(sheet, side, number, facts)
+            facts = _facts(preview, form)
             try:
                 if _entering():
                     return answer(match.code, _enter(match, side, number, facts, form, correcting))
@@ -92,18 +117,23 @@ def _calculator(
                 raise entries.no_open_hand(sheet)
             number = sheet.current_hand
         cell = sheet.cell(number, side)
-        preview = game.calculate(table, counts_of(form), sheet.held_going_into(number))
-        facts = EntryFacts(preview.total, counts_of(form), black_hand=bool(form.black_hand.data))
-        conflicts = _beside(sheet, side, number, facts)
+        preview, conflicts = _work_out(sheet, side, number, form, beside=True)
         form.hand.data = number
         form.revision.data = cell.entry.revision if cell and cell.entry else 0
         form.hand.raw_data = form.revision.raw_data = []
         status = 409
-    template = (
-        "calculator/_breakdown.html" if request.headers.get("X-Preview") else "calculator/calc.html"
+    # Each keystroke's breakdown, asked of the preview of this cell (a side's own or the
+    # host's), by the page's script.
+    preview_url = (
+        url_for(
+            "calculator.preview_correction", code=match.code, number=number, position=side.position
+        )
+        if correcting
+        else url_for("calculator.preview_mine", code=match.code)
     )
     return render_template(
-        template,
+        "calculator/calc.html",
+        preview_url=preview_url,
         sheet=sheet,
         match=match,
         side=side,
@@ -142,15 +172,20 @@ def for_my_side(code: str) -> ResponseReturnValue:
     """This phone's side works out its total for the open hand."""
     match = match_or_404(code)
     viewer = viewer_for(match)
-    # Without the corrections trail, which the calculator doesn't show: each keystroke's
-    # preview reads this sheet.
+    sheet, side, number = _my_cell(match, viewer)
+    return _calculator(match, sheet, viewer, side, number, correcting=False)
+
+
+def _my_cell(match: Match, viewer: Viewer) -> tuple[Sheet, Side, int]:
+    """The sheet (without the corrections trail, which the calculator doesn't show), this
+    phone's side and the open hand; else the refusal that says why there is none."""
     sheet = load_sheet(match, corrections=False)
     side, number = viewer.side, sheet.current_hand
     if side is None or number is None:
         # No side of its own, or no hand open: the page says why (the entry would too).
         viewer.require(Action.ENTER, side)
         raise entries.no_open_hand(sheet)
-    return _calculator(match, sheet, viewer, side, number, correcting=False)
+    return sheet, side, number
 
 
 def _entering() -> bool:
@@ -168,3 +203,59 @@ def correct(code: str, number: int, position: int) -> ResponseReturnValue:
     viewer, side = viewer_for(match), side_at(match, position)
     sheet = load_sheet(match, corrections=False)
     return _calculator(match, sheet, viewer, side, number, correcting=True)
+
+
+@bp.route("/<code>/calc/preview")
+def preview_mine(code: str) -> ResponseReturnValue:
+    """The breakdown of the counts as this phone's side types them, for the open hand."""
+    match = match_or_404(code)
+    viewer = viewer_for(match)
+    sheet, side, number = _my_cell(match, viewer)
+    return _preview(sheet, viewer, side, number, correcting=False)
+
+
+@bp.route("/<code>/hand/<int(min=1, max=10000):number>/side/<int(max=7):position>/calc/preview")
+def preview_correction(code: str, number: int, position: int) -> ResponseReturnValue:
+    """The breakdown of the counts as the host types them, correcting a cell."""
+    match = match_or_404(code)
+    viewer, side = viewer_for(match), side_at(match, position)
+    return _preview(load_sheet(match, corrections=False), viewer, side, number, correcting=True)
+
+
+def _preview(
+    sheet: Sheet, viewer: Viewer, side: Side, number: int, *, correcting: bool
+) -> ResponseReturnValue:
+    """Each keystroke's breakdown (calculator/_breakdown.html, all the page redraws): the
+    counts in the query worked out and checked beside the others, as the calculator's page
+    would, writing nothing. Counts it can't read are said in the breakdown (400)."""
+    filling = _filling(sheet, viewer, side, number, correcting)
+    viewer.require(_drawn_for(filling, correcting), side)
+    game, table = sheet.game, sheet.table
+    if not game.calculator_fields(table):
+        abort(404)
+    form = calculator_form(game, table, formdata=request.args)
+    preview: Calculation | None = None
+    conflicts: list[Conflict] = []
+    status = 400
+    if form.validate():
+        preview, conflicts = _work_out(sheet, side, number, form, beside=filling or not correcting)
+    if preview is not None:
+        status = 200
+        if not correcting:
+            try:
+                entries.check_open_hand(sheet, form.hand.data, viewer, _facts(preview, form))
+            except Refusal as refusal:
+                if refusal.given_back is None:
+                    raise
+                # Drawn for a hand that completed meanwhile: worked out for the open one,
+                # and Enter says why (the page's post, given back).
+                status = 409
+    page = render_template(
+        "calculator/_breakdown.html",
+        form=form,
+        preview=preview,
+        conflicts=conflicts,
+        correcting=correcting and not filling,
+    )
+    # Of this moment's sheet and this phone: never kept to be shown again.
+    return page, status, {"Cache-Control": "no-store"}

@@ -136,7 +136,7 @@ def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
             ),
         )
     form = NewMatchForm(*args, **kwargs)
-    # By the names typed, as app.js renames them while the host types: so a form drawn again
+    # By the names typed, as js/forms.js renames them while the host types: so a form drawn again
     # after a refusal, or on a phone without JavaScript, offers "Grandma", not "Side 1".
     form.host_side.choices = [
         SelectChoice(str(i), side_name(form[f"side_{i}"].data or "", i))

@@ -378,7 +378,7 @@ def test_every_page_fits_in_every_state(
                 )
                 pages[key] = contexts[key].new_page()
             page = pages[key]
-            # Once the page is parsed, its stylesheet applied and app.js run: nothing it measures
+            # Once the page is parsed, its stylesheet applied and its js run: nothing it measures
             # waits for the load event (the live stream is opened after).
             page.goto(visit.url, wait_until="domcontentloaded")
             if visit.then is not None:

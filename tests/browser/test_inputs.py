@@ -1,5 +1,5 @@
 """What a new player stumbled on (issue 22), on 360-px Chromium phones: digits as an Arabic
-phone types them, and the words app.js draws, from the first paint and in the phone's language."""
+phone types them, and the words its js draws, from the first paint and in the phone's language."""
 
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ def test_this_phone_plays_on_reads_the_sides_from_the_first_paint(
     new_phone, language: str, javascript: bool
 ):
     """Before anything is typed or tapped, "This phone plays on" names the sides as the name
-    fields do ("Side 1", in the phone's language), never app.js's key for the words."""
+    fields do ("Side 1", in the phone's language), never the script's key for the words."""
     say = words(language)
     page = new_phone(locale=language, javascript=javascript)
     page.goto("/new/basra")
@@ -140,7 +140,7 @@ def test_a_refused_form_without_javascript_offers_the_sides_by_the_names_typed(n
 def test_steppers_and_the_sign_button_are_named_in_the_phones_language(
     new_phone, phones, artifacts, language: str
 ):
-    """A screen reader reads the buttons app.js adds by their translated names: the
+    """A screen reader reads the buttons js/forms.js adds by their translated names: the
     calculator's steppers ("One more: Aces") and Brasta's sign button ("Change sign")."""
     say = words(language)
     keeper = phones()

@@ -341,7 +341,7 @@ def test_a_match_page_is_light_and_served_by_the_app_alone(live_server, new_phon
     print(f"an unchanged fetch: {unchanged['responseHeadersSize']} bytes of headers, no body")
 
     # The page's own fetch (here as it comes back to the screen) gets that 304 too. (Chromium
-    # reports it aborted, not finished: app.js leaves the empty body unread, so it is checked
+    # reports it aborted, not finished: js/live.js leaves the empty body unread, so it is checked
     # by its answer instead.)
     with page.expect_response(lambda r: r.url.endswith(f"/m/{code}/live")) as own_fetch:
         page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import urlencode
 
 import pytest
 import sqlalchemy as sa
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry
 from tests.phones import snapshot, totals
+from tests.web.test_fuzz_forms import FIELDS, junk
+from tests.words import words
 
 # docs/rules/basra.md, "Worked hand": Alice 30 cards, three aces, two jacks, the 10♦ and one basra;
 # Ben 22 cards, one ace, two jacks and the 2♣.
@@ -53,16 +58,76 @@ def test_worked_hand_through_the_calculator(app, basra, host, guest):
         assert alice.counts["cards"] == 30 and alice.counts["basras"] == 1
 
 
-def test_preview_fragment_for_live_breakdown(basra, host):
-    response = host.client.post(
-        f"/m/{basra}/calc",
-        data={"hand": 1, "intent": "preview", "csrf_token": host.token(), **ALICE},
-        headers={"X-Preview": "1"},
-    )
+def preview(phone, code, counts, url=None):
+    """One keystroke's breakdown, as js/calculator.js asks it: a GET, the counts in its query
+    (the calculator at `url`, else this phone's side's own)."""
+    return phone.get(f"{url or f'/m/{code}/calc'}/preview?{urlencode(counts)}")
+
+
+def test_preview_fragment_for_live_breakdown(app, basra, host, guest):
+    before = snapshot(app)
+    response = preview(host, basra, {"hand": 1, **ALICE})
     page = response.shown
     assert response.status_code == 200
     assert page.startswith('<div id="breakdown"') and "Enter 48" in page
     assert "<html" not in page
+    # Of this moment's sheet: asked again on each keystroke, never kept.
+    assert response.headers["Cache-Control"] == "no-store"
+    assert snapshot(app) == before
+    # The page names its preview, and the host's correction its own.
+    assert f'data-preview="/m/{basra}/calc/preview"' in host.get(f"/m/{basra}/calc").shown
+    count(host, basra, ALICE)
+    count(guest, basra, BEN)
+    fix = host.get(f"/m/{basra}/hand/1/side/1/calc").shown
+    assert f'data-preview="/m/{basra}/hand/1/side/1/calc/preview"' in fix
+
+
+@pytest.mark.parametrize("url", ["/m/{code}/calc", "/m/{code}/hand/1/side/1/calc"])
+def test_the_preview_is_for_the_phones_the_calculator_is_shown_to(basra, guest, watcher, url):
+    """A watcher has no calculator of its own, and only the host corrects: their previews
+    are refused as the calculator's page is, in the same words."""
+    watcher.join(basra, side=None)
+    for phone in (guest, watcher) if "hand" in url else (watcher,):
+        shown = phone.get(url.format(code=basra))
+        previewed = preview(phone, basra, {"hand": 1, **BEN}, url=url.format(code=basra))
+        assert shown.status_code == previewed.status_code >= 400
+        said = re.search(r'class="flash error"[^>]*>([^<]+)<', shown.shown).group(1)
+        assert said in previewed.shown
+        assert "Enter " not in previewed.shown
+
+
+def test_counts_the_preview_cannot_read_are_said_in_the_phones_language(basra, guest):
+    guest.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "ar"
+    response = preview(guest, basra, {"hand": 1, **BEN, "n_cards": "lots"})
+    assert response.status_code == 400
+    assert words("ar")("Type a count as a whole number, like 3.") in response.shown
+    assert 'data-field="n_cards"' in response.shown
+    # Digits as an Arabic phone types them are read.
+    worked = preview(guest, basra, {"hand": "١", **BEN, "n_cards": "٢٢"})
+    assert worked.status_code == 200 and 'value="enter"' in worked.shown
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_random_previews_are_answered_never_a_500(app, basra, host, data):
+    url = data.draw(st.sampled_from([None, f"/m/{basra}/hand/1/side/1/calc"]), label="url")
+    values = {
+        name: data.draw(junk, label=name)
+        for name in FIELDS["calc"]
+        if data.draw(st.booleans(), label=f"send {name}")
+    }
+    before = snapshot(app)
+    response = preview(host, basra, values, url=url)
+    assert response.status_code < 500, response.shown[:500]
+    # The breakdown, or the refusal the calculator's page gives (a cell not entered yet).
+    assert (
+        response.shown.startswith('<div id="breakdown"') or 'class="flash error"' in response.shown
+    )
+    assert snapshot(app) == before
 
 
 def test_hand_that_does_not_add_up_is_flagged(basra, host, guest):

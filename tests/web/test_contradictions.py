@@ -4,6 +4,7 @@ by whoever enters second, with both sides' words and what was typed given back (
 from __future__ import annotations
 
 import re
+from urllib.parse import urlencode
 
 import pytest
 
@@ -109,18 +110,7 @@ def test_the_preview_names_what_is_wrong_beside_the_others(basra, host, guest):
     """Before Enter, the preview (what the page redraws as the player types) says what can't
     be beside the other side's counts, every line, and offers no Enter."""
     count(host, basra, {"n_cards": 31, "n_aces": 3})
-    response = guest.client.post(
-        f"/m/{basra}/calc",
-        data={
-            "hand": 1,
-            "intent": "preview",
-            "csrf_token": guest.token(),
-            "n_cards": 25,
-            "n_aces": 2,
-        },
-        headers={"X-Preview": "1"},
-    )
-    page = response.shown
+    page = guest.get(f"/m/{basra}/calc/preview?hand=1&n_cards=25&n_aces=2").shown
     assert "Cards: Alice 31 already, and your 25 would make 56" in page
     assert "Aces: Alice 3 already, and your 2 would make 5" in page
     assert 'data-field="n_cards"' in page and 'data-field="n_aces"' in page
@@ -197,13 +187,8 @@ def test_a_hand_short_of_the_pack_is_still_flagged_afterwards(basra, host, guest
 
 
 def _preview(phone, code: str, counts: dict) -> str:
-    """One keystroke's preview, as app.js asks it."""
-    response = phone.client.post(
-        f"/m/{code}/calc",
-        data={"intent": "preview", "csrf_token": phone.token(), **counts},
-        headers={"X-Preview": "1"},
-    )
-    return response.get_data(as_text=True)
+    """One keystroke's preview, as js/calculator.js asks it."""
+    return phone.get(f"/m/{code}/calc/preview?{urlencode(counts)}").shown
 
 
 def test_a_keystrokes_check_reads_a_few_statements_however_long_the_sheet(app, host, guest):
@@ -306,19 +291,8 @@ def test_the_host_filling_a_side_is_told_as_it_types(host):
     preview says what can't be beside Alice's counts before Enter, as Ben's own would."""
     code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
     count(host, code, {"n_cards": 31, "n_aces": 3}, url=f"/m/{code}/hand/1/side/0/calc")
-    response = host.client.post(
-        f"/m/{code}/hand/1/side/1/calc",
-        data={
-            "hand": 1,
-            "revision": 0,
-            "intent": "preview",
-            "csrf_token": host.token(),
-            "n_cards": 25,
-            "n_aces": 2,
-        },
-        headers={"X-Preview": "1"},
-    )
-    page = response.shown
+    query = "hand=1&revision=0&n_cards=25&n_aces=2"
+    page = host.get(f"/m/{code}/hand/1/side/1/calc/preview?{query}").shown
     assert "Alice 31 already" in page and "would make 56" in page
     assert "Alice 3 already" in page and "would make 5" in page
     assert "Enter 7" not in page

@@ -92,8 +92,8 @@ def test_a_post_that_is_not_a_form_is_refused_unread(app, basra, guest, content_
 
 @pytest.mark.parametrize("content_type", ["urlencoded", "multipart"])
 def test_the_outboxs_posts_are_forms(app, basra, guest, content_type):
-    # app.js resends a kept entry as URLSearchParams (urlencoded, with a charset) and previews
-    # a form as FormData (multipart): both are forms.
+    # js/outbox.js resends a kept entry as URLSearchParams (urlencoded, with a charset), and a
+    # page's form may go as FormData (multipart): both are forms.
     form = {"csrf_token": guest.token(), "key": uuid.uuid4().hex, "hand": 1, "side": 1}
     form["points"] = 5
     if content_type == "urlencoded":

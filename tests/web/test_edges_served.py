@@ -133,7 +133,7 @@ def test_a_request_that_stops_arriving_is_let_go(migrated_database, sent):
             answer = closed_within(sock, LET_GO_WITHIN)
             assert answer is not None
             if sent == "body":
-                # 408: a phone's outbox keeps the post and sends it again (app.js).
+                # 408: a phone's outbox keeps the post and sends it again (js/outbox.js).
                 assert answer.startswith(b"HTTP/1.1 408"), answer[:100]
 
 

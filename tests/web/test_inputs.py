@@ -29,7 +29,7 @@ def test_this_phone_plays_on_names_the_sides_in_the_phones_language(host, langua
 
 
 def test_a_refused_form_offers_the_sides_by_the_names_typed(host):
-    """Drawn again after a refusal, the form offers "Grandma", as app.js would while typing."""
+    """Drawn again after a refusal, the form offers "Grandma", as js/forms.js would while typing."""
     defaults = dict(CHECKED.findall(host.get("/new/other").shown))
     typed = {"target": "lots", "side_0": "Grandma", "side_1": " Kids ", "player": "Omar"}
     refused = host.post("/new/other", {**defaults, **typed})

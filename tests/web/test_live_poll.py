@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,6 +16,7 @@ import sqlalchemy as sa
 from flask import Flask
 
 from scorekeeper.extensions import db
+from scorekeeper.headers import FOREVER
 from tests.phones import Phone
 from tests.waiting import wait_until
 
@@ -138,15 +140,30 @@ def frozen_listeners(app: Flask) -> Iterator[int]:
 
 def test_static_files_are_fingerprinted_and_kept_for_good(guest, basra):
     page = guest.get(f"/m/{basra}").get_data(as_text=True)
-    for name in ("app.css", "app.js"):
-        start = page.index(f"/static/{name}?v=")
-        url = page[start : page.index('"', start)]
-        with guest.get(url) as served:
-            assert served.status_code == 200
-            assert "immutable" in served.headers["Cache-Control"]
-            assert "max-age=31536000" in served.headers["Cache-Control"]
-        # Another fingerprint (an old page after a deploy) is not promised forever.
-        with guest.get(f"/static/{name}?v=0ld") as stale:
+    start = page.index("/static/app.css?v=")
+    with guest.get(page[start : page.index('"', start)]) as served:
+        assert served.status_code == 200
+        assert "immutable" in served.headers["Cache-Control"]
+        assert "max-age=31536000" in served.headers["Cache-Control"]
+    # Another fingerprint (an old page after a deploy) is not promised forever.
+    with guest.get("/static/app.css?v=0ld") as stale:
+        assert "immutable" not in stale.headers.get("Cache-Control", "")
+
+    # The page's script: its modules import each other by relative names, and each import
+    # carries the fingerprint in the path as the page's own tag does: none is asked for again.
+    main = re.search(r'<script type="module" src="(/js/([0-9a-f]+)/main\.js)"', page)
+    assert main, "the page loads its script as a module, by a fingerprinted path"
+    with guest.get(main.group(1)) as served:
+        assert served.status_code == 200
+        assert served.headers["Cache-Control"] == FOREVER
+        imported = re.findall(r'from "\./([a-z]+\.js)"', served.get_data(as_text=True))
+    assert "live.js" in imported and "outbox.js" in imported
+    for name in imported:
+        with guest.get(f"/js/{main.group(2)}/{name}") as served:
+            assert served.status_code == 200, name
+            assert served.headers["Cache-Control"] == FOREVER
+            assert "Set-Cookie" not in served.headers
+        with guest.get(f"/js/0ld/{name}") as stale:
             assert "immutable" not in stale.headers.get("Cache-Control", "")
 
 

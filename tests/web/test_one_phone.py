@@ -169,7 +169,7 @@ def test_a_blank_total_is_refused_with_the_form_given_back(app, host, keeper_bas
     assert "Enter a number." in refused.shown
     _url, again = one_form(refused.get_data(as_text=True))
     assert again["points_0"] == "40"
-    # Kept through the live part's refreshes, as typed (app.js).
+    # Kept through the live part's refreshes, as typed (js/live.js).
     assert 'data-given-back="1"' in refused.get_data(as_text=True)
     assert snapshot(app) == before
 

@@ -105,7 +105,7 @@ def test_an_entry_for_a_hand_completed_meanwhile_is_given_back_in_the_words_for_
     else:
         assert "only the host can change round 1 now" in response.shown
     # What was typed is in the form for round 2, to enter again with one tap, and marked so
-    # that the next live refresh keeps it (app.js).
+    # that the next live refresh keeps it (js/live.js).
     assert points_in_form(response.get_data(as_text=True)) == ("2", "60")
     assert 'id="entry" data-given-back="1"' in response.get_data(as_text=True)
     assert snapshot(app) == before

@@ -31,7 +31,7 @@ def short_heartbeat(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
 def open_stream(
     phone: Phone, code: str, headers: dict[str, str] | None = None, query: str = ""
 ) -> Stream:
-    """The phone opens the match's stream, as app.js does."""
+    """The phone opens the match's stream, as js/live.js does."""
     response = phone.client.get(f"/m/{code}/events{query}", headers=headers or {})
     assert response.status_code == 200
     return Stream(response.response, response.close)
@@ -127,7 +127,7 @@ def test_a_page_s_first_stream_catches_up_from_the_version_it_was_drawn_at(
 ):
     drawn_at = version_of(guest, basra)
     host.enter(basra, 1, 0, 40)
-    # As app.js opens it: ?since= the page's version (no Last-Event-ID on a first connect).
+    # As js/live.js opens it: ?since= the page's version (no Last-Event-ID on a first connect).
     first = open_stream(guest, basra, query=f"?since={drawn_at}")
     streams.append(first)
     assert first.ring(within=1) == version_of(guest, basra)

@@ -1,0 +1,33 @@
+/* Scorekeeper: the few things JavaScript makes better. Every page works without it.
+   Each module does one job; they talk through events on the document, and this wires them
+   (docs/live.md, "The page's script"). */
+
+import { stayAwake } from "./awake.js";
+import { startCalculator } from "./calculator.js";
+import { enhance, startFullScreen, startNewMatch } from "./forms.js";
+import { fetchNow, followLive, tellZone } from "./live.js";
+import { drawOutbox, startOutbox } from "./outbox.js";
+
+// What a page's content needs once drawn, whether loaded or an answer shown in its place.
+function start(root) {
+  enhance(root);
+  followLive();
+  const calc = root.querySelector("form.calculator");
+  if (calc) startCalculator(calc);
+  drawOutbox();
+  stayAwake();
+}
+
+// A part the live sheet swapped in: its fields made up as the page's were.
+document.addEventListener("scorekeeper:drawn", (event) => enhance(event.detail.root));
+// An answer to a post took the page's place (the outbox).
+document.addEventListener("scorekeeper:shown", (event) => start(event.detail.root));
+
+const newMatch = document.querySelector("form.new-match");
+if (newMatch) startNewMatch(newMatch);
+const toldZone = tellZone();
+start(document);
+// This page was drawn in UTC, before the server knew the phone's zone: drawn again in it.
+if (toldZone) fetchNow();
+startFullScreen();
+startOutbox();
