@@ -64,19 +64,24 @@ class StoredHand:
     entries: tuple[StoredEntry, ...]
 
 
-@dataclass(frozen=True)
-class Cell:
-    """One side's cell in one hand."""
+class Cell(NamedTuple):
+    """One side's cell in one hand, with what the page draws beside its points. (A named
+    tuple, as StoredEntry: a long sheet is hundreds of cells on every page.)"""
 
     side: Side
     entry: StoredEntry | None
     points: int | None
     breakdown: Calculation | None
     corrections: int
+    # Its column (the side's place), which its link names.
+    at: int = 0
+    # Brisca: this side took the round.
+    won: bool = False
+    # The side's running total after the hand, once the hand is complete.
+    run: int | None = None
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
     """One hand of the sheet, with the running totals after it."""
 
     number: int
@@ -113,8 +118,7 @@ class Sheet:
 
     @cached_property
     def rows(self) -> tuple[Row, ...]:
-        """Every hand of the sheet, with the running totals after each complete one (the page
-        draws its rows from the hands directly)."""
+        """Every hand of the sheet, with the running totals after each complete one."""
         running = iter(self.state.running)
         return tuple(
             self.row(index, next(running) if result.complete else None)
@@ -123,14 +127,22 @@ class Sheet:
 
     def row(self, index: int, running: tuple[int, ...] | None = None) -> Row:
         """The hand at `index` as a row of cells, with the running totals given."""
-        hand = self.hands[index]
-        return Row(
-            number=hand.number,
-            hand_id=hand.id,
-            cells=tuple(self._cell(index, side, side.position, side.id) for side in self.sides),
-            result=self.state.hands[index],
-            running=running,
+        hand, result, entries = self.hands[index], self.state.hands[index], self.grid[index]
+        corrected, number, winner = self.corrected, hand.number, result.round_winner
+        cells = tuple(
+            Cell(
+                side,
+                entries[at],
+                result.points[at],
+                result.breakdowns[at],
+                corrected.get((number, side.id), 0),
+                at,
+                winner == at,
+                running[at] if running else None,
+            )
+            for at, side in enumerate(self.sides)
         )
+        return Row(number, hand.id, cells, result, running)
 
     @property
     def last_trick_row(self) -> Row | None:
@@ -175,6 +187,11 @@ class Sheet:
         return None
 
     @property
+    def in_play(self) -> bool:
+        """Whether hands are still being played: the match is open and no side has won."""
+        return self.match.is_open and self.state.winner is None
+
+    @property
     def winner(self) -> Side | None:
         """The side the game's rule says has won, if any."""
         return self.sides[self.state.winner] if self.state.winner is not None else None
@@ -201,18 +218,7 @@ class Sheet:
         """The cell of a side in a hand, if that hand has been started."""
         if not 1 <= hand_number <= len(self.hands):
             return None
-        return self._cell(hand_number - 1, side, side.position, side.id)
-
-    def _cell(self, index: int, side: Side, at: int, side_id: int) -> Cell:
-        """The cell of the hand at `index` in the column `at` of `side` (whose id is given)."""
-        result = self.state.hands[index]
-        return Cell(
-            side=side,
-            entry=self.grid[index][at],
-            points=result.points[at],
-            breakdown=result.breakdowns[at],
-            corrections=self.corrected.get((self.hands[index].number, side_id), 0),
-        )
+        return self.row(hand_number - 1).cells[side.position]
 
     @property
     def ticks(self) -> tuple[str, ...]:
