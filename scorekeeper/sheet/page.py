@@ -33,6 +33,7 @@ class Page:
     # The game's words the page repeats, looked up once.
     hand_word: str
     hand_noun: str
+    total_word: str
     # The claim card: whether it asks which side this phone is (and its name), and the sides
     # it may take; the host who keeps the sheet: the sides it may play on this phone.
     asks_name: bool
@@ -85,6 +86,7 @@ def page_of(
     return Page(
         hand_word=str(game.hand_word),
         hand_noun=str(game.hand_noun),
+        total_word=str(game.total_word),
         asks_name=asked and (bool(claimable) or viewer.seat_id is None),
         claimable=claimable,
         takeable=viewer.may_claim(with_room) if is_host and keeps else (),

@@ -102,7 +102,8 @@ def _tick_change(tick: str, ticked: bool) -> str:
 def count_changes(correction: Correction, sheet: Sheet) -> str:
     """What a correction changed besides the total, in words: calculator counts, named as the
     calculator names them, and ticks."""
-    named = {calc.key: str(calc.label) for calc in sheet.game.calculator_fields(sheet.table)}
+    # Worded only for the counts that changed: a label is a lookup in the phone's language.
+    named = {calc.key: calc.label for calc in sheet.game.calculator_fields(sheet.table)}
     old = correction.old_detail or {}
     new = correction.new_detail or {}
     old_counts, new_counts = old.get("counts") or {}, new.get("counts") or {}
@@ -113,7 +114,7 @@ def count_changes(correction: Correction, sheet: Sheet) -> str:
         # NOTE: a count a correction changed: what it counts, before → after ("aces 3 → 4").
         _(
             "%(what)s %(old)s → %(new)s",
-            what=named.get(key, key.replace("_", " ")),
+            what=str(named[key]) if key in named else key.replace("_", " "),
             old=old_counts.get(key, 0),
             new=new_counts.get(key, 0),
         )
