@@ -8,6 +8,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cached_property
 from typing import Any, NamedTuple
 
@@ -114,7 +115,7 @@ class Sheet:
     grid: tuple[tuple[StoredEntry | None, ...], ...] = field(repr=False)
     corrected: Mapping[tuple[int, int], int] = field(repr=False)
     # The corrections, oldest first (read only for a page).
-    trail: tuple[Correction, ...] = field(default=(), repr=False)
+    trail: tuple[Corrected, ...] = field(default=(), repr=False)
 
     @cached_property
     def rows(self) -> tuple[Row, ...]:
@@ -325,10 +326,48 @@ def read_hands(ids: list[int], connection: sa.Connection | None = None) -> dict[
     }
 
 
-def read_trail(match: Match) -> tuple[Correction, ...]:
-    """The match's corrections, oldest first (each names its side from the match's, as read)."""
-    query = sa.select(Correction).where(Correction.match_id == match.id).order_by(Correction.id)
-    return tuple(db.session.scalars(query))
+class Corrected(NamedTuple):
+    """A correction as the trail shows it, read as plain values (the page and the exports only
+    print it; a correction is written as a model, scoresheet/corrections.py), with its side
+    from the match's as read."""
+
+    hand_number: int
+    side_id: int
+    old_points: int | None
+    new_points: int
+    old_detail: dict[str, Any] | None
+    new_detail: dict[str, Any]
+    reason: str
+    by_phone: str
+    made_at: datetime
+    side: Side
+
+
+# Built once, on the table itself, as HANDS_OF is: most pages read an empty trail, and the
+# ORM's machinery cost more than the statement.
+_correction = Correction.__table__.c
+TRAIL_OF = (
+    sa.select(
+        _correction.hand_number,
+        _correction.side_id,
+        _correction.old_points,
+        _correction.new_points,
+        _correction.old_detail,
+        _correction.new_detail,
+        _correction.reason,
+        _correction.by_phone,
+        _correction.made_at,
+    )
+    .where(_correction.match_id == sa.bindparam("match_id"))
+    .order_by(_correction.id)
+)
+
+
+def read_trail(match: Match) -> tuple[Corrected, ...]:
+    """The match's corrections, oldest first, each with its side from the match's as read."""
+    sides = {side.id: side for side in match.sides}
+    rows = db.session.execute(TRAIL_OF, {"match_id": match.id})
+    return tuple(Corrected(*row, sides[row.side_id]) for row in rows)
 
 
 def load_sheet(match: Match, *, corrections: bool = True) -> Sheet:
@@ -353,7 +392,7 @@ def work_out(
     match: Match,
     hands: Hands,
     corrected: dict[tuple[int, int], int] | None = None,
-    trail: tuple[Correction, ...] = (),
+    trail: tuple[Corrected, ...] = (),
 ) -> Sheet:
     """One match's stored hands read through its game's rules; `corrected` counts each cell's
     corrections by (hand number, side id), for the page."""

@@ -11,9 +11,9 @@ from flask_babel import gettext as _
 from flask_babel import pgettext
 from markupsafe import Markup, escape
 
-from scorekeeper.models import Correction, Seat, Side
+from scorekeeper.models import Seat, Side
 from scorekeeper.permissions import Action, Viewer
-from scorekeeper.scoresheet.sheet import Sheet
+from scorekeeper.scoresheet.sheet import Corrected, Sheet
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ class TrailLine:
     """A correction as the trail shows it: what changed besides the total, and who made it
     ("Omar (Us)"; None for a host whose seat is gone)."""
 
-    correction: Correction
+    correction: Corrected
     changes: str
     by: str | None
 

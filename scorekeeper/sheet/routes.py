@@ -43,7 +43,7 @@ from scorekeeper.live import (
     versions,
 )
 from scorekeeper.matches import MATCH_BY_CODE, answer, match_or_404, side_at
-from scorekeeper.models import Correction, Match, Seat, Side
+from scorekeeper.models import Match, Seat, Side
 from scorekeeper.permissions import (
     Action,
     Viewer,
@@ -61,6 +61,7 @@ from scorekeeper.scoresheet import corrections, entries, life, seats
 from scorekeeper.scoresheet.corrections import Fix, check_started
 from scorekeeper.scoresheet.series import read_series
 from scorekeeper.scoresheet.sheet import (
+    Corrected,
     Sheet,
     dealer_of,
     dealing_order,
@@ -99,7 +100,7 @@ def _tick_change(tick: str, ticked: bool) -> str:
 
 
 @bp.app_template_filter("count_changes")
-def count_changes(correction: Correction, sheet: Sheet) -> str:
+def count_changes(correction: Corrected, sheet: Sheet) -> str:
     """What a correction changed besides the total, in words: calculator counts, named as the
     calculator names them, and ticks."""
     # Worded only for the counts that changed: a label is a lookup in the phone's language.
