@@ -114,7 +114,7 @@ def page_of(
 def waiting_for(sheet: Sheet, seats: Sequence[Seat]) -> Markup:
     """The sides yet to enter the open hand, each with the players whose phones hold it where
     they gave a name other than the side's: "Us (Omar, Ben), Them"."""
-    # NOTE: what goes between the items of a list: "Omar, Ben".
+    # What goes between the items of a list ("Omar, Ben"), as every list of names says it.
     between = pgettext("list separator", ", ")
     said = []
     for side in sheet.missing():
