@@ -11,6 +11,7 @@ from flask import Flask, make_response, render_template
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import ngettext
+from flask_babel.speaklater import LazyString
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import ClientDisconnected, HTTPException
@@ -34,16 +35,23 @@ class Refusal(Exception):
 
     def __init__(
         self,
-        message: str,
+        message: str | LazyString,
         status: int = 403,
         match: Match | None = None,
         given_back: EntryFacts | None = None,
     ) -> None:
         super().__init__(message)
-        self.message = message
+        self._words = message
         self.status = status
         self.match = match
         self.given_back = given_back
+
+    @property
+    def message(self) -> str:
+        """The words that say why, in the phone's language. Worded only when read: a page
+        asks the permission rules whether (viewer.may) far more often than it shows why, and
+        the rules' refusals come lazily worded (permissions.py)."""
+        return str(self._words)
 
 
 def register(app: Flask) -> None:

@@ -19,9 +19,16 @@ from scorekeeper.permissions import viewer_for
 from scorekeeper.scoresheet.writing import Done
 
 # Built once, as every request to a match runs it: the match with its sides, which nearly
-# every caller goes on to.
+# every caller goes on to, and whether it follows another match (through
+# ix_match_rematch_code), so that a match in no series walks none (scoresheet/series.py).
+_before = so.aliased(Match)
 MATCH_BY_CODE = (
-    sa.select(Match).where(Match.code == sa.bindparam("code")).options(so.joinedload(Match.sides))
+    sa.select(Match)
+    .where(Match.code == sa.bindparam("code"))
+    .options(
+        so.joinedload(Match.sides),
+        so.with_expression(Match.follows, sa.exists().where(_before.rematch_code == Match.code)),
+    )
 )
 
 

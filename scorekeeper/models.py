@@ -73,6 +73,9 @@ class Match(Model):
     # Indexed (ix_match_rematch_code): a match's series is found by walking these links back
     # (scoresheet/series.py).
     rematch_code: so.Mapped[str | None] = so.mapped_column(sa.String(12))
+    # Whether this match is the rematch of another (another's rematch_code names it), where it
+    # was read with the question (matches.MATCH_BY_CODE asks it); None where it was not.
+    follows: so.Mapped[bool | None] = so.query_expression()
     # Who dealt the first hand, as a place in the dealing order (scoresheet/sheet.py); None until
     # the host says.
     first_dealer: so.Mapped[int | None]

@@ -12,6 +12,7 @@ from enum import Enum
 import sqlalchemy as sa
 from flask import Flask, current_app, flash, request, session
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
@@ -171,6 +172,12 @@ class Viewer:
     def label(self) -> str:
         """Who this phone is, as the table says it: "Omar (Us)"."""
         return person(self.player, self.side)
+
+    @property
+    def named_apart(self) -> bool:
+        """Whether it holds a side and its player gave a name other than the side's ("Omar
+        holds Us", not "Us holds Us")."""
+        return bool(self.side is not None and self.player and self.player != self.side.name)
 
     @property
     def is_seated(self) -> bool:
@@ -357,15 +364,15 @@ def _settled(match: Match) -> Refusal | None:
     if match.is_open:
         return None
     if match.is_ended:
-        return Refusal(_("This match has ended: nothing on it can change."), 409, match)
-    return Refusal(_("This match was abandoned: nothing on it can change."), 409, match)
+        return Refusal(_l("This match has ended: nothing on it can change."), 409, match)
+    return Refusal(_l("This match was abandoned: nothing on it can change."), 409, match)
 
 
 def _not_the_host(viewer: Viewer) -> Refusal | None:
     """A host's tool, asked for by another phone."""
     if viewer.is_host:
         return None
-    return Refusal(_("Only the host's phone can do that."), match=viewer.match)
+    return Refusal(_l("Only the host's phone can do that."), match=viewer.match)
 
 
 # One rule per action: why this phone may not take it now, or None.
@@ -379,7 +386,7 @@ def _claim(viewer: Viewer, about: About) -> Refusal | None:
     if viewer.side is not None:
         return Refusal(
             # NOTE: %(side)s is the name of the side this phone holds, as the players named it.
-            _("This phone already holds %(side)s.", side=viewer.side.name),
+            _l("This phone already holds %(side)s.", side=viewer.side.name),
             409,
             match,
         )
@@ -393,7 +400,7 @@ def _claim(viewer: Viewer, about: About) -> Refusal | None:
         and (side is None or side.position not in (viewer.released_from, viewer.played_before))
     ):
         return Refusal(
-            _("The host has closed the table: no new phone can take a side. You can still watch."),
+            _l("The host has closed the table: no new phone can take a side. You can still watch."),
             409,
             match,
         )
@@ -406,7 +413,7 @@ def _watch(viewer: Viewer, about: About) -> Refusal | None:
         # It would give up its side without a word: release is the host's to do.
         return Refusal(
             # NOTE: %(side)s is the name of the side this phone holds, as the players named it.
-            _(
+            _l(
                 "This phone holds %(side)s: it is at the table, not watching.",
                 side=viewer.side.name,
             ),
@@ -426,11 +433,11 @@ def _enter(viewer: Viewer, about: About) -> Refusal | None:
         return None
     if viewer.side is None:
         return Refusal(
-            _("You can only enter your own side's total. Claim a side first."), match=match
+            _l("You can only enter your own side's total. Claim a side first."), match=match
         )
     return Refusal(
         # NOTE: %(side)s is the name of the side this phone holds, as the players named it.
-        _(
+        _l(
             "This phone holds %(side)s: it cannot enter for another side.",
             side=viewer.side.name,
         ),
@@ -447,11 +454,11 @@ def _fill(viewer: Viewer, about: About) -> Refusal | None:
         return refused
     side = about.side
     if side is None:
-        return Refusal(_("There is no such side in this match."), 404, match)
+        return Refusal(_l("There is no such side in this match."), 404, match)
     if viewer.side is not None and side.id == viewer.side.id:
         return Refusal(
             # NOTE: %(side)s is the name of the side this phone holds, as the players named it.
-            _(
+            _l(
                 "This phone holds %(side)s: enter its total in the form on the sheet.",
                 side=side.name,
             ),
@@ -461,7 +468,7 @@ def _fill(viewer: Viewer, about: About) -> Refusal | None:
     if side.id in viewer.held:
         return Refusal(
             # NOTE: %(side)s is a side's name, as the players named it.
-            _(
+            _l(
                 "A phone holds %(side)s: only that phone enters its total. Nothing was saved.",
                 side=side.name,
             ),
@@ -479,7 +486,7 @@ def _last_trick(viewer: Viewer, about: About) -> Refusal | None:
     if viewer.is_host or (viewer.side is not None and viewer.side.id in about.among):
         return None
     return Refusal(
-        _("Only a side in the tie (or the host) can say who took the last trick."), match=match
+        _l("Only a side in the tie (or the host) can say who took the last trick."), match=match
     )
 
 
@@ -490,7 +497,7 @@ def _end(viewer: Viewer, about: About) -> Refusal | None:
         return refused
     if viewer.is_seated or viewer.is_host:
         return None
-    return Refusal(_("Only a phone at the table (holding a side) can end the match."), match=match)
+    return Refusal(_l("Only a phone at the table (holding a side) can end the match."), match=match)
 
 
 def _host_tool(viewer: Viewer, about: About) -> Refusal | None:
@@ -505,10 +512,10 @@ def _hand_over(viewer: Viewer, about: About) -> Refusal | None:
     if refused := _settled(match) or _not_the_host(viewer):
         return refused
     if about.to is None or about.to.phone == viewer.phone:
-        return Refusal(_("Pick another phone at this match."), 409, match)
+        return Refusal(_l("Pick another phone at this match."), 409, match)
     if about.to.side_id is None:
         # A watching phone may be a TV across the room: the host's tools go to a player.
-        return Refusal(_("The host role goes to a phone that holds a side."), 409, match)
+        return Refusal(_l("The host role goes to a phone that holds a side."), 409, match)
     return None
 
 
@@ -516,9 +523,9 @@ def _reopen(viewer: Viewer, about: About) -> Refusal | None:
     """The host reopens a match ended or abandoned."""
     match = viewer.match
     if not viewer.is_host:
-        return Refusal(_("Only the host can reopen a match."), match=match)
+        return Refusal(_l("Only the host can reopen a match."), match=match)
     if match.is_open:
-        return Refusal(_("This match is open already."), 409, match)
+        return Refusal(_l("This match is open already."), 409, match)
     return None
 
 
@@ -528,7 +535,7 @@ def _close_table(viewer: Viewer, about: About) -> Refusal | None:
     if refused := _settled(match) or _not_the_host(viewer):
         return refused
     if match.closed:
-        return Refusal(_("The table is closed already."), 409, match)
+        return Refusal(_l("The table is closed already."), 409, match)
     return None
 
 
@@ -538,7 +545,7 @@ def _open_table(viewer: Viewer, about: About) -> Refusal | None:
     if refused := _settled(match) or _not_the_host(viewer):
         return refused
     if not match.closed:
-        return Refusal(_("The table is open already."), 409, match)
+        return Refusal(_l("The table is open already."), 409, match)
     return None
 
 
@@ -549,7 +556,7 @@ def _rename(viewer: Viewer, about: About) -> Refusal | None:
         return refused
     if viewer.seat_id is None:
         return Refusal(
-            _("This phone isn't at this match: claim a side or watch first."), match=match
+            _l("This phone isn't at this match: claim a side or watch first."), match=match
         )
     return None
 
@@ -561,10 +568,10 @@ def _rematch(viewer: Viewer, about: About) -> Refusal | None:
     "Ending and rematch")."""
     match = viewer.match
     if not match.is_ended:
-        return Refusal(_("A rematch follows a match that has ended."), 409, match)
+        return Refusal(_l("A rematch follows a match that has ended."), 409, match)
     if not (viewer.is_seated or viewer.is_host):
         return Refusal(
-            _("Only a phone that played (or the host) can start a rematch."), match=match
+            _l("Only a phone that played (or the host) can start a rematch."), match=match
         )
     return None
 
@@ -573,10 +580,10 @@ def _remove(viewer: Viewer, about: About) -> Refusal | None:
     """A phone takes a match off its list: one it is at, and no longer playing."""
     match = viewer.match
     if viewer.seat_id is None:
-        return Refusal(_("This match isn't in this phone's list."), 404, match)
+        return Refusal(_l("This match isn't in this phone's list."), 404, match)
     if match.is_open and (viewer.side is not None or viewer.is_host):
         return Refusal(
-            _(
+            _l(
                 "This phone is still playing this match: end or abandon it first (or ask "
                 "the host to release your side)."
             ),
@@ -591,7 +598,7 @@ def _note(viewer: Viewer, about: About) -> Refusal | None:
     on a match in any state."""
     if viewer.is_host:
         return None
-    return Refusal(_("Only the host can write the match's note."), match=viewer.match)
+    return Refusal(_l("Only the host can write the match's note."), match=viewer.match)
 
 
 # Why a phone may not take an action now (None: it may), from what the action is about.

@@ -151,7 +151,13 @@ def read_series(matches: Sequence[Match]) -> dict[int, Series]:
     """The series of each of these matches that is one (it follows another match, or another
     followed it), by match id: one statement however many matches and however long their
     series."""
-    places = {m.id: len(m.sides) for m in matches}
+    # A match that follows none and that none followed is no series: nothing to walk (a match
+    # read without asking whether it follows one, Match.follows None, may be in one).
+    places = {
+        m.id: len(m.sides)
+        for m in matches
+        if m.rematch_code is not None or m.follows is None or m.follows
+    }
     followed = {m.id for m in matches if m.rematch_code is not None}
     return {
         start_id: judge(chain, places[start_id])

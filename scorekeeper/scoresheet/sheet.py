@@ -8,6 +8,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cached_property
 from typing import Any, NamedTuple
 
@@ -65,19 +66,24 @@ class StoredHand:
     entries: tuple[StoredEntry, ...]
 
 
-@dataclass(frozen=True)
-class Cell:
-    """One side's cell in one hand."""
+class Cell(NamedTuple):
+    """One side's cell in one hand, with what the page draws beside its points. (A named
+    tuple, as StoredEntry: a long sheet is hundreds of cells on every page.)"""
 
     side: Side
     entry: StoredEntry | None
     points: int | None
     breakdown: Calculation | None
     corrections: int
+    # Its column (the side's place), which its link names.
+    at: int = 0
+    # Brisca: this side took the round.
+    won: bool = False
+    # The side's running total after the hand, once the hand is complete.
+    run: int | None = None
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
     """One hand of the sheet, with the running totals after it."""
 
     number: int
@@ -110,12 +116,11 @@ class Sheet:
     grid: tuple[tuple[StoredEntry | None, ...], ...] = field(repr=False)
     corrected: Mapping[tuple[int, int], int] = field(repr=False)
     # The corrections, oldest first (read only for a page).
-    trail: tuple[Correction, ...] = field(default=(), repr=False)
+    trail: tuple[Corrected, ...] = field(default=(), repr=False)
 
     @cached_property
     def rows(self) -> tuple[Row, ...]:
-        """Every hand of the sheet, with the running totals after each complete one (the page
-        draws its rows from the hands directly)."""
+        """Every hand of the sheet, with the running totals after each complete one."""
         running = iter(self.state.running)
         return tuple(
             self.row(index, next(running) if result.complete else None)
@@ -124,14 +129,22 @@ class Sheet:
 
     def row(self, index: int, running: tuple[int, ...] | None = None) -> Row:
         """The hand at `index` as a row of cells, with the running totals given."""
-        hand = self.hands[index]
-        return Row(
-            number=hand.number,
-            hand_id=hand.id,
-            cells=tuple(self._cell(index, side, side.position, side.id) for side in self.sides),
-            result=self.state.hands[index],
-            running=running,
+        hand, result, entries = self.hands[index], self.state.hands[index], self.grid[index]
+        corrected, number, winner = self.corrected, hand.number, result.round_winner
+        cells = tuple(
+            Cell(
+                side,
+                entries[at],
+                result.points[at],
+                result.breakdowns[at],
+                corrected.get((number, side.id), 0),
+                at,
+                winner == at,
+                running[at] if running else None,
+            )
+            for at, side in enumerate(self.sides)
         )
+        return Row(number, hand.id, cells, result, running)
 
     @property
     def last_trick_row(self) -> Row | None:
@@ -176,6 +189,11 @@ class Sheet:
         return None
 
     @property
+    def in_play(self) -> bool:
+        """Whether hands are still being played: the match is open and no side has won."""
+        return self.match.is_open and self.state.winner is None
+
+    @property
     def winner(self) -> Side | None:
         """The side the game's rule says has won, if any."""
         return self.sides[self.state.winner] if self.state.winner is not None else None
@@ -202,18 +220,7 @@ class Sheet:
         """The cell of a side in a hand, if that hand has been started."""
         if not 1 <= hand_number <= len(self.hands):
             return None
-        return self._cell(hand_number - 1, side, side.position, side.id)
-
-    def _cell(self, index: int, side: Side, at: int, side_id: int) -> Cell:
-        """The cell of the hand at `index` in the column `at` of `side` (whose id is given)."""
-        result = self.state.hands[index]
-        return Cell(
-            side=side,
-            entry=self.grid[index][at],
-            points=result.points[at],
-            breakdown=result.breakdowns[at],
-            corrections=self.corrected.get((self.hands[index].number, side_id), 0),
-        )
+        return self.row(hand_number - 1).cells[side.position]
 
     @property
     def ticks(self) -> tuple[str, ...]:
@@ -320,10 +327,48 @@ def read_hands(ids: list[int], connection: sa.Connection | None = None) -> dict[
     }
 
 
-def read_trail(match: Match) -> tuple[Correction, ...]:
-    """The match's corrections, oldest first (each names its side from the match's, as read)."""
-    query = sa.select(Correction).where(Correction.match_id == match.id).order_by(Correction.id)
-    return tuple(db.session.scalars(query))
+class Corrected(NamedTuple):
+    """A correction as the trail shows it, read as plain values (the page and the exports only
+    print it; a correction is written as a model, scoresheet/corrections.py), with its side
+    from the match's as read."""
+
+    hand_number: int
+    side_id: int
+    old_points: int | None
+    new_points: int
+    old_detail: dict[str, Any] | None
+    new_detail: dict[str, Any]
+    reason: str
+    by_phone: str
+    made_at: datetime
+    side: Side
+
+
+# Built once, on the table itself, as HANDS_OF is: most pages read an empty trail, and the
+# ORM's machinery cost more than the statement.
+_correction = Correction.__table__.c
+TRAIL_OF = (
+    sa.select(
+        _correction.hand_number,
+        _correction.side_id,
+        _correction.old_points,
+        _correction.new_points,
+        _correction.old_detail,
+        _correction.new_detail,
+        _correction.reason,
+        _correction.by_phone,
+        _correction.made_at,
+    )
+    .where(_correction.match_id == sa.bindparam("match_id"))
+    .order_by(_correction.id)
+)
+
+
+def read_trail(match: Match) -> tuple[Corrected, ...]:
+    """The match's corrections, oldest first, each with its side from the match's as read."""
+    sides = {side.id: side for side in match.sides}
+    rows = db.session.execute(TRAIL_OF, {"match_id": match.id})
+    return tuple(Corrected(*row, sides[row.side_id]) for row in rows)
 
 
 def load_sheet(match: Match, *, corrections: bool = True) -> Sheet:
@@ -348,7 +393,7 @@ def work_out(
     match: Match,
     hands: Hands,
     corrected: dict[tuple[int, int], int] | None = None,
-    trail: tuple[Correction, ...] = (),
+    trail: tuple[Corrected, ...] = (),
 ) -> Sheet:
     """One match's stored hands read through its game's rules; `corrected` counts each cell's
     corrections by (hand number, side id), for the page."""

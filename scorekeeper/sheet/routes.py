@@ -43,7 +43,7 @@ from scorekeeper.live import (
     versions,
 )
 from scorekeeper.matches import MATCH_BY_CODE, answer, match_or_404, side_at
-from scorekeeper.models import Correction, Match, Seat, Side
+from scorekeeper.models import Match, Seat, Side
 from scorekeeper.permissions import (
     Action,
     Viewer,
@@ -61,6 +61,7 @@ from scorekeeper.scoresheet import corrections, entries, life, seats
 from scorekeeper.scoresheet.corrections import Fix, check_started
 from scorekeeper.scoresheet.series import read_series
 from scorekeeper.scoresheet.sheet import (
+    Corrected,
     Sheet,
     dealer_of,
     dealing_order,
@@ -79,6 +80,7 @@ from scorekeeper.sheet.forms import (
     hand_form,
     posted_positions,
 )
+from scorekeeper.sheet.page import page_of
 from scorekeeper.stream_caps import kept, stream_caps
 from scorekeeper.stream_caps import refused as too_many_streams
 from scorekeeper.terms import listed
@@ -99,10 +101,11 @@ def _tick_change(tick: str, ticked: bool) -> str:
 
 
 @bp.app_template_filter("count_changes")
-def count_changes(correction: Correction, sheet: Sheet) -> str:
+def count_changes(correction: Corrected, sheet: Sheet) -> str:
     """What a correction changed besides the total, in words: calculator counts, named as the
     calculator names them, and ticks."""
-    named = {calc.key: str(calc.label) for calc in sheet.game.calculator_fields(sheet.table)}
+    # Worded only for the counts that changed: a label is a lookup in the phone's language.
+    named = {calc.key: calc.label for calc in sheet.game.calculator_fields(sheet.table)}
     old = correction.old_detail or {}
     new = correction.new_detail or {}
     old_counts, new_counts = old.get("counts") or {}, new.get("counts") or {}
@@ -113,7 +116,7 @@ def count_changes(correction: Correction, sheet: Sheet) -> str:
         # NOTE: a count a correction changed: what it counts, before → after ("aces 3 → 4").
         _(
             "%(what)s %(old)s → %(new)s",
-            what=named.get(key, key.replace("_", " ")),
+            what=str(named[key]) if key in named else key.replace("_", " "),
             old=old_counts.get(key, 0),
             new=new_counts.get(key, 0),
         )
@@ -155,16 +158,16 @@ def entry_ticks(sheet: Sheet) -> tuple[str, ...]:
 
 
 def _hand_entry(
-    sheet: Sheet, viewer: Viewer, typed: dict[int, EntryFacts] | None = None
+    sheet: Sheet,
+    viewer: Viewer,
+    fills: tuple[Side, ...],
+    typed: dict[int, EntryFacts] | None = None,
 ) -> FlaskForm | None:
-    """The host's one form for the open hand, when it may fill a side no phone holds: that
-    side's total (and its own side's, if it holds one), filled with what the cells hold, or
-    with what the host typed in a form that was refused (`typed`, by column)."""
+    """The host's one form for the open hand, when it may fill a side no phone holds (`fills`):
+    that side's total (and its own side's, if it holds one), filled with what the cells hold,
+    or with what the host typed in a form that was refused (`typed`, by column)."""
     number = sheet.current_hand
-    if number is None:
-        return None
-    fills = viewer.may_fill(sheet.sides)
-    if not fills:
+    if number is None or not fills:
         return None
     own = [viewer.side] if viewer.side is not None and viewer.may(Action.ENTER, viewer.side) else []
     offered = sorted([*own, *fills], key=lambda side: side.position)
@@ -264,8 +267,12 @@ def render_match(
     sheet = load_sheet(match)
     order = dealing_order(sheet.sides, players_per_side(match), at_table)
     holding = phones_on(at_table)
+    with_room = sides_with_room(match, at_table)
+    # The open hand's cells this phone may fill: the host's form for the hand, and the sheet's
+    # "fill" links.
+    fills = viewer.may_fill(sheet.sides) if sheet.current_hand else ()
     if hand_entry is None and entry_form is None:
-        hand_entry = _hand_entry(sheet, viewer, typed)
+        hand_entry = _hand_entry(sheet, viewer, fills, typed)
     # The rematch is this match's phones' to see and join, no other's (permissions.py).
     if not viewer.may(Action.REMATCH):
         rematch = None
@@ -280,7 +287,8 @@ def render_match(
         # The invite (code and QR card) unfolds only while a new phone could take a side no
         # phone holds: once every side is held it would push the entry form down for nothing.
         inviting=match.is_open and not match.closed and len(holding) < len(match.sides),
-        sides_with_room=sides_with_room(match, at_table),
+        sides_with_room=with_room,
+        page=page_of(sheet, viewer, at_table, with_room, holding, fills),
         notices=notices,
         entry_form=entry_form or (None if hand_entry else _entry_form(sheet, viewer, given_back)),
         hand_entry=hand_entry,

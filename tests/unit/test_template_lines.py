@@ -1,0 +1,30 @@
+"""Templates only print, one element a line: a line past 120 characters is a template that
+works something out (sheet/page.py and the sheet answer it in Python) or crams elements."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+LONGEST = 120
+
+
+def long_lines(text: str) -> list[int]:
+    """The numbers of the lines of a template longer than LONGEST characters."""
+    return [number for number, line in enumerate(text.splitlines(), 1) if len(line) > LONGEST]
+
+
+def test_the_check_finds_a_long_line() -> None:
+    assert long_lines("<p>\n" + "x" * (LONGEST + 1) + "\n</p>") == [2]
+    assert long_lines("<p>\n" + "x" * LONGEST + "\n</p>") == []
+
+
+def test_no_template_line_is_longer_than_120_characters() -> None:
+    templates = sorted(TEMPLATES.rglob("*.html"))
+    assert templates, "no templates found"
+    found = {
+        str(path.relative_to(TEMPLATES)): numbers
+        for path in templates
+        if (numbers := long_lines(path.read_text(encoding="utf-8")))
+    }
+    assert not found, f"template lines over {LONGEST} characters: {found}"
