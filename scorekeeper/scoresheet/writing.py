@@ -12,6 +12,11 @@ same steps with no match to lock yet; so do a phone's history code and joining a
 
 An action is given what was posted (Post): it never reads the request, so it runs and is
 tested the same with or without one.
+
+The statements every post sends (the lock, the key) and an entry's writes (entries.py,
+corrections.py) are SQLAlchemy Core statements built once, given only the post's values: none
+goes through the ORM's flush or bulk update. The commit expires the match, so whoever answers
+the post reads its code before the write (matches.answer).
 """
 
 from __future__ import annotations
