@@ -5,10 +5,10 @@ The bench's own data (bench/fill.py) in a database of its own (PostgreSQL, or SQ
 sheet page, the live part, the entry post) and the 200-hand sheet, each made on the app's
 WSGI callable in this process, as the bench's phones make them (their cookie, no
 Accept-Encoding). Meanwhile a CPU-time sampler (signal.setitimer(ITIMER_PROF): a SIGPROF each
-time the process has used `--interval` ms of CPU) notes the Python stack of the request
-running, and `component` says whose each sample is. cProfile is not used: its hook on every
-call and return costs most where calls are many and small, Jinja's and the ORM's, and shifted
-their shares by more than twice.
+time the process has used `--interval` ms of CPU, or at most one a scheduler tick, often 4 ms)
+notes the Python stack of the request running, and `component` says whose each sample is.
+cProfile is not used: its hook on every call and return costs most where calls are many and
+small, Jinja's and the ORM's, and shifted their shares by more than twice.
 
 Prints, for each kind, the CPU milliseconds a request takes (this thread's CPU time, the
 database server's not included) and each component's share of the samples, then the
@@ -361,10 +361,13 @@ def main(argv: list[str] | None = None) -> int:
 
 def report(args: argparse.Namespace, tallies: dict[str, Tally], kind: str) -> None:
     """The markdown tables: each component's share per kind, then where the samples fell."""
+    cpu = sum(t.cpu_seconds for t in tallies.values())
+    samples = sum(t.samples for t in tallies.values())
     print(
         f"\n### Where a request's CPU goes: in-process, {kind}, Python "
         f"{sys.version.split()[0]}, {args.requests:,} requests each, a sample every "
-        f"{args.interval:g} ms of CPU\n"
+        f"{1000 * cpu / max(samples, 1):.1f} ms of CPU (asked {args.interval:g}: the kernel "
+        f"sends at most one a scheduler tick)\n"
     )
     names = list(tallies)
     print("| | " + " | ".join(KINDS[name] for name in names) + " |")
