@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 FLASK  := $(BIN)/flask --app scorekeeper
 
-.PHONY: run serve test migrate bench lint clean messages language
+.PHONY: run serve test migrate bench profile lint clean messages language
 
 # The players' languages: a catalog (.po, translated by hand) per language, compiled here
 # (.mo, never committed) before the app runs or is tested.
@@ -44,6 +44,12 @@ test: $(VENV)/.test $(COMPILED)
 ## targets (bench/run.py; needs wrk and PostgreSQL). BENCH_ARGS="--sqlite --workers 4" etc.
 bench: $(VENV)/.test $(COMPILED)
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
+
+## Where a request's CPU goes, in-process, by component (Jinja, SQL, ORM, sheet, Flask...):
+## the sheet page, its live part, the entry post, 200 hands (bench/profile.py; PostgreSQL,
+## or PROFILE_ARGS="--sqlite"; --help for the rest).
+profile: $(VENV)/.test $(COMPILED)
+	$(BIN)/python -m bench.profile $(PROFILE_ARGS)
 
 $(TRANSLATIONS)/%.mo: $(TRANSLATIONS)/%.po | $(VENV)/.app
 	$(PYBABEL) compile --statistics -i $< -o $@

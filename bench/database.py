@@ -17,20 +17,21 @@ class BenchError(RuntimeError):
     """The bench could not measure what it meant to: say why and stop."""
 
 
-def postgres_url(admin_url: str) -> str:
-    """The bench database's URL on the server that `admin_url` reaches."""
-    return sa.make_url(admin_url).set(database=BENCH_DATABASE).render_as_string(hide_password=False)
+def postgres_url(admin_url: str, name: str = BENCH_DATABASE) -> str:
+    """The bench database's URL (or another of the bench's: the profile's) on the server that
+    `admin_url` reaches."""
+    return sa.make_url(admin_url).set(database=name).render_as_string(hide_password=False)
 
 
-def create_postgres(admin_url: str) -> None:
+def create_postgres(admin_url: str, name: str = BENCH_DATABASE) -> None:
     """A fresh, empty bench database (one left behind by a killed run is dropped first)."""
-    _admin(admin_url, f'DROP DATABASE IF EXISTS "{BENCH_DATABASE}" WITH (FORCE)')
-    _admin(admin_url, f'CREATE DATABASE "{BENCH_DATABASE}"')
+    _admin(admin_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    _admin(admin_url, f'CREATE DATABASE "{name}"')
 
 
-def drop_postgres(admin_url: str) -> None:
+def drop_postgres(admin_url: str, name: str = BENCH_DATABASE) -> None:
     """Drop the bench database, whoever is still connected to it."""
-    _admin(admin_url, f'DROP DATABASE IF EXISTS "{BENCH_DATABASE}" WITH (FORCE)')
+    _admin(admin_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def _admin(admin_url: str, statement: str) -> None:

@@ -47,6 +47,7 @@ from bench.load import Cpu, Load, Series, cpu_meter, own_seconds, run_wrk
 from bench.phones import SignedPhone, signed_phone
 from bench.queries import QueryCounter
 from bench.server import APP_SPEC, Gunicorn
+from bench.tables import Window
 from scorekeeper import create_app, serve
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry, Hand, Match
@@ -64,21 +65,27 @@ MAX_TRIES = 3
 # so gets its own ETag.
 TABLE_PHONES = (fill.MAIN_PHONE, *fill.MATE_PHONES)
 
-# The issue's targets, as ratios measured in the same run: a share of a floor's rate, a ceiling
-# on a time ratio; and the latency a table is served within, for counting tables.
-SHEET_OF_FLOOR, ENTRY_OF_FLOOR = 0.60, 0.50
+# The targets (issue 34), as ratios measured in the same run where they can be: a share of a
+# floor's rate, a ceiling on a time ratio; and the latency a table is served within, for
+# counting tables.
+SHEET_OF_FLOOR, ENTRY_OF_FLOOR = 0.50, 0.40
 SHEET_GROWTH = 2.0
+# CPU-ms per table-minute, the workers' and the database's, at the most tables served.
+TABLE_MINUTE_MS = 110.0
+# Delivery, a post answered → every other phone has it, p95 at the most tables served (ms); and
+# against one live-part fetch's p95 there.
+DELIVERY_MS = 100.0
+DELIVERY_OF_FETCH = 3.0
+# Tables served at p99 < P99_CEILING_MS on the 2-core box the bench is read on: an aim told
+# beside the figure, not a target (it follows the machine).
+P99_CEILING_MS = 100.0
+TABLES_AIM = 400
+# The long-term targets, shown as diagnostics with how far each still is: the page and the post
+# against their floors, and CPU per table-minute.
+LATER_SHEET_OF_FLOOR, LATER_ENTRY_OF_FLOOR, LATER_TABLE_MINUTE_MS = 0.60, 0.50, 74.0
 # Issue 32: the record page of a phone with 1,000 finished matches, p50, in milliseconds.
 RECORD_MS = 100.0
-DELIVERY_OF_FETCH = 3.0
-P99_CEILING_MS = 100.0
 IDLE_STREAM_KB = 64.0
-# The polling design's CPU per table-minute (workers + PostgreSQL), measured once with its own
-# bench on the commit before the push (`git worktree add /tmp/polling ba80e83`, `python -m
-# bench.run --levels 8` there, on a quiet machine: 4 phones polling every 2 s, gthread workers
-# and UnchangedPolls), kept here since that code is gone. The push must cost at most a third.
-POLLING_COMMIT, POLLING_CPU_MS = "ba80e83", 222.0
-CPU_OF_POLLING = 1 / 3
 # The stream caps lifted for the bench's one address (far above its idle streams and tables).
 STREAM_CAPS, BENCH_STREAM_CAP = ("PHONE", "ADDRESS", "MATCH"), 1_000_000
 # More than this many cores busy outside the bench, on average over a run, skews its numbers.
@@ -103,8 +110,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--tables",
         type=lambda text: sorted({int(n) for n in text.split(",")}),
-        default=[50, 100, 150, 200, 300],
-        help="tables played, to count those served (50,100,150,200,300)",
+        default=[100, 200, 300, 400, 500],
+        help="tables played, to count those served (100,200,300,400,500)",
     )
     parser.add_argument(
         "--speed",
@@ -154,7 +161,7 @@ class Played:
     """The tables played at one size, over its rounds."""
 
     tables: int
-    windows: tuple[tuple[tables.Window, Cpu], ...]
+    windows: tuple[tuple[Window, Cpu], ...]
 
     def timed(self, kind: str | None = None) -> list[float]:
         """Seconds each request of a kind (every kind: None) took, over every round."""
@@ -782,9 +789,37 @@ def errors(series: Series) -> str:
 
 @dataclass
 class Targets:
-    """The targets met and missed, with by how much."""
+    """The targets met and missed, with by how much; and the long-term ones, with how far."""
 
     missed: list[str]
+    # Every target, as the summary lists it: what, its figure, the target, the verdict.
+    summary: list[tuple[str, str, str, str]] = dataclasses.field(default_factory=list)
+    # The long-term targets (diagnostics): what, its figure, the target, how far it still is.
+    later: list[tuple[str, str, str, str]] = dataclasses.field(default_factory=list)
+
+    def told(self, label: str, figure: str, target: str, ok: bool) -> bool:
+        """A target's row in the summary; `ok` as given."""
+        self.summary.append((label, figure, target, verdict(ok)))
+        return ok
+
+    def later_share(self, label: str, ratio: float, least: float) -> None:
+        """A long-term share of a floor: how far it still is."""
+        far = (
+            "met"
+            if ratio >= least
+            else f"{100 * (least - ratio):.1f} points short: {least / ratio - 1:.0%} more "
+            f"throughput"
+        )
+        self.later.append((label, f"{ratio:.1%}", f"≥ {least:.0%} of its floor", far))
+
+    def later_ceiling(self, label: str, value: float, ceiling: float, unit: str) -> None:
+        """A long-term ceiling: how far it still is."""
+        far = (
+            "met"
+            if value <= ceiling
+            else f"{value - ceiling:.0f} {unit} over: {1 - ceiling / value:.0%} less"
+        )
+        self.later.append((label, f"{value:.0f} {unit}", f"≤ {ceiling:g} {unit}", far))
 
     def share(self, label: str, ratio: float, least: float, of: str) -> bool:
         """A share of another rate (`of`) that must reach `least`."""
@@ -885,6 +920,8 @@ def report(
         ("**entry post, a new entry each**", "entry", "post floor", ENTRY_OF_FLOOR),
         ("the post floor: its lock, key, insert, commit, nothing else", "post floor", None, None),
     ]
+    # The long-term shares, by measure: shown with how far each still is.
+    later_of = {"sheet": LATER_SHEET_OF_FLOOR, "entry": LATER_ENTRY_OF_FLOOR}
     for label, name, floor, least in rows:
         result = loads[name]
         of_bare = paired(result, bare)
@@ -895,6 +932,9 @@ def report(
             ratio = statistics.median(shares)
             ok = targets.share(label.strip("*"), ratio, least, f"the {floor}") and ok
             share = f"{ratio:.1%} ({shares[0]:.1%}–{shares[-1]:.1%})"
+            short = {"sheet": "cold 30-hand sheet page", "entry": "entry post"}[name]
+            targets.told(short, f"{share} of its floor", f"≥ {least:.0%} of its floor", ok)
+            targets.later_share(short, ratio, later_of[name])
         target = f"≥ {least:.0%} of its floor" if least is not None else "—"
         mark = verdict(ok) if least is not None or not ok else ""
         spread = f" ({of_bare[0]:.1%}–{of_bare[-1]:.1%})" if result is not bare else ""
@@ -921,9 +961,9 @@ def report(
     print("|---|--:|--:|--:|")
     for letter, name in mix.NAMES.items():
         p50, p99 = mixed.timed(letter)
-        share = answered.get(letter, 0) / total
+        part = answered.get(letter, 0) / total
         print(
-            f"| {name} | {share:.1%} ({cycle.count(letter) / len(cycle):.1%}) "
+            f"| {name} | {part:.1%} ({cycle.count(letter) / len(cycle):.1%}) "
             f"| {p50:.2f} | {p99:.2f} |"
         )
 
@@ -950,17 +990,17 @@ def report(
     )
     print("|--:|--:|--:|--:|--:|--|--:|--:|--:|--:|--|")
     best: Played | None = None
-    for n, result in played.items():
-        if result.within:
-            best = result
-        deliveries = result.deliveries
+    for n, size in played.items():
+        if size.within:
+            best = size
+        deliveries = size.deliveries
         print(
-            f"| {n:,} | {round(n / args.speed) * mix.PHONES:,} | {result.rate:,.1f} "
-            f"| {1000 * percentile(result.timed(), 50):.2f} | {result.p99_ms():.2f} "
-            f"| {'yes' if result.within else 'no'} "
-            f"| {1000 * percentile(result.timed(mix.RUNG), 95):.2f} "
+            f"| {n:,} | {round(n / args.speed) * mix.PHONES:,} | {size.rate:,.1f} "
+            f"| {1000 * percentile(size.timed(), 50):.2f} | {size.p99_ms():.2f} "
+            f"| {'yes' if size.within else 'no'} "
+            f"| {1000 * percentile(size.timed(mix.RUNG), 95):.2f} "
             f"| {1000 * percentile(deliveries, 50):.2f} / {1000 * percentile(deliveries, 95):.2f} "
-            f"| {result.table_minute()[0]:.0f} | {result.errors:,} | {result.cpu} |"
+            f"| {size.table_minute()[0]:.0f} | {size.errors:,} | {size.cpu} |"
         )
     if best is None:
         # Nothing served within the ceiling: the smallest size is the one described.
@@ -973,14 +1013,27 @@ def report(
         targets.missed.append(
             f"tables served at p99 < {P99_CEILING_MS:g} ms: none of {', '.join(map(str, played))}"
         )
+        served = "none measured"
     else:
         figure = best
         print(
             f"\n**Tables this box serves at p99 < {P99_CEILING_MS:g} ms: about "
             f"{best.tables:,}**: the largest size played within it, every post delivered and "
             f"every request answered as meant ({args.table_rounds} rounds, p99 the median "
-            f"round's). A figure of this machine, not a target."
+            f"round's). A figure of this machine, told beside its aim of {TABLES_AIM:,} on the "
+            f"2-core box the bench is read on."
         )
+        served = f"about {best.tables:,}"
+    reached = best is not None and best.tables >= TABLES_AIM
+    largest = max(played)
+    targets.summary.append(
+        (
+            f"tables served at p99 < {P99_CEILING_MS:g} ms (of {largest:,} played at most)",
+            served,
+            f"aim ≥ {TABLES_AIM:,} (a figure of the machine)",
+            "aim met" if reached else "below the aim",
+        )
+    )
     by_kind = {letter: figure.timed(letter) for letter in tables.KINDS}
     print(f"\n| at {figure.tables:,} tables, by kind | requests | p50 ms | p95 ms | p99 ms |")
     print("|---|--:|--:|--:|--:|")
@@ -1002,25 +1055,48 @@ def report(
     )
 
     cpu, workers_cpu, database_cpu = figure.table_minute()
-    ceiling = CPU_OF_POLLING * POLLING_CPU_MS
-    ok = cpu <= ceiling
+    ok = cpu <= TABLE_MINUTE_MS
     if not ok:
         targets.missed.append(
-            f"CPU per table-minute: {cpu:.0f} CPU-ms, {cpu / POLLING_CPU_MS:.0%} of the polling "
-            f"design's {POLLING_CPU_MS:g}, over the ⅓ ({ceiling:.0f}) by {cpu - ceiling:.0f}"
+            f"CPU per table-minute: {cpu:.0f} CPU-ms, over {TABLE_MINUTE_MS:g} by "
+            f"{cpu - TABLE_MINUTE_MS:.0f} (it needs {1 - TABLE_MINUTE_MS / cpu:.0%} less)"
         )
-    # The same as the polling bench counted it: the wrk mix's server CPU per request (keep-alive
-    # connections, closed loop) times a table's requests a minute; its streams left out.
+    at_tables = f"at {figure.tables:,} tables"
+    target = f"≤ {TABLE_MINUTE_MS:g} CPU-ms"
+    targets.told(f"CPU per table-minute {at_tables}", f"{cpu:.0f} CPU-ms", target, ok)
+    targets.later_ceiling(f"CPU per table-minute {at_tables}", cpu, LATER_TABLE_MINUTE_MS, "CPU-ms")
+    # The wrk mix's server CPU per request (keep-alive connections, closed loop) times a
+    # table's requests a minute; its streams left out.
     by_requests = 1000 * mixed.server_cores / mixed.rate * 60 * mix.TABLE_RATE
     fetch_p95 = percentile(figure.timed(mix.RUNG), 95)
     delivery_p95 = percentile(figure.deliveries, 95)
     delivery_ratio = delivery_p95 / fetch_p95
+    soon = 1000 * delivery_p95 <= DELIVERY_MS
+    if not soon:
+        targets.missed.append(
+            f"delivery p95 {at_tables}: {1000 * delivery_p95:.1f} ms, over {DELIVERY_MS:g} ms"
+        )
+    targets.told(
+        f"delivery p95 {at_tables}", f"{1000 * delivery_p95:.1f} ms", f"≤ {DELIVERY_MS:g} ms", soon
+    )
     delivered = targets.ceiling(
         "delivery p95 over one live-part fetch's p95", delivery_ratio, DELIVERY_OF_FETCH
+    )
+    targets.told(
+        "delivery p95 over one live-part fetch's p95",
+        f"{delivery_ratio:.2f}×",
+        f"≤ {DELIVERY_OF_FETCH:g}×",
+        delivered,
     )
     weighed = measured.weighed
     assert weighed is not None
     light = weighed.per_stream_kb <= IDLE_STREAM_KB
+    targets.told(
+        "memory per idle stream",
+        f"{weighed.per_stream_kb:.1f} KB",
+        f"≤ {IDLE_STREAM_KB:g} KB",
+        light,
+    )
     if not light:
         targets.missed.append(
             f"memory per idle stream: {weighed.per_stream_kb:.1f} KB, "
@@ -1032,24 +1108,23 @@ def report(
         f"| CPU per table-minute (workers + "
         f"{'PostgreSQL' if not args.sqlite else 'nothing'}), at {figure.tables:,} tables "
         f"| {cpu:.0f} CPU-ms ({workers_cpu:.0f} + {database_cpu:.1f}): a core for about "
-        f"{60_000 / cpu:,.0f} tables | ≤ ⅓ of the polling design's | {verdict(ok)} |"
+        f"{60_000 / cpu:,.0f} tables | ≤ {TABLE_MINUTE_MS:g} CPU-ms | {verdict(ok)} |"
     )
     print(
-        f"| the polling design's, measured once on {POLLING_COMMIT} with its own bench "
-        f"| {POLLING_CPU_MS:g} CPU-ms: this is {cpu / POLLING_CPU_MS:.0%} of it | "
-        f"≤ {ceiling:.0f} CPU-ms | |"
-    )
-    print(
-        f"| the same counted as the polling bench counted it: the wrk mix's server CPU per "
-        f"request × a table's {60 * mix.TABLE_RATE:.0f} requests a minute, streams left out "
-        f"(diagnostic) | {by_requests:.0f} CPU-ms | | |"
+        f"| the same from the wrk mix: its server CPU per request × a table's "
+        f"{60 * mix.TABLE_RATE:.0f} requests a minute, streams left out (diagnostic) "
+        f"| {by_requests:.0f} CPU-ms | | |"
     )
     print(
         f"| delivery, post answered → every other phone has it, at {figure.tables:,} tables "
         f"| p50 {1000 * percentile(figure.deliveries, 50):.2f} ms, p95 "
         f"{1000 * delivery_p95:.2f} ms ({len(figure.deliveries):,} posts) "
-        f"| p95 ≤ {DELIVERY_OF_FETCH:g}× a live-part fetch's p95 "
-        f"({1000 * fetch_p95:.2f} ms): {delivery_ratio:.2f}× | {verdict(delivered)} |"
+        f"| p95 ≤ {DELIVERY_MS:g} ms | {verdict(soon)} |"
+    )
+    print(
+        f"| delivery against one live-part fetch, at {figure.tables:,} tables "
+        f"| p95 {delivery_ratio:.2f}× a live-part fetch's p95 ({1000 * fetch_p95:.2f} ms) "
+        f"| ≤ {DELIVERY_OF_FETCH:g}× | {verdict(delivered)} |"
     )
     idle = weighed.idle
     print(
@@ -1077,6 +1152,7 @@ def report(
         ok = targets.clean(f"{label} (small)", a) and targets.clean(f"{label} (large)", b)
         if ceiling is not None:
             ok = targets.ceiling(label, ratio, ceiling) and ok
+            targets.told(label, f"{ratio:.2f}×", f"≤ {ceiling:g}×", ok)
         target = f"≤ {ceiling:g}×" if ceiling is not None else "— (diagnostic)"
         mark = verdict(ok) if ceiling is not None or not ok else ""
         print(
@@ -1102,16 +1178,24 @@ def report(
         f"| {fill.LARGE_SHEET} hands | not more with more hands |"
     )
     print("|---|--:|--:|--|")
+    grown = []
     for name, label in QUERY_ROWS.items():
         small, large = queries[name]
         ok = large <= small
         if not ok:
+            grown.append(name)
             targets.missed.append(
                 f"SQL statements per {label}: {small} at {fill.SMALL_SHEET} hands, {large} at "
                 f"{fill.LARGE_SHEET}: they grow with the sheet"
             )
         print(f"| {label} | {small} | {large} | {verdict(ok)} |")
 
+    targets.told(
+        "SQL statements per request, with more hands",
+        f"grow: {', '.join(grown)}" if grown else "no more",
+        "not more",
+        not grown,
+    )
     # Every post answered must have stored an entry of its own (none taken for a repeat); a
     # post still in flight as a run ends may land too.
     posts = sum(r.answered.get(mix.ENTRY, 0) for r in measured.every) + measured.table_posts
@@ -1135,6 +1219,14 @@ def report(
             f"\nWarning: other processes used up to {busiest:.2f} cores during a run; "
             "the machine was not quiet, so these numbers are skewed (run again when it is)."
         )
+    print("\n| target | figure | target | |")
+    print("|---|--:|--|--|")
+    for label, figure_of, target, mark in targets.summary:
+        print(f"| {label} | {figure_of} | {target} | {mark} |")
+    print("\n| long-term target (diagnostic) | figure | target | how far |")
+    print("|---|--:|--|--|")
+    for label, figure_of, target, far in targets.later:
+        print(f"| {label} | {figure_of} | {target} | {far} |")
     if targets.missed:
         print("\nMissed:\n")
         for line in targets.missed:

@@ -65,6 +65,9 @@ def side_at(match: Match, position: int | None) -> Side:
 
 
 def answer(code: str, done: Done) -> Response:
-    """After a post: say what happened, and back to the sheet (post/redirect/get)."""
+    """After a post: say what happened, and back to the sheet (post/redirect/get). `code` is
+    the match's, read before the action: its commit expires the match, and reading its code
+    after would read the match again for nothing (answer(match.code, action(...)) reads it
+    first too)."""
     flash(done.message, "repeated" if done.repeated else "done")
     return redirect(url_for("sheet.match", code=done.go_to or code))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+import sqlalchemy as sa
 from flask_babel import gettext as _
 
 from scorekeeper.errors import Refusal
@@ -24,6 +25,10 @@ from scorekeeper.scoresheet.entries import (
 from scorekeeper.scoresheet.sheet import Sheet, StoredEntry, cell_values, load_sheet
 from scorekeeper.scoresheet.writing import Done, Post, act, act_on_sides
 from scorekeeper.terms import listed
+
+# The trail's new line, a statement of SQLAlchemy Core built once (as write_cell's).
+CORRECTIONS: sa.Table = Correction.__table__  # type: ignore[assignment]
+NEW_CORRECTION = sa.insert(CORRECTIONS)
 
 
 class Fix(NamedTuple):
@@ -62,20 +67,19 @@ def _record_fix(
     # after it (a stale post names who changed the cell by comparing the two).
     now = utcnow()
     write_cell(sheet, number, fix.side, fix.facts, phone, restamp=False, at=now)
-    db.session.add(
-        Correction(
-            match_id=sheet.match.id,
-            hand_number=number,
-            side_id=fix.side.id,
-            old_points=entry.facts.points if entry else None,
-            new_points=fix.facts.points,
-            old_detail=cell_values(entry.facts) if entry else None,
-            new_detail=cell_values(fix.facts),
-            reason=reason.strip(),
-            by_phone=phone,
-            made_at=now,
-        )
-    )
+    trail = {
+        "match_id": sheet.match.id,
+        "hand_number": number,
+        "side_id": fix.side.id,
+        "old_points": entry.facts.points if entry else None,
+        "new_points": fix.facts.points,
+        "old_detail": cell_values(entry.facts) if entry else None,
+        "new_detail": cell_values(fix.facts),
+        "reason": reason.strip(),
+        "by_phone": phone,
+        "made_at": now,
+    }
+    db.session.connection().execute(NEW_CORRECTION, trail)
 
 
 def is_fill(
@@ -222,7 +226,6 @@ def fill_hand(match: Match, number: int, fixes: Sequence[Fix], post: Post) -> Do
                 _record_fix(sheet, number, fix, entry, "", viewer.phone or "")
             if number > len(sheet.hands):
                 # The first cell written started the hand: the next ones go into it.
-                db.session.flush()
                 sheet = load_sheet(match, corrections=False)
         said = listed(
             # NOTE: one side's total in a list of a hand's entries: "Ana 61".

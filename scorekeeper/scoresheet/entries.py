@@ -18,6 +18,19 @@ from scorekeeper.scoresheet.sheet import Sheet, StoredEntry, cell_values, load_s
 from scorekeeper.scoresheet.writing import Done, Post, act
 from scorekeeper.terms import say
 
+# A cell's writes, as statements of SQLAlchemy Core built once (scoresheet/writing.py): each
+# write binds its values to them, and none goes through the ORM's flush or bulk update.
+HANDS: sa.Table = Hand.__table__  # type: ignore[assignment]
+ENTRIES: sa.Table = Entry.__table__  # type: ignore[assignment]
+NEW_HAND = sa.insert(HANDS).returning(HANDS.c.id)
+NEW_ENTRY = sa.insert(ENTRIES)
+# Given the entry's id and its new columns (its values, and who entered it if restamped).
+NEXT_REVISION = (
+    sa.update(ENTRIES)
+    .where(ENTRIES.c.id == sa.bindparam("entry_id"))
+    .values(revision=ENTRIES.c.revision + 1)
+)
+
 
 def write_cell(
     sheet: Sheet,
@@ -34,20 +47,19 @@ def write_cell(
     a correction keeps the side's); `at` is when a new entry was made (now if not given)."""
     values = cell_values(facts)
     cell = sheet.cell(number, side)
+    connection = db.session.connection()
     if cell is not None and cell.entry is not None:
         stamp = {"entered_by": phone, "entered_at": utcnow()} if restamp else {}
-        db.session.execute(
-            sa.update(Entry)
-            .where(Entry.id == cell.entry.id)
-            .values(revision=Entry.revision + 1, **values, **stamp)
-        )
+        connection.execute(NEXT_REVISION, {"entry_id": cell.entry.id, **values, **stamp})
         return
-    entry = Entry(side_id=side.id, entered_by=phone, entered_at=at or utcnow(), **values)
     if number <= len(sheet.hands):
-        entry.hand_id = sheet.hands[number - 1].id
+        hand_id = sheet.hands[number - 1].id
     else:
-        entry.hand = Hand(match_id=sheet.match.id, number=number)
-    db.session.add(entry)
+        hand_id = connection.execute(
+            NEW_HAND, {"match_id": sheet.match.id, "number": number}
+        ).scalar_one()
+    made = {"hand_id": hand_id, "side_id": side.id, "entered_by": phone}
+    connection.execute(NEW_ENTRY, {**made, "entered_at": at or utcnow(), **values})
 
 
 def no_open_hand(sheet: Sheet) -> Refusal:

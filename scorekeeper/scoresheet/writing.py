@@ -12,10 +12,16 @@ same steps with no match to lock yet; so do a phone's history code and joining a
 
 An action is given what was posted (Post): it never reads the request, so it runs and is
 tested the same with or without one.
+
+The statements every post sends (the lock, the key) and an entry's writes (entries.py,
+corrections.py) are SQLAlchemy Core statements built once, given only the post's values: none
+goes through the ORM's flush or bulk update. The commit expires the match, so whoever answers
+the post reads its code before the write (matches.answer).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +30,7 @@ import sqlalchemy as sa
 from flask_babel import gettext as _
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
 
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
@@ -83,14 +90,34 @@ class Done:
     rings: tuple[tuple[str, int], ...] = ()
 
 
+# The tables a post writes, for statements of SQLAlchemy Core: built once and compiled once,
+# each post only binds its values, and none goes through the ORM's flush or its bulk update.
+MATCHES: sa.Table = Match.__table__  # type: ignore[assignment]
+SUBMISSIONS: sa.Table = Submission.__table__  # type: ignore[assignment]
+
+
+@functools.cache
+def _lock_statement(dialect: str) -> sa.Update:
+    """The lock: the match's version bumped and announced (live.py), returning its columns
+    that actions change. One per dialect, as PostgreSQL's announces and SQLite's does not."""
+    return (
+        sa.update(MATCHES)
+        .where(MATCHES.c.id == sa.bindparam("match_id"))
+        .values(version=MATCHES.c.version + 1)
+        .returning(*(MATCHES.c[name] for name in CHANGING), *announcement(dialect))
+    )
+
+
 def _lock(match: Match) -> int:
     """Take the match's write lock by bumping its version, and read its row as it now stands
     (status, host) into `match`; the new version. The same statement announces the version
     to every worker (live.py), sent by PostgreSQL when the write commits."""
     # What an action may have changed since the request read the match is read again, from
     # the row the lock returns; its settings and sides stay as read (no action changes them).
-    db.session.expire(match, CHANGING)
-    db.session.execute(_bumped(Match.id == match.id, Match)).one()
+    statement = _lock_statement(db.engine.dialect.name)
+    row = db.session.connection().execute(statement, {"match_id": match.id}).one()
+    for name in CHANGING:
+        set_committed_value(match, name, row._mapping[name])
     return match.version
 
 
@@ -128,7 +155,24 @@ def _bump_series(code: str | None) -> dict[str, int]:
     return bumped
 
 
-def _carried_out_before(post: Post, match: Match | None) -> Submission | None:
+@functools.cache
+def _key_statement(dialect: str) -> sa.Insert:
+    """The post's key recorded, unless it was before: RETURNING says which."""
+    insert = sqlite.insert if dialect == "sqlite" else postgresql.insert
+    return (
+        insert(SUBMISSIONS)
+        .on_conflict_do_nothing(index_elements=[SUBMISSIONS.c.key])
+        .returning(SUBMISSIONS.c.key)
+    )
+
+
+# A resent post's first: where it went and what it carried.
+FIRST_POST = sa.select(SUBMISSIONS.c.match_id, SUBMISSIONS.c.posted).where(
+    SUBMISSIONS.c.key == sa.bindparam("key")
+)
+
+
+def _carried_out_before(post: Post, match: Match | None) -> sa.Row[Any, Any] | None:
     """Record the post's key; None the first time, else the post that carried it first. A
     key that came before with other values, or for another match, is refused (a page's key
     reused by hand or by a bug: taking it for the first post would hide this one).
@@ -138,21 +182,16 @@ def _carried_out_before(post: Post, match: Match | None) -> Submission | None:
     """
     if not post.key:
         return None
-    insert = sqlite.insert if db.engine.dialect.name == "sqlite" else postgresql.insert
-    recorded = (
-        insert(Submission)
-        .values(
-            key=post.key,
-            match_id=match.id if match else None,
-            made_at=utcnow(),
-            posted=post.digest,
-        )
-        .on_conflict_do_nothing(index_elements=[Submission.key])
-        .returning(Submission.key)
-    )
-    if db.session.execute(recorded).first() is not None:
+    connection = db.session.connection()
+    recorded = {
+        "key": post.key,
+        "match_id": match.id if match else None,
+        "made_at": utcnow(),
+        "posted": post.digest,
+    }
+    if connection.execute(_key_statement(db.engine.dialect.name), recorded).first() is not None:
         return None
-    first = db.session.get_one(Submission, post.key)
+    first = connection.execute(FIRST_POST, {"key": post.key}).one()
     same_match = first.match_id == (match.id if match else first.match_id)
     if not same_match or first.posted not in (None, post.digest):
         if match is None:

@@ -415,10 +415,11 @@ def enter(code: str) -> ResponseReturnValue:
             match, entry_form=form, error=_("Nothing was saved: see below."), status=400
         )
     side = side_at(match, form.side.data)
+    match_code = match.code  # before the write, which expires it (answer)
     done = entries.enter_hand(
         match, side, form.hand.data, form.facts(), post_of(form), form.revision.data
     )
-    return answer(match.code, done)
+    return answer(match_code, done)
 
 
 @bp.post("/<code>/hand/<int(min=1, max=10000):number>/enter")
@@ -446,6 +447,7 @@ def enter_whole_hand(code: str, number: int) -> ResponseReturnValue:
         Fix(sheet.sides[at], hand_facts(form, at, ticks), form[f"revision_{at}"].data)
         for at in positions
     ]
+    match_code = match.code  # before the write, which expires it (answer)
     try:
         done = corrections.fill_hand(match, number, fixes, post_of(form))
     except Refusal as refusal:
@@ -453,7 +455,7 @@ def enter_whole_hand(code: str, number: int) -> ResponseReturnValue:
         # Refused as a whole: what was typed goes back into the form, to mend and enter again.
         typed = {fix.side.position: fix.facts for fix in fixes}
         return render_match(match, error=refusal.message, status=refusal.status, typed=typed)
-    return answer(match.code, done)
+    return answer(match_code, done)
 
 
 @bp.route(
@@ -468,6 +470,7 @@ def correct(code: str, number: int, position: int) -> ResponseReturnValue:
     refused: Refusal | None = None
     if form.validate_on_submit():
         fix = Fix(side, form.facts(), form.revision.data)
+        match_code = match.code  # before the write, which expires it (answer)
         try:
             done = corrections.correct_cell(
                 match, number, fix, form.reason.data or "", post_of(form)
@@ -481,7 +484,7 @@ def correct(code: str, number: int, position: int) -> ResponseReturnValue:
             # hand's).
             refused = refusal
         else:
-            return answer(match.code, done)
+            return answer(match_code, done)
     viewer = viewer_for(match).require(Action.CORRECT)
     sheet = load_sheet(match)
     cell = sheet.cell(number, side)
@@ -519,6 +522,7 @@ def correct_hand(code: str, number: int) -> ResponseReturnValue:
             Fix(side, hand_facts(form, at, ticks), form[f"revision_{at}"].data)
             for at, side in enumerate(sheet.sides)
         ]
+        match_code = match.code  # before the write, which expires it (answer)
         try:
             done = corrections.correct_hand(
                 match, number, fixes, form.reason.data or "", post_of(form)
@@ -537,7 +541,7 @@ def correct_hand(code: str, number: int) -> ResponseReturnValue:
                 ticks=ticks,
                 error=refusal.message,
             ), refusal.status
-        return answer(match.code, done)
+        return answer(match_code, done)
     viewer_for(match).require(Action.CORRECT)
     if number == sheet.current_hand:
         # The open hand is entered, not corrected: the sheet's form does it, for the sides
@@ -597,9 +601,10 @@ def claim(code: str) -> ResponseReturnValue:
     form = _action_form(match)
     side = side_at(match, form.target.data)
     player = form.player.data or ""
+    match_code = match.code  # before the write, which expires it (answer)
     done = seats.claim_side(match, side, post_of(form, ensure_phone()), player)
     remember_name(player)
-    return answer(match.code, done)
+    return answer(match_code, done)
 
 
 @bp.post("/<code>/watch")
@@ -608,9 +613,10 @@ def watch(code: str) -> ResponseReturnValue:
     match = match_or_404(code)
     form = _action_form(match)
     player = form.player.data or ""
+    match_code = match.code  # before the write, which expires it (answer)
     done = seats.watch(match, post_of(form, ensure_phone()), player)
     remember_name(player)
-    return answer(match.code, done)
+    return answer(match_code, done)
 
 
 @bp.route("/<code>/name", methods=["GET", "POST"])
@@ -620,9 +626,10 @@ def rename(code: str) -> ResponseReturnValue:
     if request.method == "POST":
         form = _action_form(match)
         player = form.player.data or ""
+        match_code = match.code  # before the write, which expires it (answer)
         done = seats.rename_player(match, player, post_of(form))
         remember_name(player)
-        return answer(match.code, done)
+        return answer(match_code, done)
     viewer = viewer_for(match).require(Action.RENAME)
     return render_template("sheet/name.html", match=match, viewer=viewer)
 

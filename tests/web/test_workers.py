@@ -100,14 +100,36 @@ def test_a_deaf_worker_checks_every_entry_against_what_is_stored(
     assert entries(app, basra) == [(1, 0, 40), (1, 1, 3), (2, 0, 12), (2, 1, 101)]
 
 
-def entry_statements(app: Flask, phone: Phone, code: str, hand: int, side: int) -> int:
-    """How many SQL statements one entry post sends (its redirect not followed)."""
+def entry_sent(app: Flask, phone: Phone, code: str, hand: int, side: int) -> list[str]:
+    """The SQL statements one entry post sends (its redirect not followed)."""
     token = phone.token()
     form = {"hand": hand, "side": side, "points": 3, "csrf_token": token}
     with statements(app) as sent:
         response = phone.post(f"/m/{code}/enter", form, csrf=False, follow=False)
     assert response.status_code == 302, response.get_data(as_text=True)
-    return len(sent)
+    return sent
+
+
+def entry_statements(app: Flask, phone: Phone, code: str, hand: int, side: int) -> int:
+    """How many SQL statements one entry post sends (its redirect not followed)."""
+    return len(entry_sent(app, phone, code, hand, side))
+
+
+def test_an_entry_reads_its_match_once_and_ends_with_its_write(app, host, guest, basra):
+    """The match is read once, before the lock: nothing reads it again after the commit (the
+    answer's redirect needs only its code). The entry's insert is the last statement, the hand's
+    just before it when the entry starts one."""
+    host.enter(basra, 1, 0, 4)
+    for sent, last in (
+        (entry_sent(app, guest, basra, 1, 1), ["insert into entry"]),
+        (entry_sent(app, host, basra, 2, 0), ["insert into hand", "insert into entry"]),
+    ):
+        said = [" ".join(sql.lower().replace('"', "").split()) for sql in sent]
+        assert sum(sql.startswith("select") and "from match " in sql for sql in said) == 1, said
+        assert said[0].startswith("select") and "from match " in said[0], said
+        assert said[1].startswith("update match set version="), said
+        ends = zip(said[-len(last) :], last, strict=True)
+        assert all(sql.startswith(start) for sql, start in ends), said
 
 
 def test_an_entry_reads_as_much_after_twelve_hands_as_after_one(app, host, guest, basra):
