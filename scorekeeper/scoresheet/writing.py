@@ -27,7 +27,8 @@ from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
-from scorekeeper.live import announcement, versions
+from scorekeeper.live import versions
+from scorekeeper.live.fanout import announced
 from scorekeeper.models import Match, Seat, Side, Submission, utcnow
 from scorekeeper.permissions import Action, Viewer, viewer_at
 
@@ -86,7 +87,7 @@ class Done:
 def _lock(match: Match) -> int:
     """Take the match's write lock by bumping its version, and read its row as it now stands
     (status, host) into `match`; the new version. The same statement announces the version
-    to every worker (live.py), sent by PostgreSQL when the write commits."""
+    to every worker (_bumped)."""
     # What an action may have changed since the request read the match is read again, from
     # the row the lock returns; its settings and sides stay as read (no action changes them).
     db.session.expire(match, CHANGING)
@@ -95,14 +96,13 @@ def _lock(match: Match) -> int:
 
 
 def _bumped(which: sa.ColumnElement[bool], *returned: Any) -> sa.UpdateBase:
-    """The statement that gives a match a new version and announces it to every worker
-    (live.py), returning `returned`: the lock's, and the series' after a reopen."""
-    return (
-        sa.update(Match)
-        .where(which)
-        .values(version=Match.version + 1)
-        .returning(*returned, *announcement(db.engine.dialect.name))
-    )
+    """The statement that gives a match a new version, returning `returned` (the lock's, and
+    the series' after a reopen), announced to every worker: on PostgreSQL the same statement
+    sends NOTIFY of the new version, when and only if the write commits (live/fanout.py,
+    announced: one statement, no round trip of its own). On SQLite write() wakes the other
+    workers itself once it committed (versions().ring)."""
+    bump = sa.update(Match).where(which).values(version=Match.version + 1).returning(*returned)
+    return announced(bump, db.engine.dialect.name)
 
 
 def bump(which: sa.ColumnElement[bool]) -> tuple[tuple[str, int], ...]:
