@@ -425,12 +425,16 @@ class MatchVersions:
         listening_since = last_sent = time.monotonic()
         self._send(echo)
         while not self._stop.is_set():
-            for note in connection.notifies(timeout=ECHO_EVERY / 4):
+            notes = connection.notifies(timeout=ECHO_EVERY / 4)
+            for note in notes:
+                if self._stop.is_set():
+                    break  # woken by close()
                 if note.payload == echo:
                     self._heard_echo()
                 elif not note.payload.startswith(ECHO):
                     # Every worker's echo goes out on the one channel: the others' say nothing.
                     self._heard(note.payload)
+            notes.close()
             now = time.monotonic()
             if now - last_sent >= ECHO_EVERY and not self._stop.is_set():
                 self._send(echo)
@@ -480,6 +484,10 @@ class MatchVersions:
         if self._wake_path is not None:
             # The reader waits on its socket: woken, it sees the app is closing.
             self._wake([self._wake_path])
+        if self._listener is not None and self._listener.is_alive():
+            # The listener waits for a notification: one on its channel wakes it at once (every
+            # listener ignores an echo not its own), rather than at its next look.
+            self._send(f"{ECHO}closing")
         for thread in (self._listener, self._reader):
             if thread is not None and thread is not threading.current_thread():
                 thread.join(timeout=5)
