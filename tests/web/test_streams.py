@@ -234,3 +234,30 @@ def test_a_write_while_the_listener_is_down_still_rings(app, host, guest, basra,
         with elsewhere.app_context():
             db.engine.dispose()
     assert stream.ring(within=12) == version_of(guest, basra)
+
+
+def test_a_gevent_worker_gevent_did_not_patch_refuses_to_start_and_serves_no_stream(
+    app, guest, basra, streams, caplog
+):
+    settings = {key: app.config[key] for key in SHARED_SETTINGS if key in app.config}
+    worker = create_app({**settings, "STREAM_HEARTBEAT": HEARTBEAT})
+    try:
+        # This test process is no gevent worker: nothing patched its sockets or threads.
+        with pytest.raises(RuntimeError, match="gevent did not patch socket and threading"):
+            live.start(worker, gevent=True)
+        assert "gevent did not patch socket and threading" in caplog.text
+        # Never started, it opens no stream that would hear no other worker's write.
+        with pytest.raises(RuntimeError, match="not started in this worker process"):
+            guest.on(worker).client.get(f"/m/{basra}/events")
+        # Started as a threaded server starts it, its stream rings for a write elsewhere.
+        live.start(worker, gevent=False)
+        stream = open_stream(guest.on(worker), basra)
+        streams.append(stream)
+        assert stream.next()["event"] == "release"
+        guest.enter(basra, 1, 1, 3)
+        assert stream.ring(within=3) == version_of(guest, basra)
+    finally:
+        close_all(streams)
+        live.stop(worker)
+        with worker.app_context():
+            db.engine.dispose()
