@@ -66,8 +66,6 @@ def post_worker_init(worker: Any) -> None:
 
     import gevent
 
-    from scorekeeper import Scorekeeper, live
-
     waiting = sys.modules.get("psycopg.waiting")
     if waiting is not None and waiting.wait.__name__ == "wait_c":
         worker.log.error(
@@ -76,8 +74,10 @@ def post_worker_init(worker: Any) -> None:
         )
 
     app = worker.wsgi
-    if not isinstance(app, Scorekeeper):
+    package = sys.modules.get("scorekeeper")
+    if package is None or not isinstance(app, package.Scorekeeper):
         return  # the bench's bare endpoint and floors run under this file too
+    from scorekeeper import live
 
     live.start(app, gevent=isinstance(worker, GeventWorker))
 
