@@ -26,7 +26,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from werkzeug.wrappers import Response
 
 from scorekeeper import _driver_url
-from scorekeeper.live import announcement
+from scorekeeper.live.fanout import announced
 from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side, Submission, utcnow
 from scorekeeper.scoresheet.series import WALKED_BACK
 from scorekeeper.scoresheet.sheet import HANDS_OF
@@ -105,11 +105,12 @@ def create_floor() -> Flask:
     writes = sa.create_engine(_driver_url(os.environ["DATABASE_URL"]))
     dialect = writes.dialect.name
     insert = sqlite.insert if dialect == "sqlite" else postgresql.insert
-    lock = (
+    lock = announced(
         sa.update(Match.__table__)
         .where(_match.code == sa.bindparam("match_code"))
         .values(version=_match.version + 1)
-        .returning(Match.__table__, *announcement(dialect))
+        .returning(Match.__table__),
+        dialect,
     )
     key = (
         insert(Submission.__table__)

@@ -17,14 +17,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from scorekeeper.live import HEARTBEAT
+from scorekeeper.live.stream import HEARTBEAT
 
 PHONES = 4
 SIDES = 4
 HAND_SECONDS = 180
 # Every phone's safety fetch of its live part, whatever its stream said.
 SAFETY_SECONDS = 60
-# The app's own default (static/js/live.js, live.py): a comment on each stream this often.
+# The app's own default (static/js/live.js, live/stream.py): a comment on each stream this often.
 HEARTBEAT_SECONDS = HEARTBEAT
 
 # One letter a request, as load.lua reads the cycle.

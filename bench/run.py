@@ -311,9 +311,6 @@ def main(argv: list[str] | None = None) -> int:
         )
         phones = {token: signed_phone(app, token) for token in tokens}
         queries = step("counting SQL", lambda: count_queries(app, fixture, phones))
-        # This process serves no more requests: its version listener, started by the first,
-        # would only go on hearing every post under load, on the machine being measured.
-        app.extensions["match_versions"].close()
         # The tables' clock runs `speed` times fast: so does the streams' heartbeat.
         heartbeat = {"SCOREKEEPER_STREAM_HEARTBEAT": str(mix.HEARTBEAT_SECONDS / args.speed)}
         with (
@@ -346,7 +343,6 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     finally:
         if app is not None:
-            app.extensions["match_versions"].close()
             with app.app_context():
                 db.engine.dispose()
         if not args.sqlite:

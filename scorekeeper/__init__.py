@@ -19,6 +19,7 @@ from scorekeeper.extensions import (
     migrate,
     ping_when_idle,
 )
+from scorekeeper.live import fanout, stream
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -59,15 +60,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # How many reverse proxies stand in front (nginx, a load balancer): their
         # X-Forwarded-* headers then name the phone's address and the public host.
         TRUSTED_PROXIES=0,
-        # PostgreSQL: each worker hears every match's new version (live.py); off behind a
+        # PostgreSQL: each worker hears every match's new version (live/fanout.py); off behind a
         # pooler that cannot LISTEN (PgBouncer in transaction mode): it reads them each second.
         LISTEN_FOR_VERSIONS=True,
         # A match's stream says it is alive this often (seconds), and a page with a stream open
         # fetches its live part this often anyway (four times as often while it has none).
-        STREAM_HEARTBEAT=live.HEARTBEAT,
+        STREAM_HEARTBEAT=stream.HEARTBEAT,
         # A stream ends after this many seconds (a little less, at random) and its phone
         # reconnects: no connection is held forever by a phone long gone.
-        STREAM_LIFETIME=live.LIFETIME,
+        STREAM_LIFETIME=stream.LIFETIME,
         # Streams held open at once (stream_caps.py), far above a real table (2-8 phones with
         # a few tabs each, a TV; a café's tables behind one address) and far below what a
         # worker holds (gunicorn.conf.py): whoever holds the rest, pages and posts get in.
@@ -75,8 +76,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         STREAMS_PER_ADDRESS=300,
         STREAMS_PER_MATCH=100,
         # Where workers don't hear each other's writes, how often (seconds) each reads the
-        # versions its streams watch (live.py: on SQLite a write wakes them at once as well).
-        READ_VERSIONS_EVERY=live.READ_EVERY,
+        # versions its streams watch (live/fanout.py: on SQLite a write wakes them at once as well).
+        READ_VERSIONS_EVERY=fanout.READ_EVERY,
         SAFETY_FETCH_SECONDS=60,
         # Prometheus' bearer token for /metrics (figures.py): none, and nobody is shown them.
         METRICS_TOKEN=None,

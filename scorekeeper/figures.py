@@ -100,17 +100,17 @@ OWN = ("health", "metrics")
 
 
 def stream_opened() -> None:
-    """A stream started being rung (live.MatchVersions.watch)."""
+    """A stream started being rung (live/fanout.py: MatchVersions.watch)."""
     OPEN_STREAMS.inc()
 
 
 def stream_closed() -> None:
-    """A stream ended (live.MatchVersions.unwatch)."""
+    """A stream ended (live/fanout.py: MatchVersions.unwatch)."""
     OPEN_STREAMS.dec()
 
 
 def rang() -> None:
-    """A stream was rung (live.MatchVersions.tell)."""
+    """A stream was rung (live/fanout.py: MatchVersions.tell)."""
     RINGS.inc()
 
 

@@ -1,7 +1,7 @@
 """gunicorn's settings for Scorekeeper: serve.py passes this file (by path, so the master
 imports nothing of the app, and gevent patches a worker before it imports psycopg).
 
-Every phone at a table holds a stream open (live.py), so a worker is gevent's: a stream is a
+Every phone at a table holds a stream open (live/), so a worker is gevent's: a stream is a
 greenlet waiting on its bell, holding no thread and no database connection, and a worker holds
 thousands. psycopg (3.1.14 and later) waits through gevent's patched select once gevent has
 patched it before psycopg is first imported: hence no preload.
@@ -54,10 +54,14 @@ worker_connections = 5000
 
 
 def post_worker_init(worker: Any) -> None:
-    """End this worker's streams the moment it is told to stop (a restart, a deploy), so its
-    phones reconnect to a worker that runs instead of holding it for the graceful timeout.
-    And say so loudly if psycopg waits without yielding to gevent (imported before gevent
-    patched the worker, as --preload would do): every query would then stall the worker."""
+    """Start the app's live layer in this worker (live.start: the reader of match versions,
+    and on PostgreSQL the listener), once gevent patched it: if gevent did not, starting says
+    so in the log and refuses, and the worker fails to boot (gunicorn then stops: a worker that
+    would block every phone at each wait must not serve). End the worker's streams the moment
+    it is told to stop (a restart, a deploy), so its phones reconnect to a worker that runs
+    instead of holding it for the graceful timeout. And say so loudly if psycopg waits without
+    yielding to gevent (imported before gevent patched the worker, as --preload would do):
+    every query would then stall the worker."""
     import sys
 
     import gevent
@@ -69,14 +73,18 @@ def post_worker_init(worker: Any) -> None:
             "phone this worker serves. Do not preload the app."
         )
 
-    versions = getattr(worker.wsgi, "extensions", {}).get("match_versions")
-    if versions is None:
-        return  # not Scorekeeper (the bench's bare endpoint and floors run under this file too)
+    app = worker.wsgi
+    package = sys.modules.get("scorekeeper")
+    if package is None or not isinstance(app, package.Scorekeeper):
+        return  # the bench's bare endpoint and floors run under this file too
+    from scorekeeper import live
+
+    live.start(app, gevent=isinstance(worker, GeventWorker))
 
     def watch() -> None:
         while worker.alive:
             gevent.sleep(0.25)
-        versions.close()
+        live.stop(app)
 
     gevent.spawn(watch)
 

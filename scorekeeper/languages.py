@@ -50,7 +50,7 @@ bp = Blueprint("languages", __name__)
 
 def choose_language(picked: object, accept_language: str | None) -> str:
     """The language a phone reads: the one its player picked, else the best its browser asks
-    for, else English. Pure, so a page's ETag (live.py) works it out as the page does."""
+    for, else English. Pure, so a page's ETag (live/etags.py) works it out as the page does."""
     if isinstance(picked, str) and picked in LANGUAGES:
         return picked
     if accept_language:

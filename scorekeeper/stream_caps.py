@@ -1,4 +1,4 @@
-"""How many match streams (live.py) a phone, an address and a match may hold open at once.
+"""How many match streams (live/stream.py) a phone, an address and a match may hold at once.
 
 Every stream holds a connection of its worker for as long as it lives, and a worker holds so
 many (gunicorn.conf.py's worker_connections): past that, no page and no entry gets in. So
@@ -54,7 +54,7 @@ REDIS_RESTS = 10.0
 REDIS_CONNECTIONS = 20
 REDIS_TIMEOUT = 3.0
 # How long a stream past a cap is asked to wait (seconds): held streams end within a few
-# minutes (live.py), dropped ones within seconds. A page waits its own while anyway.
+# minutes (live/stream.py), dropped ones within seconds. A page waits its own while anyway.
 RETRY_AFTER = 30
 
 

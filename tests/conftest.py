@@ -23,7 +23,7 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 
-from scorekeeper import create_app
+from scorekeeper import create_app, live
 from scorekeeper.extensions import db
 from tests.phones import Phone
 
@@ -172,9 +172,10 @@ def fresh_memory(app: Flask) -> None:
     """What a worker keeps in memory between requests, as a new worker starts with it: its
     streams and the match versions they were told (a new store, built as create_app builds
     it), and its count of code misses."""
-    versions = app.extensions["match_versions"]
-    versions.close()
-    app.extensions["match_versions"] = type(versions)(app)
+    live.renew(app)
+    # Served by the tests' threads (the test client's, the browser tests' server): started
+    # here, as gunicorn.conf.py starts a worker's.
+    live.start(app, gevent=False)
     app.extensions["code_misses"].storage.reset()
 
 
@@ -186,7 +187,7 @@ def _workers(_database: dict[str, Any]) -> Iterator[tuple[Flask, Flask]]:
     apps = keep(create_app(_database)), keep(create_app(_database))
     yield apps
     for app in apps:
-        app.extensions["match_versions"].close()
+        live.stop(app)
         with app.app_context():
             db.engine.dispose()
 
@@ -246,7 +247,7 @@ def app(_session_app: Flask) -> Iterator[Flask]:
     yield _session_app
     # On PostgreSQL the app listens for match versions on a connection of its own; every
     # stream the test left open ends.
-    _session_app.extensions["match_versions"].close()
+    live.stop(_session_app)
 
 
 @pytest.fixture

@@ -34,7 +34,8 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
-from scorekeeper.live import announcement, versions
+from scorekeeper.live import versions
+from scorekeeper.live.fanout import announced
 from scorekeeper.models import Match, Seat, Side, Submission, utcnow
 from scorekeeper.permissions import Action, Viewer, viewer_at
 
@@ -98,20 +99,22 @@ SUBMISSIONS: sa.Table = Submission.__table__  # type: ignore[assignment]
 
 @functools.cache
 def _lock_statement(dialect: str) -> sa.Update:
-    """The lock: the match's version bumped and announced (live.py), returning its columns
-    that actions change. One per dialect, as PostgreSQL's announces and SQLite's does not."""
-    return (
+    """The lock: the match's version bumped and announced (live/fanout.py, announced),
+    returning its columns that actions change. One per dialect, as PostgreSQL's announces and
+    SQLite's does not."""
+    bump = (
         sa.update(MATCHES)
         .where(MATCHES.c.id == sa.bindparam("match_id"))
         .values(version=MATCHES.c.version + 1)
-        .returning(*(MATCHES.c[name] for name in CHANGING), *announcement(dialect))
+        .returning(*(MATCHES.c[name] for name in CHANGING))
     )
+    return announced(bump, dialect)
 
 
 def _lock(match: Match) -> int:
     """Take the match's write lock by bumping its version, and read its row as it now stands
     (status, host) into `match`; the new version. The same statement announces the version
-    to every worker (live.py), sent by PostgreSQL when the write commits."""
+    to every worker (_bumped)."""
     # What an action may have changed since the request read the match is read again, from
     # the row the lock returns; its settings and sides stay as read (no action changes them).
     statement = _lock_statement(db.engine.dialect.name)
@@ -122,14 +125,13 @@ def _lock(match: Match) -> int:
 
 
 def _bumped(which: sa.ColumnElement[bool], *returned: Any) -> sa.UpdateBase:
-    """The statement that gives a match a new version and announces it to every worker
-    (live.py), returning `returned`: the lock's, and the series' after a reopen."""
-    return (
-        sa.update(Match)
-        .where(which)
-        .values(version=Match.version + 1)
-        .returning(*returned, *announcement(db.engine.dialect.name))
-    )
+    """The statement that gives a match a new version, returning `returned` (the lock's, and
+    the series' after a reopen), announced to every worker: on PostgreSQL the same statement
+    sends NOTIFY of the new version, when and only if the write commits (live/fanout.py,
+    announced: one statement, no round trip of its own). On SQLite write() wakes the other
+    workers itself once it committed (versions().ring)."""
+    bump = sa.update(Match).where(which).values(version=Match.version + 1).returning(*returned)
+    return announced(bump, db.engine.dialect.name)
 
 
 def bump(which: sa.ColumnElement[bool]) -> tuple[tuple[str, int], ...]:

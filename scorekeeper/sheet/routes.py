@@ -26,22 +26,21 @@ from markupsafe import Markup
 from werkzeug.http import quote_etag
 
 from scorekeeper import figures
+from scorekeeper import live as live_layer
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.forms import ActionForm, post_of
 from scorekeeper.games import EntryFacts, get_game
 from scorekeeper.languages import ZONE_COOKIE
-from scorekeeper.live import (
+from scorekeeper.live.etags import (
     CACHE_CONTROL,
     VARY,
     etag_for,
-    last_seen,
     not_modified_headers,
     request_tag,
     unchanged,
-    version_events,
-    versions,
 )
+from scorekeeper.live.stream import last_seen, version_events
 from scorekeeper.matches import MATCH_BY_CODE, answer, match_or_404, side_at
 from scorekeeper.models import Match, Seat, Side
 from scorekeeper.permissions import (
@@ -202,9 +201,9 @@ def _qr_svg(match: Match) -> Markup:
 
 
 def _etag(match: Match, rematch: Match | None) -> str:
-    """This phone's ETag for the match as just read (live.py), and for its rematch's version:
-    an ended match's page offers its rematch only while it can be joined."""
-    key = current_app.extensions["page_tag_key"]
+    """This phone's ETag for the match as just read (live/etags.py), and for its rematch's
+    version: an ended match's page offers its rematch only while it can be joined."""
+    key = live_layer.of().tag_key
     zone = request.cookies.get(ZONE_COOKIE)
     tag = request_tag(current_phone(), session.get("lang"), zone, request.environ, key)
     if rematch is not None:
@@ -330,7 +329,8 @@ def live(code: str) -> Response:
 
 @bp.get("/<code>/events")
 def events(code: str) -> Response:
-    """The match's stream of server-sent events: its version each time it changes (live.py)."""
+    """The match's stream of server-sent events: its version each time it changes
+    (live/stream.py)."""
     match = match_or_404(code)
     caps = stream_caps()
     phone = current_phone()
@@ -341,13 +341,13 @@ def events(code: str) -> Response:
         return too_many_streams()
     told = last_seen(request.headers.get("Last-Event-ID"), request.args.get("since"), match.version)
     stream = version_events(
-        versions(),
+        live_layer.versions(),
         match.code,
         told,
-        current_app.extensions["release"],
+        live_layer.of().release,
         current_app.config["STREAM_HEARTBEAT"],
         current_app.config["STREAM_LIFETIME"],
-        # gunicorn's: asked whether the phone closed it (live.gone).
+        # gunicorn's: asked whether the phone closed it (live/stream.py: gone).
         request.environ.get("gunicorn.socket"),
     )
     response = Response(kept(stream, caps, lease), mimetype="text/event-stream")

@@ -17,6 +17,8 @@ from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
+from scorekeeper import live
+
 # Debian's Chromium, or another one named by SCOREKEEPER_CHROMIUM (docs/testing.md, "Chromium").
 CHROMIUM = Path(os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium"))
 # How to get it, as docs/testing.md says.
@@ -110,7 +112,9 @@ def _live_server(_session_app: Flask) -> Iterator[LiveServer]:
 
 @pytest.fixture
 def live_server(app: Flask, _live_server: LiveServer) -> LiveServer:
-    """The app served over HTTP, on the test's emptied database."""
+    """The app served over HTTP, on the test's emptied database, its live layer started in
+    this process as a server starts it (the app fixture's fresh memory did already)."""
+    live.start(app, gevent=False)
     return _live_server
 
 

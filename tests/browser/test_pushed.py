@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright.sync_api import Page, Route, expect
 
+from scorekeeper import live
 from tests.browser.moves import LIVE_MS, PLAIN_TOTAL, cell, not_reloaded, seat, stay, told
 from tests.browser.test_live_table import stored_entries
 from tests.words import words
@@ -291,9 +292,9 @@ def test_a_page_of_an_older_release_reloads_when_a_new_one_serves_the_match(
     stay(alice)
     # A deploy: the old server ends its streams, and the new one serves another release.
     app = live_server.app
-    monkeypatch.setitem(app.extensions, "release", "a-new-release")
+    monkeypatch.setattr(live.of(app), "release", "a-new-release")
     monkeypatch.setitem(app.jinja_env.globals, "release", "a-new-release")
-    app.extensions["match_versions"].close()
+    live.stop(app)
     alice.wait_for_function("() => window.sameDocument === undefined", timeout=LIVE_MS * 2)
     expect(alice.locator(".code-line")).to_contain_text("holds Alice")
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
+from scorekeeper import live
 from tests.conftest import fresh_memory
 from tests.phones import Phone
 from tests.servers import migrate, new_database
@@ -38,7 +39,7 @@ def other_worker(app: Flask, _workers: tuple[Flask, Flask]) -> Iterator[Flask]:
     other = _workers[1]
     fresh_memory(other)
     yield other
-    other.extensions["match_versions"].close()
+    live.stop(other)
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from werkzeug.test import EnvironBuilder
 from werkzeug.wrappers import Response
 
-from scorekeeper import create_app
+from scorekeeper import create_app, live
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry
 from tests.phones import Phone, snapshot
@@ -60,7 +60,7 @@ def test_a_bad_host_forwarded_by_a_trusted_proxy_is_a_plain_400(app):
         good = phone.client.get("/", headers={"X-Forwarded-Host": "scores.example"})
         assert good.status_code == 200
     finally:
-        behind.extensions["match_versions"].close()
+        live.stop(behind)
         with behind.app_context():
             db.engine.dispose()
 

@@ -187,7 +187,7 @@ def test_a_new_release_changes_every_etag(tmp_path):
 
     from jinja2 import FileSystemLoader
 
-    from scorekeeper.live import release_of
+    from scorekeeper.live.etags import release_of
 
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     shutil.copytree(os.path.join(root, "templates"), tmp_path / "templates")

@@ -10,6 +10,7 @@ import socket
 
 import pytest
 
+from scorekeeper import live
 from tests.servers import HttpPhone, gunicorn, gunicorns
 from tests.streams import Stream, close_all
 from tests.web.test_two_servers import seated, streams_on_every_worker
@@ -64,7 +65,7 @@ def test_make_run_rings_every_phone_at_once_whichever_worker_holds_its_stream(sq
 def test_the_socket_of_a_worker_killed_without_a_word_is_removed_at_the_next_write(
     app, host, guest, basra
 ):
-    folder = app.extensions["match_versions"].wake_folder
+    folder = live.versions(app).wake_folder
     if folder is None:
         pytest.skip("workers on PostgreSQL hear each other by LISTEN/NOTIFY")
     os.makedirs(folder, mode=0o700, exist_ok=True)

@@ -10,8 +10,10 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
-from tests.servers import ROOT, HttpPhone, free_port, server_env
+from scorekeeper.serve import CONFIG
+from tests.servers import BIN, ROOT, HttpPhone, free_port, server_env
 from tests.streams import close_all
 
 
@@ -118,3 +120,42 @@ def test_make_run_holds_a_table_of_eight_phones_and_a_tv(migrated_database):
         server.send_signal(signal.SIGTERM)
         server.communicate(timeout=30)
     assert server.returncode == 0
+
+
+# gunicorn.conf.py with a worker that gevent never patched, as a server started some other way
+# (a worker class of its own, an app imported before the patch) would run.
+UNPATCHED = """
+import runpy
+
+_ours = runpy.run_path({config!r})
+globals().update({{k: v for k, v in _ours.items() if not k.startswith("__")}})
+
+
+class Unpatched(_ours["PatientGeventWorker"]):
+    def patch(self):
+        pass
+
+
+worker_class = Unpatched
+"""
+
+
+def test_a_worker_gevent_did_not_patch_refuses_to_serve_and_gunicorn_stops(
+    shared_database: str, tmp_path: Path
+):
+    config = tmp_path / "unpatched.conf.py"
+    config.write_text(UNPATCHED.format(config=CONFIG))
+    command = [str(BIN / "gunicorn"), "--config", str(config), "--workers", "1"]
+    bind = ["--bind", f"127.0.0.1:{free_port()}", "scorekeeper:create_app()"]
+    stopped = subprocess.run(
+        [*command, *bind],
+        cwd=ROOT,
+        env=server_env(shared_database),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    # Said in the log, and no phone served: the worker fails to boot, and gunicorn with it.
+    assert "gevent did not patch socket and threading" in stopped.stderr
+    assert "Worker failed to boot" in stopped.stderr
+    assert stopped.returncode == 3

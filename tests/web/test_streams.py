@@ -4,13 +4,15 @@ version gets it at once; the stream carries versions only and ends when its work
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
 import sqlalchemy as sa
 from flask import Flask
+from prometheus_client.parser import text_string_to_metric_families
 
-from scorekeeper import create_app
+from scorekeeper import create_app, live
 from scorekeeper.extensions import db
 from tests.phones import Phone
 from tests.streams import Stream, close_all
@@ -51,6 +53,8 @@ def version_of(phone: Phone, code: str) -> int:
 
 
 def test_a_stream_names_its_release_and_is_neither_kept_nor_buffered(app, guest, basra, streams):
+    # The release that drew the page: a stream naming another makes the page reload.
+    drawn_by = re.search(r'data-release="([^"]+)"', guest.get(f"/m/{basra}").shown).group(1)
     response = guest.client.get(f"/m/{basra}/events")
     stream = Stream(response.response, response.close)
     streams.append(stream)
@@ -59,7 +63,7 @@ def test_a_stream_names_its_release_and_is_neither_kept_nor_buffered(app, guest,
     assert response.headers["Cache-Control"] == "no-cache"
     assert response.headers["X-Accel-Buffering"] == "no"
     first = stream.next()
-    assert first == {"retry": "3000", "event": "release", "data": app.extensions["release"]}
+    assert first == {"retry": "3000", "event": "release", "data": drawn_by}
     # Nothing changed: no ring, only the heartbeat that keeps proxies from closing it.
     assert stream.quiet(heartbeats=2)
 
@@ -142,18 +146,31 @@ def test_an_unknown_match_has_no_stream(guest):
     assert guest.get("/m/ZZZZZZ/events").status_code == 404
 
 
-def test_streams_end_when_their_worker_stops(app, guest, basra):
+def open_streams(app: Flask, monkeypatch: pytest.MonkeyPatch) -> float:
+    """The open streams this process holds, as its operator's /metrics says."""
+    monkeypatch.setitem(app.config, "METRICS_TOKEN", "test-token")
+    figures = app.test_client().get("/metrics", headers={"Authorization": "Bearer test-token"})
+    for family in text_string_to_metric_families(figures.get_data(as_text=True)):
+        if family.name == "scorekeeper_open_streams":
+            return float(sum(sample.value for sample in family.samples))
+    raise AssertionError("no scorekeeper_open_streams")
+
+
+def test_streams_end_when_their_worker_stops(app, guest, basra, monkeypatch):
+    # Streams an earlier test left end as their fixtures close them: counted from here.
+    before = open_streams(app, monkeypatch)
     stream = open_stream(guest, basra)
     assert stream.next()["event"] == "release"
-    assert app.extensions["match_versions"].streams() == 1
-    app.extensions["match_versions"].close()
+    assert open_streams(app, monkeypatch) == before + 1
+    live.stop(app)
     assert stream.ended.wait(5)
-    assert app.extensions["match_versions"].streams() == 0
+    assert open_streams(app, monkeypatch) == before
 
 
 def test_with_listening_off_a_write_elsewhere_still_rings(app, host, guest, basra, streams):
     settings = {key: app.config[key] for key in SHARED_SETTINGS if key in app.config}
     deaf = create_app({**settings, "LISTEN_FOR_VERSIONS": False, "STREAM_HEARTBEAT": HEARTBEAT})
+    live.start(deaf, gevent=False)
     try:
         stream = open_stream(guest.on(deaf), basra)
         streams.append(stream)
@@ -162,7 +179,7 @@ def test_with_listening_off_a_write_elsewhere_still_rings(app, host, guest, basr
         # Read once a second by the worker, for every match its streams watch.
         assert stream.ring(within=3) == version_of(guest, basra)
     finally:
-        deaf.extensions["match_versions"].close()
+        live.stop(deaf)
         with deaf.app_context():
             db.engine.dispose()
 
@@ -172,7 +189,7 @@ def test_a_listener_that_silently_stops_still_rings_within_seconds(
 ):
     if not on_postgres(app):
         pytest.skip("only PostgreSQL workers listen for versions; SQLite reads them always")
-    versions = app.extensions["match_versions"]
+    versions = live.versions(app)
     stream = open_stream(guest, basra)
     streams.append(stream)
     assert stream.next()["event"] == "release"
@@ -186,7 +203,7 @@ def test_a_listener_that_silently_stops_still_rings_within_seconds(
 
 
 def test_a_write_while_the_listener_is_down_still_rings(app, host, guest, basra, streams):
-    versions = app.extensions["match_versions"]
+    versions = live.versions(app)
     stream = open_stream(guest, basra)
     streams.append(stream)
     assert stream.next()["event"] == "release"
@@ -213,7 +230,34 @@ def test_a_write_while_the_listener_is_down_still_rings(app, host, guest, basra,
     try:
         host.on(elsewhere).enter(basra, 1, 0, 40)
     finally:
-        elsewhere.extensions["match_versions"].close()
+        live.stop(elsewhere)
         with elsewhere.app_context():
             db.engine.dispose()
     assert stream.ring(within=12) == version_of(guest, basra)
+
+
+def test_a_gevent_worker_gevent_did_not_patch_refuses_to_start_and_serves_no_stream(
+    app, guest, basra, streams, caplog
+):
+    settings = {key: app.config[key] for key in SHARED_SETTINGS if key in app.config}
+    worker = create_app({**settings, "STREAM_HEARTBEAT": HEARTBEAT})
+    try:
+        # This test process is no gevent worker: nothing patched its sockets or threads.
+        with pytest.raises(RuntimeError, match="gevent did not patch socket and threading"):
+            live.start(worker, gevent=True)
+        assert "gevent did not patch socket and threading" in caplog.text
+        # Never started, it opens no stream that would hear no other worker's write.
+        with pytest.raises(RuntimeError, match="not started in this worker process"):
+            guest.on(worker).client.get(f"/m/{basra}/events")
+        # Started as a threaded server starts it, its stream rings for a write elsewhere.
+        live.start(worker, gevent=False)
+        stream = open_stream(guest.on(worker), basra)
+        streams.append(stream)
+        assert stream.next()["event"] == "release"
+        guest.enter(basra, 1, 1, 3)
+        assert stream.ring(within=3) == version_of(guest, basra)
+    finally:
+        close_all(streams)
+        live.stop(worker)
+        with worker.app_context():
+            db.engine.dispose()

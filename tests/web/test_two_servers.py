@@ -14,7 +14,7 @@ from contextlib import contextmanager
 import pytest
 import sqlalchemy as sa
 
-from scorekeeper.live import READ_EVERY, TRUST_FOR
+from scorekeeper.live.fanout import READ_EVERY, TRUST_FOR
 from tests.servers import BASRA_FORM, HttpPhone, gunicorn, gunicorns
 from tests.streams import Stream, close_all
 

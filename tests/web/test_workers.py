@@ -10,7 +10,7 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 
-from scorekeeper import create_app, extensions
+from scorekeeper import create_app, extensions, live
 from scorekeeper.extensions import db, ping_when_idle
 from scorekeeper.models import Entry, Hand, Match
 from tests.phones import Phone
@@ -75,7 +75,7 @@ def test_a_worker_reads_what_another_worker_changed(app, other_worker, host, gue
 
 def deaf(worker: Flask) -> None:
     """Stop the worker hearing of other workers' writes: it must then read the database."""
-    versions = worker.extensions["match_versions"]
+    versions = live.versions(worker)
     versions.close()
     assert wait_until(lambda: not versions.trusted(), 15)
 

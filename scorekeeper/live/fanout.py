@@ -1,35 +1,24 @@
-"""The live view over HTTP: a stream that rings each phone when its match changes, and an ETag
-per match version and phone, so the fetch that follows a ring costs only what changed.
+"""How a worker hears of each match's new versions, and rings the streams it holds.
 
-A match page depends on the match (its version, which every write bumps), on who asks (the
-phone's seat and host role, which only a write can change, the address it opened the app by:
-the QR code and join link are built from it, and the language and time zone it reads), and on
-the code that draws it. So a page's ETag is the match's version and a tag of the phone (its
-token, from its signed cookie), the host it asked for and the release (a hash of the code,
-templates and static files, the same on every server of one release). While they are the
-same, so is the page, and a phone's fetch is answered 304. The tag is keyed with the app's
-secret: it names the phone to nobody who reads ETags.
+Each worker process has one MatchVersions per app: it remembers which of its streams watch
+which match, and what version each was told of (nothing of a match's data). Every write to a
+match bumps the match's version (scoresheet/writing.py), in a statement that also announces
+it (announced: on PostgreSQL a NOTIFY, sent when, and only if, the write commits). A worker
+that committed a write rings its own streams at once (ring); the others hear of it.
 
-Each phone holds one stream of server-sent events open (version_events), which carries the
-match's versions and nothing else. On a ring the page fetches its live part with its ETag, as
-its safety fetch does once a minute. ETags are weak (W/"…"): the page is the same sheet, not
-the same bytes (each form gets a fresh key), and Flask-Compress leaves a weak ETag as it is,
-so a browser's If-None-Match matches it.
+What runs, and when. Nothing runs until the server starts the store in the worker process
+that serves (start, through live.start: gunicorn.conf.py's post_worker_init, the tests'
+apps and their browser server): then
 
-A stream holds a connection of its worker, which holds a few thousand: so a phone, an address
-and a match may each hold only so many (stream_caps.py), a stream ends after a few minutes
-(STREAM_LIFETIME; its phone's EventSource reconnects by itself, with Last-Event-ID), and a
-stream whose phone went away is let go within a second or two: while it waits for its bell it
-asks the phone's socket, every GONE_CHECK_EVERY seconds and without waiting, whether it was
-closed (an EventSource sends nothing after its request, so anything to read there is its end).
-Writing a heartbeat would only fail a while after the phone left, and the first may not.
+- the reader (a thread; a greenlet under gevent) reads the versions of every watched match,
+  in one statement every READ_EVERY seconds, whenever what the listener hears cannot be
+  trusted; once more when trust starts afresh; and at once when another worker sharing its
+  SQLite file wakes it;
+- the listener (a thread too, PostgreSQL only) listens on a connection of its own and rings
+  the streams watching the match it heard of.
 
-Each worker rings the streams it holds (MatchVersions). Every write to a match bumps the
-match's version (scoresheet/writing.py); on PostgreSQL the same statement
-announces the new version with NOTIFY, which goes out when, and only if, the write commits.
-Each worker process listens on a connection of its own and rings the streams it holds for the
-match it heard of; a write it made itself it rings at once. A worker remembers which of its
-streams watch which match, and what version each was told of: nothing of a match's data.
+close() ends both, and every stream this store rings (its phones reconnect to a worker that
+runs). A store once closed stays closed: a new one takes its place (live.renew).
 
 A listening connection can go deaf without an error: a NAT or load balancer drops it while
 idle, or LISTEN is swallowed by a pooler (PgBouncer in transaction mode). So the listener
@@ -41,204 +30,33 @@ one the listener starts over on a new connection. LISTEN_FOR_VERSIONS = False (a
 cannot LISTEN) turns listening off; SQLite has no NOTIFY.
 
 On SQLite the workers share one machine and one file instead (`make run`: gunicorn, two
-workers): each worker that holds streams binds a Unix datagram socket in a folder named
-after the database file (in the system's temporary folder), and a worker that commits a write
-sends a one-byte datagram to every other socket there. A wake-up says nothing of the data: the
-woken worker reads the versions its streams watch from the database, as its fallback read
-does, and rings from what it read. A socket whose worker is gone refuses the datagram and is
-removed. So each phone hears of a write at once, whichever worker holds its stream.
-
-Whenever the worker cannot trust what it hears (SQLite, where a wake-up can be lost; listening
-off; a late echo), it reads the versions of every match its streams watch, in one statement
-every READ_EVERY seconds (READ_VERSIONS_EVERY in the app's config), and rings from what it
-read; once more when trust starts afresh, for what went unheard meanwhile. So a write through
-any worker or server rings every phone within a few seconds at worst, and at once while the
-listener hears or the workers share a machine.
+workers): each worker binds a Unix datagram socket in a folder named after the database file
+(in the system's temporary folder) when it starts, and a worker that commits a write sends a
+one-byte datagram to every other socket there. A wake-up says nothing of the data: the woken
+worker reads the versions its streams watch from the database, as its fallback read does, and
+rings from what it read. A socket whose worker is gone refuses the datagram and is removed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-import math
 import os
-import random
 import secrets
 import socket
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sqlalchemy as sa
-from flask import Flask, current_app
-from jinja2 import FileSystemLoader
-from werkzeug.http import parse_etags, quote_etag
+from flask import Flask
 
 from scorekeeper import figures
 from scorekeeper.extensions import db
-from scorekeeper.languages import choose_language, choose_zone
 from scorekeeper.models import Match
-
-if TYPE_CHECKING:
-    from _typeshed.wsgi import WSGIEnvironment
-
-# A stream's comment this often (seconds): proxies and phones drop a connection silent for
-# long (nginx after 60 s by default).
-HEARTBEAT = 20.0
-# How soon a phone's EventSource reconnects after its stream ended (a deploy, a restart).
-RETRY_MS = 3000
-# How long a stream lives at most (seconds; STREAM_LIFETIME): then it ends and its phone
-# reconnects, so no connection is held for days by a phone long gone.
-LIFETIME = 300.0
-# How often a stream asks whether its phone closed the connection (seconds).
-GONE_CHECK_EVERY = 1.0
-# Every page of a match is asked for again each time: the ETag makes asking cheap, and a
-# phone waking from sleep catches up.
-CACHE_CONTROL = "no-cache, private"
-# What else a page is drawn from: the phone's cookie and the language its browser asks for.
-VARY = ("Cookie", "Accept-Language")
-
-
-def request_tag(
-    phone: str | None, picked: object, zone_cookie: str | None, environ: WSGIEnvironment, key: bytes
-) -> str:
-    """What a match page depends on besides the match: the phone, the host it asked for, and
-    the language and time zone it reads (from the language its player `picked`, its browser's
-    and its zone cookie), hashed with the key init_app made (the app's secret and its release)."""
-    host = environ.get("HTTP_HOST", "")
-    words = choose_language(picked, environ.get("HTTP_ACCEPT_LANGUAGE"))
-    zone = choose_zone(zone_cookie)
-    seen = f"{phone or ''}\n{host}\n{words}\n{zone}".encode()
-    return hashlib.blake2s(seen, digest_size=9, key=key).hexdigest()
-
-
-def release_of(app: Flask) -> str:
-    """A hash of what draws the pages: the package's code, the templates, the static files.
-    A deploy that changes any of them changes every ETag, so no phone keeps an old page."""
-    digest = hashlib.blake2s(digest_size=8)
-    package = os.path.dirname(os.path.abspath(__file__))
-    loader = app.jinja_loader
-    templates = loader.searchpath[0] if isinstance(loader, FileSystemLoader) else None
-    for root in (package, templates, app.static_folder):
-        for folder, _, files in sorted(os.walk(root or "")):
-            for name in sorted(files):
-                if name.endswith((".pyc", ".pyo")):
-                    continue
-                path = os.path.join(folder, name)
-                digest.update(os.path.relpath(path, root).encode())
-                with open(path, "rb") as f:
-                    digest.update(f.read())
-    return digest.hexdigest()
-
-
-def etag_for(version: int, tag: str) -> str:
-    """A match page's ETag (the value, unquoted): its version and the request's tag."""
-    return f"{version}-{tag}"
-
-
-def unchanged(if_none_match: str | None, etag: str) -> bool:
-    """Whether the phone already holds this page: its If-None-Match names the ETag, weak or
-    strong (a proxy may have made it weak)."""
-    return bool(if_none_match) and parse_etags(if_none_match).contains_weak(etag)
-
-
-def not_modified_headers(etag: str) -> list[tuple[str, str]]:
-    """The headers of a 304 for a match page: what a 200 would say of caching."""
-    return [
-        ("ETag", quote_etag(etag, weak=True)),
-        ("Cache-Control", CACHE_CONTROL),
-        ("Vary", ", ".join(VARY)),
-    ]
-
-
-def version_events(
-    versions: MatchVersions,
-    code: str,
-    told: int,
-    release: str,
-    heartbeat: float = HEARTBEAT,
-    lifetime: float | None = None,
-    phone: socket.socket | None = None,
-) -> Iterator[bytes]:
-    """A match's stream of server-sent events: which release serves it (a page of another
-    release reloads), then the match's version each time it moves past `told` (the event's
-    id, so a reconnect's Last-Event-ID says where its phone stood), and a comment every
-    `heartbeat` seconds to keep proxies and phones from taking the stream for dead. Versions
-    only: each phone fetches its own live part, so nothing is drawn for a phone twice.
-
-    It ends after `lifetime` seconds (between 80 and 100 % of it, at random, so phones don't
-    come back in a herd), and as soon as its phone is gone: every GONE_CHECK_EVERY seconds
-    the phone's socket (`phone`, where the server gives it) is asked whether it was closed.
-
-    Runs after the request has ended: it holds no database connection and no request, only its
-    watch, which MatchVersions rings (from what the worker hears, or reads once a second)."""
-    start = time.monotonic()
-    ends = start + lifetime * random.uniform(0.8, 1.0) if lifetime else math.inf
-    watch = versions.watch(code, told)
-    try:
-        yield f"retry: {RETRY_MS}\nevent: release\ndata: {release}\n\n".encode()
-        # Read after the watch is in place: a write committed before is seen here, one after
-        # rings the watch.
-        now = versions.current(code)
-        if now is not None:
-            versions.tell(watch, now)
-        beat = start + heartbeat
-        while not versions.closing:
-            moment = time.monotonic()
-            if moment >= ends or (phone is not None and gone(phone)):
-                return
-            if moment >= beat:
-                beat = moment + heartbeat
-                yield b": still here\n\n"
-                continue
-            wake = min(beat, ends) if phone is None else min(beat, ends, moment + GONE_CHECK_EVERY)
-            if not watch.bell.wait(wake - moment):
-                continue
-            watch.bell.clear()
-            newest = watch.newest
-            if newest > watch.told and not versions.closing:
-                watch.told = newest
-                yield f"id: {newest}\ndata: {newest}\n\n".encode()
-    finally:
-        versions.unwatch(watch)
-
-
-def gone(phone: socket.socket) -> bool:
-    """Whether the phone closed its end of the stream's connection: an EventSource sends
-    nothing after its request, so a socket with something to read has only its end to say
-    (or junk: still there). Asked without waiting, and the socket left as it was."""
-    timeout = phone.gettimeout()
-    try:
-        phone.settimeout(0)
-        return phone.recv(1, socket.MSG_PEEK) == b""
-    except BlockingIOError:
-        return False  # nothing to read: the phone is still there
-    except ValueError:
-        return False  # a socket that can't peek (TLS): its end shows when a write fails
-    except OSError:
-        return True  # reset by the phone
-    finally:
-        with suppress(OSError):
-            phone.settimeout(timeout)
-
-
-def last_seen(last_event_id: str | None, since: str | None, version: int) -> int:
-    """The version a connecting phone holds: its reconnect's Last-Event-ID, else the version
-    its page was drawn at (`since`), else the match's version now; never past that (a junk or
-    foreign number must not silence the stream)."""
-    for given in (last_event_id, since):
-        given = (given or "").strip()
-        # ASCII digits only, and few: "²" is a digit to str.isdigit, not to int().
-        if given.isascii() and given.isdigit() and len(given) <= 18:
-            return min(int(given), version)
-    return version
-
-
-# How a worker hears of each match's new versions, and rings its streams.
 
 log = logging.getLogger(__name__)
 
@@ -295,17 +113,26 @@ def channel() -> sa.ColumnElement[str]:
     return sa.func.concat(CHANNEL_PREFIX, sa.func.current_schema())
 
 
-def announcement(dialect: str) -> list[sa.ColumnElement[Any]]:
-    """Extra RETURNING columns for the statement that bumps a match's version: on PostgreSQL,
-    NOTIFY of the match's new version on this schema's channel, sent when the write commits."""
+def announced(bump: sa.Update, dialect: str) -> sa.Update:
+    """The statement that bumps matches' versions (`bump`, an UPDATE of Match ... RETURNING),
+    announcing each new version to every worker: on PostgreSQL, NOTIFY on this schema's
+    channel of "CODE VERSION" for each match it bumps, which PostgreSQL sends when, and only
+    if, the write commits, in commit order. The NOTIFY rides in the bump's own RETURNING
+    (pg_notify() as one more column, its value read by nobody), so announcing costs no
+    statement of its own: every write sends the same statements on either database. Elsewhere
+    (SQLite, no NOTIFY) the bump as it is: its writer wakes the others (MatchVersions.ring).
+
+    The payload names the match by its code, which the streams watch by; its id is no part
+    of it (nobody would read it)."""
     if dialect != "postgresql":
-        return []
-    payload = sa.func.concat_ws(" ", Match.code, Match.id, Match.version)
-    return [sa.func.pg_notify(channel(), payload)]
+        return bump
+    payload = sa.func.concat_ws(" ", Match.code, Match.version)
+    return bump.returning(sa.func.pg_notify(channel(), payload))
 
 
 class MatchVersions:
-    """The streams of one worker process, and what rings them: per app and per process."""
+    """The streams of one worker process, and what rings them: per app and per process, and
+    running (its reader, its listener) from start() to close()."""
 
     def __init__(self, app: Flask) -> None:
         self.app = app
@@ -327,13 +154,41 @@ class MatchVersions:
         self._echo_heard: float | None = None
         # Bumped whenever trust starts afresh: the reader then reads what may have gone unheard.
         self._era = 0
-        self._listener_pid: int | None = None
+        # The process that started the reader and listener (threads don't outlive a fork).
+        self._started_in: int | None = None
         self._listener: threading.Thread | None = None
-        self._stop = threading.Event()
-        # The open streams of this process, by match code, and what reads for them.
-        self._watches: dict[str, set[Watch]] = {}
-        self._reader_pid: int | None = None
         self._reader: threading.Thread | None = None
+        self._stop = threading.Event()
+        # The open streams of this process, by match code.
+        self._watches: dict[str, set[Watch]] = {}
+
+    # -- starting ----------------------------------------------------------------------------
+
+    @property
+    def started(self) -> bool:
+        """Whether this process started the reader (and the listener), and they run."""
+        return self._started_in == os.getpid() and not self._stop.is_set()
+
+    def start(self) -> None:
+        """Start this process's reader, and its listener where it listens: once per worker
+        process, where it serves (live.start). Its wake-up socket (SQLite) is bound before
+        this returns, so a write any worker commits from then on wakes this one. Again in the
+        same process: nothing more; on a store once closed: nothing."""
+        with self._lock:
+            if self._started_in == os.getpid() or self._stop.is_set():
+                return
+            self._started_in = os.getpid()
+            self._echo_heard = None
+        awake = self._wake_socket()
+        self._reader = threading.Thread(
+            target=self._read, args=(awake,), name="watched-versions", daemon=True
+        )
+        self._reader.start()
+        if self.listens:
+            self._listener = threading.Thread(
+                target=self._listen, name="match-versions", daemon=True
+            )
+            self._listener.start()
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -344,12 +199,9 @@ class MatchVersions:
             return read.execute(VERSION_OF, {"code": code}).scalar()
 
     def trusted(self) -> bool:
-        """Whether what the listener hears can be trusted now (starts this process's
-        listener)."""
+        """Whether what the listener hears can be trusted now: its echo came back in time."""
         if not self.listens:
             return figures.trust(False)
-        if self._listener_pid != os.getpid():
-            self._start_listener()
         heard = self._echo_heard
         return figures.trust(heard is not None and time.monotonic() - heard < TRUST_FOR)
 
@@ -366,12 +218,19 @@ class MatchVersions:
         return self._stop.is_set()
 
     def watch(self, code: str, told: int) -> Watch:
-        """Start ringing a stream whose phone was told of version `told` of this match."""
+        """Start ringing a stream whose phone was told of version `told` of this match. A
+        store never started in this process would ring it only for this process's own
+        writes: that is an error of the server's, said loudly, not a stream that misses
+        every other worker's writes without a word."""
+        if not self.started and not self.closing:
+            raise RuntimeError(
+                "the live layer was not started in this worker process: a server calls "
+                "scorekeeper.live.start(app) where it serves (gunicorn.conf.py does)"
+            )
         watch = Watch(code, told, told)
         with self._lock:
             self._watches.setdefault(code, set()).add(watch)
         figures.stream_opened()
-        self._start_reader()
         return watch
 
     def unwatch(self, watch: Watch) -> None:
@@ -383,11 +242,6 @@ class MatchVersions:
                 if not watching:
                     del self._watches[watch.code]
         figures.stream_closed()
-
-    def streams(self) -> int:
-        """How many streams this process holds open."""
-        with self._lock:
-            return sum(len(watching) for watching in self._watches.values())
 
     def tell(self, watch: Watch, version: int) -> None:
         """Its match is at `version` now: ring the stream if that is news to it."""
@@ -412,24 +266,11 @@ class MatchVersions:
         for watch in watching:
             self.tell(watch, version)
 
-    def _start_reader(self) -> None:
-        """Start this process's reader of watched versions, unless it runs (none after a fork,
-        or on first use)."""
-        with self._lock:
-            reader = self._reader
-            running = reader is not None and reader.is_alive()
-            if (self._reader_pid == os.getpid() and running) or self._stop.is_set():
-                return
-            self._reader_pid = os.getpid()
-            self._reader = threading.Thread(target=self._read, name="watched-versions", daemon=True)
-            self._reader.start()
-
-    def _read(self) -> None:
+    def _read(self, awake: socket.socket | None) -> None:
         """The reader thread: while the listener's word can't be trusted, read the versions of
         every watched match every `read_every` seconds; once more whenever trust starts afresh,
-        and at once whenever another worker sharing the SQLite file wakes it."""
+        and at once whenever another worker sharing the SQLite file wakes it (on `awake`)."""
         read_in_era = None
-        awake = self._wake_socket()
         try:
             while not self._stop.is_set():
                 woken = self._wait(awake)
@@ -552,18 +393,6 @@ class MatchVersions:
 
     # -- listening (PostgreSQL) ------------------------------------------------------------
 
-    def _start_listener(self) -> None:
-        """Start this process's listener: after a fork (or on first use) it has none yet."""
-        with self._lock:
-            if self._listener_pid == os.getpid() or self._stop.is_set():
-                return
-            self._listener_pid = os.getpid()
-            self._echo_heard = None
-            self._listener = threading.Thread(
-                target=self._listen, name="match-versions", daemon=True
-            )
-            self._listener.start()
-
     def _listen(self) -> None:
         """The listener thread: LISTEN on a connection of its own, echo, start over when deaf."""
         while not self._stop.is_set():
@@ -596,12 +425,16 @@ class MatchVersions:
         listening_since = last_sent = time.monotonic()
         self._send(echo)
         while not self._stop.is_set():
-            for note in connection.notifies(timeout=ECHO_EVERY / 4):
+            notes = connection.notifies(timeout=ECHO_EVERY / 4)
+            for note in notes:
+                if self._stop.is_set():
+                    break  # woken by close()
                 if note.payload == echo:
                     self._heard_echo()
                 elif not note.payload.startswith(ECHO):
                     # Every worker's echo goes out on the one channel: the others' say nothing.
                     self._heard(note.payload)
+            notes.close()
             now = time.monotonic()
             if now - last_sent >= ECHO_EVERY and not self._stop.is_set():
                 self._send(echo)
@@ -628,10 +461,14 @@ class MatchVersions:
         self._echo_heard = time.monotonic()
 
     def _heard(self, payload: str) -> None:
-        """An announcement: 'CODE match_id version'."""
+        """An announcement (announced): 'CODE VERSION'. The release before this one put the
+        match's id between the two, and a rolling deploy's older workers still do: the code
+        is the first word and the version the last."""
         try:
-            code, _match_id, version = payload.split(" ")
-            self._ring(code, int(version))
+            words = payload.split(" ")
+            if len(words) not in (2, 3):
+                raise ValueError(payload)
+            self._ring(words[0], int(words[-1]))
         except ValueError:
             log.warning("match versions: ignored a malformed announcement %r", payload)
 
@@ -647,23 +484,10 @@ class MatchVersions:
         if self._wake_path is not None:
             # The reader waits on its socket: woken, it sees the app is closing.
             self._wake([self._wake_path])
+        if self._listener is not None and self._listener.is_alive():
+            # The listener waits for a notification: one on its channel wakes it at once (every
+            # listener ignores an echo not its own), rather than at its next look.
+            self._send(f"{ECHO}closing")
         for thread in (self._listener, self._reader):
             if thread is not None and thread is not threading.current_thread():
                 thread.join(timeout=5)
-
-
-def versions() -> MatchVersions:
-    """The current app's versions store."""
-    store: MatchVersions = current_app.extensions["match_versions"]
-    return store
-
-
-def init_app(app: Flask) -> None:
-    """Key the page tags with the app's secret and its release, and keep the release: a
-    stream names it, and a page of another release reloads. And give the app its versions
-    store."""
-    release = app.extensions["release"] = release_of(app)
-    app.jinja_env.globals["release"] = release
-    secret = str(app.config["SECRET_KEY"]).encode()
-    app.extensions["page_tag_key"] = hashlib.blake2s(secret + release.encode()).digest()
-    app.extensions["match_versions"] = MatchVersions(app)
