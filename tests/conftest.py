@@ -9,8 +9,11 @@ emptied tables and an app whose memory (streams, versions, counts) is new.
 
 from __future__ import annotations
 
+import inspect
 import logging
 import os
+import subprocess
+import types
 import uuid
 import warnings
 from collections.abc import Callable, Iterator
@@ -28,6 +31,53 @@ from scorekeeper.extensions import db
 from tests.phones import Phone
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL") or None
+
+
+# The lanes (docs/testing.md): `make test` runs every test; `make test-fast` leaves out the
+# `browser` ones (tests/browser) and the `server` ones, those that start processes (gunicorn,
+# `flask db upgrade`, another pytest). A test is `server` when it, a fixture it uses, or a
+# function of tests/ either calls (at any depth) uses subprocess: found, not listed by hand.
+
+
+def _starts_processes(function: object, seen: set[types.CodeType] | None = None) -> bool:
+    """Whether this function, or a function of tests/ it names (at any depth), uses
+    subprocess."""
+    function = inspect.unwrap(function)  # type: ignore[arg-type]
+    if not inspect.isfunction(function):
+        return False
+    seen = set() if seen is None else seen
+    codes = [function.__code__]
+    while codes:
+        code = codes.pop()
+        if code in seen:
+            continue
+        seen.add(code)
+        codes += [const for const in code.co_consts if isinstance(const, types.CodeType)]
+        for name in code.co_names:
+            named = function.__globals__.get(name)
+            if named is subprocess or getattr(named, "__module__", None) == "subprocess":
+                return True
+            if (
+                inspect.isfunction(inspect.unwrap(named))
+                and str(getattr(named, "__module__", "")).startswith("tests")
+                and _starts_processes(named, seen)
+            ):
+                return True
+    return False
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tests that start processes `server` (see above)."""
+    for item in items:
+        if not isinstance(item, pytest.Function):
+            continue
+        fixtures = [
+            definition.func
+            for definitions in item._fixtureinfo.name2fixturedefs.values()
+            for definition in definitions
+        ]
+        if any(_starts_processes(f) for f in [item.function, *fixtures]):
+            item.add_marker(pytest.mark.server)
 
 
 def _config(database_uri: str, engine_options: dict[str, Any] | None = None) -> dict[str, Any]:

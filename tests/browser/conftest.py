@@ -46,10 +46,12 @@ STATIC_FILE_LEAK = pytest.mark.filterwarnings(
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Skip this directory's tests, saying why, only on a machine without Chromium."""
+    """Mark this directory's tests `browser` (the lanes, docs/testing.md), and skip them,
+    saying why, only on a machine without Chromium."""
     skip = pytest.mark.skip(reason=SKIPPED_FOR_CHROMIUM)
     for item in items:
         if HERE in item.path.parents:
+            item.add_marker(pytest.mark.browser)
             item.add_marker(STATIC_FILE_LEAK)
             if not CHROMIUM.exists():
                 item.add_marker(skip)
