@@ -300,24 +300,24 @@ def app(_session_app: Flask) -> Iterator[Flask]:
 
 
 @pytest.fixture
-def phones(app: Flask):  # type: ignore[no-untyped-def]
+def phones(app: Flask):
     """A maker of phones: each call is a new test client with its own cookie."""
     return lambda: Phone(app)
 
 
 @pytest.fixture
-def host(phones):  # type: ignore[no-untyped-def]
+def host(phones):
     """The phone that creates the match."""
     return phones()
 
 
 @pytest.fixture
-def guest(phones):  # type: ignore[no-untyped-def]
+def guest(phones):
     """A second player's phone."""
     return phones()
 
 
 @pytest.fixture
-def watcher(phones):  # type: ignore[no-untyped-def]
+def watcher(phones):
     """A phone that only watches."""
     return phones()

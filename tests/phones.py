@@ -85,9 +85,9 @@ class Phone:
         except BadSignature:
             return None
 
-    def get(self, url: str) -> Shown:
-        """Open a page."""
-        return self._shown(self.client.get(url))
+    def get(self, url: str, headers: dict[str, str] | None = None) -> Shown:
+        """Open a page (with these request headers)."""
+        return self._shown(self.client.get(url, headers=headers))
 
     def token(self) -> str:
         """The CSRF token of the last page this phone was shown. A phone that was shown none

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 # Debian's Chromium, or another one named by SCOREKEEPER_CHROMIUM (docs/testing.md, "Chromium").
@@ -32,7 +32,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 # The phone the product is made for.
-PHONE_VIEWPORT = {"width": 360, "height": 740}
+PHONE_VIEWPORT: ViewportSize = {"width": 360, "height": 740}
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 HERE = Path(__file__).resolve().parent
 # A known app leak, reported and left for the app to fix: Flask-Compress compresses static files
@@ -138,7 +138,7 @@ def new_phone(browser: Browser, live_server: LiveServer) -> Iterator[PhoneMaker]
         dark: bool = False,
         timezone: str | None = None,
         javascript: bool = True,
-        viewport: dict[str, int] | None = None,
+        viewport: ViewportSize | None = None,
         locale: str | None = None,
     ) -> Page:
         """A new phone at 360×740 (or a screen of `viewport`), light or dark as its setting

@@ -199,7 +199,7 @@ ODD_HEADERS = st.dictionaries(
 )
 # The values each part of a POST route's address takes (a hand played and one open, both
 # sides, every tap, every kind of new match).
-ADDRESS_VALUES = {
+ADDRESS_VALUES: dict[str, list[object]] = {
     "number": [1, 2, 3],
     "position": [0, 1, 5],
     "tap": ["end", "reopen", "rematch", "close", "open"],

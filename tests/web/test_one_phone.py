@@ -39,7 +39,7 @@ def enter_hand(phone: Phone, code: str, totals_by_side: dict[int, int], **extra:
     return phone.post(url, {**data, **typed, **extra})
 
 
-def count_of(app, model) -> int:  # type: ignore[no-untyped-def]
+def count_of(app, model) -> int:
     """How many rows a table holds."""
     with app.app_context():
         return db.session.scalar(sa.select(sa.func.count()).select_from(model))

@@ -415,11 +415,11 @@ def compare(history: History) -> None:
         m.winner = export["winner"]
     for m in history.matches:
         chain = chain_to(history, m)
-        shown = re.findall(r"Series: [^<]+", history.phones[m.host].get(f"/m/{m.code}").shown)
+        lines = re.findall(r"Series: [^<]+", history.phones[m.host].get(f"/m/{m.code}").shown)
         if len(chain) >= 2 or m.rematch is not None:
-            assert shown == [series_line(m, chain)], (m.code, shown)
+            assert lines == [series_line(m, chain)], (m.code, lines)
         else:
-            assert shown == [], (m.code, shown)
+            assert lines == [], (m.code, lines)
     for name in NAMES:
         page = history.phones[name].get("/history/record").shown
         cards = expected_record(history, exports, name)
