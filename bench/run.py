@@ -47,6 +47,7 @@ from bench.load import Cpu, Load, Series, cpu_meter, own_seconds, run_wrk
 from bench.phones import SignedPhone, signed_phone
 from bench.queries import QueryCounter
 from bench.server import APP_SPEC, Gunicorn
+from bench.tables import Window
 from scorekeeper import create_app, serve
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry, Hand, Match
@@ -154,7 +155,7 @@ class Played:
     """The tables played at one size, over its rounds."""
 
     tables: int
-    windows: tuple[tuple[tables.Window, Cpu], ...]
+    windows: tuple[tuple[Window, Cpu], ...]
 
     def timed(self, kind: str | None = None) -> list[float]:
         """Seconds each request of a kind (every kind: None) took, over every round."""
@@ -921,9 +922,9 @@ def report(
     print("|---|--:|--:|--:|")
     for letter, name in mix.NAMES.items():
         p50, p99 = mixed.timed(letter)
-        share = answered.get(letter, 0) / total
+        part = answered.get(letter, 0) / total
         print(
-            f"| {name} | {share:.1%} ({cycle.count(letter) / len(cycle):.1%}) "
+            f"| {name} | {part:.1%} ({cycle.count(letter) / len(cycle):.1%}) "
             f"| {p50:.2f} | {p99:.2f} |"
         )
 
@@ -950,17 +951,17 @@ def report(
     )
     print("|--:|--:|--:|--:|--:|--|--:|--:|--:|--:|--|")
     best: Played | None = None
-    for n, result in played.items():
-        if result.within:
-            best = result
-        deliveries = result.deliveries
+    for n, size in played.items():
+        if size.within:
+            best = size
+        deliveries = size.deliveries
         print(
-            f"| {n:,} | {round(n / args.speed) * mix.PHONES:,} | {result.rate:,.1f} "
-            f"| {1000 * percentile(result.timed(), 50):.2f} | {result.p99_ms():.2f} "
-            f"| {'yes' if result.within else 'no'} "
-            f"| {1000 * percentile(result.timed(mix.RUNG), 95):.2f} "
+            f"| {n:,} | {round(n / args.speed) * mix.PHONES:,} | {size.rate:,.1f} "
+            f"| {1000 * percentile(size.timed(), 50):.2f} | {size.p99_ms():.2f} "
+            f"| {'yes' if size.within else 'no'} "
+            f"| {1000 * percentile(size.timed(mix.RUNG), 95):.2f} "
             f"| {1000 * percentile(deliveries, 50):.2f} / {1000 * percentile(deliveries, 95):.2f} "
-            f"| {result.table_minute()[0]:.0f} | {result.errors:,} | {result.cpu} |"
+            f"| {size.table_minute()[0]:.0f} | {size.errors:,} | {size.cpu} |"
         )
     if best is None:
         # Nothing served within the ceiling: the smallest size is the one described.
