@@ -5,6 +5,9 @@ SQLite by default: a file of this run's own, its tables made once from the model
 TEST_DATABASE_URL set (e.g. postgresql+psycopg://postgres@127.0.0.1:5432/test), PostgreSQL: the
 real migrations build a schema of this run's own once. Either way every test starts from
 emptied tables and an app whose memory (streams, versions, counts) is new.
+
+Run in parallel (pytest-xdist, `make test`), each worker is a run of its own: its own SQLite
+file, or on PostgreSQL its own database beside TEST_DATABASE_URL's (test_gw0, test_gw1...).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from flask import Flask
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from tests import examples  # noqa: F401  (registers the fast lane's Hypothesis profile)
 from tests.phones import Phone
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL") or None
@@ -105,7 +109,7 @@ def empty_database(directory: Path) -> Iterator[dict[str, Any]]:
         return
     schema = f"scorekeeper_test_{uuid.uuid4().hex[:12]}"
     config = _config(
-        TEST_DATABASE_URL,
+        _workers_database(TEST_DATABASE_URL),
         # Every connection of the app (and of Alembic, which borrows its engine) lands in it.
         {"connect_args": {"options": f"-csearch_path={schema}"}},
     )
@@ -121,6 +125,26 @@ def empty_database(directory: Path) -> Iterator[dict[str, Any]]:
             with db.engine.begin() as connection:
                 connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
             db.engine.dispose()
+
+
+def _workers_database(url: str) -> str:
+    """The PostgreSQL database this run's schemas go in: TEST_DATABASE_URL's own, or, for a
+    worker of a parallel run, one of that worker's (made the first time). A database each, not
+    only a schema each: test_dropped_connections ends every connection to its database."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
+        return url
+    base = sa.engine.make_url(url)
+    name = f"{base.database}_{worker}"
+    admin = sa.create_engine(url, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool)
+    with admin.connect() as connection:
+        made = connection.scalar(
+            sa.text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": name}
+        )
+        if not made:
+            connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return base.set(database=name).render_as_string(hide_password=False)
 
 
 @contextmanager

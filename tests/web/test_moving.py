@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from scorekeeper.extensions import db
 from scorekeeper.models import Correction, Entry, HistoryCode, Match, Seat, utcnow
 from scorekeeper.scoresheet import moving
+from tests.examples import examples
 from tests.phones import Phone, snapshot, stored_match
 from tests.web.test_record import figures, play
 
@@ -212,7 +213,7 @@ def places_of(app, phone: Phone) -> dict[str, int | None]:
 
 
 @settings(
-    max_examples=15,
+    max_examples=examples(15),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Correction, Entry
+from tests.examples import examples
 from tests.phones import Phone, snapshot, totals
 
 ONE_FORM = re.compile(r'<form method="post" action="(/m/\w+/hand/(\d+)/enter)"')
@@ -335,7 +336,7 @@ def _said(page: str) -> str:
 
 
 @settings(
-    max_examples=20,
+    max_examples=examples(20),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

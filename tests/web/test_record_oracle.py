@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from tests import oracle
 from tests.conftest import _emptied, fresh_memory
+from tests.examples import examples
 from tests.phones import Phone, stored_match
 from tests.web.test_record import figures
 
@@ -464,7 +465,7 @@ def compare(history: History) -> None:
 
 
 @settings(
-    max_examples=6,
+    max_examples=examples(6),
     # A failing history is read from its draws: shrinking one took minutes.
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
     deadline=None,

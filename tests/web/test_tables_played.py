@@ -36,6 +36,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Entry, Hand, Match, Side
 from tests import oracle
 from tests.conftest import _emptied, fresh_memory
+from tests.examples import examples
 from tests.oracle import ALONE, NO, TIED, Table, calculated
 from tests.phones import Phone, seat_of, snapshot, totals
 
@@ -956,7 +957,7 @@ def test_tables_played(app: Flask) -> None:
         # A factory of machines, as Hypothesis allows (its typing asks for the class).
         lambda: TablesPlayed(app),  # type: ignore[arg-type]
         settings=settings(
-            max_examples=30,
+            max_examples=examples(30),
             stateful_step_count=30,
             deadline=None,
             suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
