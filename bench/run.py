@@ -48,7 +48,7 @@ from bench.phones import SignedPhone, signed_phone
 from bench.queries import QueryCounter
 from bench.server import APP_SPEC, Gunicorn
 from bench.tables import Window
-from scorekeeper import create_app, serve
+from scorekeeper import Scorekeeper, create_app, serve
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry, Hand, Match
 
@@ -270,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.allow_open_streams()
     started = time.monotonic()
     workdir = Path(tempfile.mkdtemp(prefix="scorekeeper-bench-"))
-    app: Flask | None = None
+    app: Scorekeeper | None = None
     try:
         if args.sqlite:
             database_url = f"sqlite:///{workdir / 'bench.sqlite'}"
@@ -307,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
         queries = step("counting SQL", lambda: count_queries(app, fixture, phones))
         # This process serves no more requests: its version listener, started by the first,
         # would only go on hearing every post under load, on the machine being measured.
-        app.extensions["match_versions"].close()
+        app.end_streams()
         # The tables' clock runs `speed` times fast: so does the streams' heartbeat.
         heartbeat = {"SCOREKEEPER_STREAM_HEARTBEAT": str(mix.HEARTBEAT_SECONDS / args.speed)}
         with (
@@ -340,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     finally:
         if app is not None:
-            app.extensions["match_versions"].close()
+            app.end_streams()
             with app.app_context():
                 db.engine.dispose()
         if not args.sqlite:

@@ -21,7 +21,7 @@ from scorekeeper.extensions import (
 )
 
 
-def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+def create_app(test_config: dict[str, Any] | None = None) -> Scorekeeper:
     """Build the app: configuration, extensions, blueprints. Migrations run from a command."""
     app = Scorekeeper(
         __name__,
@@ -172,6 +172,20 @@ class Scorekeeper(Flask):
             self.logger.warning("database connection dropped; the request is tried again")
             db.session.rollback()
             return super().dispatch_request()
+
+    def end_streams(self) -> None:
+        """End every stream this worker holds open, and stop hearing of match versions (as a
+        worker stopping does)."""
+        versions: live.MatchVersions = self.extensions["match_versions"]
+        versions.close()
+
+    def fresh_memory(self) -> None:
+        """Forget what this worker keeps in memory between requests, as a new worker process
+        starts without it: its streams end, and the match versions they were told and its
+        count of code misses start afresh. (The tests' one app is a new worker each test.)"""
+        self.end_streams()
+        self.extensions["match_versions"] = live.MatchVersions(self)
+        self.extensions["code_misses"].storage.reset()
 
 
 def _instance_secret_key(instance_path: str) -> str:

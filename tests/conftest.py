@@ -29,7 +29,7 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 
-from scorekeeper import create_app
+from scorekeeper import Scorekeeper, create_app
 from scorekeeper.extensions import db
 from tests import examples  # noqa: F401  (registers the fast lane's Hypothesis profile)
 from tests.phones import Phone
@@ -244,29 +244,26 @@ def _emptied(app: Flask) -> None:
 
 def fresh_memory(app: Flask) -> None:
     """What a worker keeps in memory between requests, as a new worker starts with it: its
-    streams and the match versions they were told (a new store, built as create_app builds
-    it), and its count of code misses."""
-    versions = app.extensions["match_versions"]
-    versions.close()
-    app.extensions["match_versions"] = type(versions)(app)
-    app.extensions["code_misses"].storage.reset()
+    streams, the match versions they were told, its count of code misses."""
+    assert isinstance(app, Scorekeeper)
+    app.fresh_memory()
 
 
 @pytest.fixture(scope="session")
-def _workers(_database: dict[str, Any]) -> Iterator[tuple[Flask, Flask]]:
+def _workers(_database: dict[str, Any]) -> Iterator[tuple[Scorekeeper, Scorekeeper]]:
     """The run's apps on its database: the one every test uses, and a second worker beside it
     for the tests that need one. Built in the same moment, so of the same release (a page's
     ETag names the code that drew it, and that code may change while the run goes on)."""
     apps = keep(create_app(_database)), keep(create_app(_database))
     yield apps
     for app in apps:
-        app.extensions["match_versions"].close()
+        app.end_streams()
         with app.app_context():
             db.engine.dispose()
 
 
 @pytest.fixture(scope="session")
-def _session_app(_workers: tuple[Flask, Flask]) -> Flask:
+def _session_app(_workers: tuple[Scorekeeper, Scorekeeper]) -> Scorekeeper:
     """The one app of the run (a worker), on this run's database."""
     return _workers[0]
 
@@ -281,7 +278,7 @@ def _state_of(app: Flask) -> dict[str, dict[str, Any]]:
 _kept: dict[Flask, dict[str, dict[str, Any]]] = {}
 
 
-def keep(app: Flask) -> Flask:
+def keep(app: Scorekeeper) -> Scorekeeper:
     """An app that lives the whole run: every test must leave its settings as they were built."""
     _kept[app] = _state_of(app)
     return app
@@ -312,7 +309,7 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 
 @pytest.fixture
-def app(_session_app: Flask) -> Iterator[Flask]:
+def app(_session_app: Scorekeeper) -> Iterator[Scorekeeper]:
     """The app on an empty database: the run's one app, its tables emptied and its memory
     fresh before each test (before, not after, so a test killed halfway cannot leak rows)."""
     _emptied(_session_app)
@@ -320,7 +317,7 @@ def app(_session_app: Flask) -> Iterator[Flask]:
     yield _session_app
     # On PostgreSQL the app listens for match versions on a connection of its own; every
     # stream the test left open ends.
-    _session_app.extensions["match_versions"].close()
+    _session_app.end_streams()
 
 
 @pytest.fixture

@@ -294,7 +294,7 @@ def test_a_page_of_an_older_release_reloads_when_a_new_one_serves_the_match(
     app = live_server.app
     monkeypatch.setitem(app.extensions, "release", "a-new-release")
     monkeypatch.setitem(app.jinja_env.globals, "release", "a-new-release")
-    app.extensions["match_versions"].close()
+    app.end_streams()
     alice.wait_for_function("() => window.sameDocument === undefined", timeout=LIVE_MS * 2)
     expect(alice.locator(".code-line")).to_contain_text("holds Alice")
 

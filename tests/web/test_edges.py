@@ -61,7 +61,7 @@ def test_a_bad_host_forwarded_by_a_trusted_proxy_is_a_plain_400(app):
         good = phone.client.get("/", headers={"X-Forwarded-Host": "scores.example"})
         assert good.status_code == 200
     finally:
-        behind.extensions["match_versions"].close()
+        behind.end_streams()
         with behind.app_context():
             db.engine.dispose()
 

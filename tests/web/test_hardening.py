@@ -118,7 +118,7 @@ def test_guessing_codes_anywhere_is_hopeless_but_the_table_plays_on(tmp_path):
     assert guest.client.get(f"/m/{code}/live", headers={"If-None-Match": etag}).status_code == 304
     assert guest.get(f"/m/{code}").status_code == 200
     assert "Hand 1: Alice 40 recorded." in host.enter(code, 1, 0, 40).shown
-    app.extensions["match_versions"].close()
+    app.end_streams()
     with app.app_context():
         db.engine.dispose()
 
