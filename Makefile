@@ -63,7 +63,7 @@ messages: $(VENV)/.app
 language: messages
 	$(PYBABEL) init -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) -l $(LANGUAGE)
 
-## Lint and type-check, as CI does: ruff on the code, tests and bench; mypy on the app.
+## Lint and type-check, as CI does: ruff and mypy on the code, tests and bench.
 lint: $(VENV)/.test
 	$(BIN)/ruff check scorekeeper tests bench
 	$(BIN)/ruff format --check scorekeeper tests bench
