@@ -97,6 +97,35 @@ def _config(database_uri: str, engine_options: dict[str, Any] | None = None) -> 
     return config
 
 
+# Debian's Chromium, or another one named by SCOREKEEPER_CHROMIUM (docs/testing.md, "Chromium").
+CHROMIUM = Path(os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium"))
+# How to get it, as docs/testing.md says.
+INSTALL_CHROMIUM = "apt-get install chromium"
+SKIPPED_FOR_CHROMIUM = f"Chromium not found at {CHROMIUM}: browser tests skipped"
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say loudly, at the end of the run, that the browser tests did not run and how to get
+    Chromium: skips are not failures, so the run still ends green, and a skip line is missed.
+    (Here, not in tests/browser/conftest.py: a parallel run's controller, which reports,
+    collects nothing and so never reads that one.)"""
+    skipped = [
+        report
+        for report in terminalreporter.stats.get("skipped", [])
+        if isinstance(report.longrepr, tuple) and SKIPPED_FOR_CHROMIUM in report.longrepr[2]
+    ]
+    if not skipped:
+        return
+    count = len(skipped)
+    tests = "browser test" if count == 1 else "browser tests"
+    write = terminalreporter.write_line
+    terminalreporter.write_sep("!", f"{count} {tests} did not run", red=True, bold=True)
+    write(f"Chromium was not found at {CHROMIUM}: nothing in tests/browser was tested.", red=True)
+    write(f"Install it (Debian, as root): {INSTALL_CHROMIUM}", red=True, bold=True)
+    write("or name another Chromium with SCOREKEEPER_CHROMIUM=/path/to/chromium.", red=True)
+    terminalreporter.write_sep("!", red=True, bold=True)
+
+
 @contextmanager
 def empty_database(directory: Path) -> Iterator[dict[str, Any]]:
     """App settings on a database with no tables: a new SQLite file, or a new PostgreSQL schema.

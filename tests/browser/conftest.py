@@ -6,7 +6,6 @@ emptied tables and a fresh memory through the `app` fixture, exactly as the web 
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -17,11 +16,8 @@ from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
-# Debian's Chromium, or another one named by SCOREKEEPER_CHROMIUM (docs/testing.md, "Chromium").
-CHROMIUM = Path(os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium"))
-# How to get it, as docs/testing.md says.
-INSTALL_CHROMIUM = "apt-get install chromium"
-SKIPPED_FOR_CHROMIUM = f"Chromium not found at {CHROMIUM}: browser tests skipped"
+from tests.conftest import CHROMIUM, SKIPPED_FOR_CHROMIUM
+
 # Browser downloads are impossible where these run: the system's Chromium, made quiet and quick.
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -55,26 +51,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(STATIC_FILE_LEAK)
             if not CHROMIUM.exists():
                 item.add_marker(skip)
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Say loudly, at the end of the run, that the browser tests did not run and how to get
-    Chromium: skips are not failures, so the run still ends green, and a skip line is missed."""
-    skipped = [
-        report
-        for report in terminalreporter.stats.get("skipped", [])
-        if isinstance(report.longrepr, tuple) and SKIPPED_FOR_CHROMIUM in report.longrepr[2]
-    ]
-    if not skipped:
-        return
-    count = len(skipped)
-    tests = "browser test" if count == 1 else "browser tests"
-    write = terminalreporter.write_line
-    terminalreporter.write_sep("!", f"{count} {tests} did not run", red=True, bold=True)
-    write(f"Chromium was not found at {CHROMIUM}: nothing in tests/browser was tested.", red=True)
-    write(f"Install it (Debian, as root): {INSTALL_CHROMIUM}", red=True, bold=True)
-    write("or name another Chromium with SCOREKEEPER_CHROMIUM=/path/to/chromium.", red=True)
-    terminalreporter.write_sep("!", red=True, bold=True)
 
 
 @dataclass(frozen=True)
