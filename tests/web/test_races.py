@@ -72,7 +72,7 @@ def entries(app: Flask, code: str) -> list[tuple[int, int, int, int]]:
             .where(Match.code == code)
             .order_by(Hand.number, Side.position, Entry.id)
         ).all()
-        return [row._tuple() for row in rows]
+        return [(hand, side, points, revision) for hand, side, points, revision in rows]
 
 
 def hands(app: Flask, code: str) -> list[int]:
@@ -100,7 +100,7 @@ def corrections(app: Flask, code: str) -> list[tuple[int, int, int | None, int]]
             .where(Match.code == code)
             .order_by(Correction.id)
         ).all()
-        return [row._tuple() for row in rows]
+        return [(hand, side, old, new) for hand, side, old, new in rows]
 
 
 def table(phones: Callable[[], Phone], game: str, seats: list[int], **fields: Any):
