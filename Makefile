@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 FLASK  := $(BIN)/flask --app scorekeeper
 
-.PHONY: run serve test migrate bench profile lint clean messages language
+.PHONY: run serve test test-fast migrate bench profile lint clean messages language
 
 # The players' languages: a catalog (.po, translated by hand) per language, compiled here
 # (.mo, never committed) before the app runs or is tested.
@@ -38,7 +38,11 @@ migrate: $(VENV)/.app
 
 ## Set up with the test extras and run the whole suite (SQLite; TEST_DATABASE_URL for PostgreSQL).
 test: $(VENV)/.test $(COMPILED)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
+
+## The lane to run while you work: unit and test-client tests, no browser and no servers.
+test-fast: $(VENV)/.test $(COMPILED)
+	$(BIN)/python -m pytest -n auto -m "not browser and not server" --hypothesis-profile=fast
 
 ## On demand, not in the suite: the app under production's gunicorn, loaded, against its
 ## targets (bench/run.py; needs wrk and PostgreSQL). BENCH_ARGS="--sqlite --workers 4" etc.
@@ -65,7 +69,7 @@ messages: $(VENV)/.app
 language: messages
 	$(PYBABEL) init -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) -l $(LANGUAGE)
 
-## Lint and type-check, as CI does: ruff on the code, tests and bench; mypy on the app.
+## Lint and type-check, as CI does: ruff and mypy on the code, tests and bench.
 lint: $(VENV)/.test
 	$(BIN)/ruff check scorekeeper tests bench
 	$(BIN)/ruff format --check scorekeeper tests bench

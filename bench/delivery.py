@@ -113,9 +113,13 @@ def main(entries: int = 20) -> None:
             alice, ben = HttpPhone(base), HttpPhone(base)
             status, page = alice.post("/new/basra", BASRA_FORM)
             assert status == 200
-            code = re.search(r"/m/([A-Z2-9]{6})/live", page).group(1)
+            created = re.search(r"/m/([A-Z2-9]{6})/live", page)
+            assert created is not None
+            code = created.group(1)
             assert ben.post(f"/m/{code}/claim", {"target": 1})[0] == 200
-            version = int(re.search(r'data-version="(\d+)"', ben.get(f"/m/{code}")[1]).group(1))
+            shown = re.search(r'data-version="(\d+)"', ben.get(f"/m/{code}")[1])
+            assert shown is not None
+            version = int(shown.group(1))
             streams = one_stream_per_worker(code, base, children(server.pid))
             time.sleep(1.5)  # every worker's reader running, and the streams quiet
             slower, faster = [], []

@@ -26,6 +26,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from werkzeug.wrappers import Response
 
 from scorekeeper import _driver_url
+from scorekeeper.extensions import Model
 from scorekeeper.live.fanout import announced
 from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side, Submission, utcnow
 from scorekeeper.scoresheet.series import WALKED_BACK
@@ -34,8 +35,16 @@ from scorekeeper.scoresheet.sheet import HANDS_OF
 # The real page as the app served it (the bench writes it): everything but its rows is kept.
 PAGE_FILE = "SCOREKEEPER_FLOOR_PAGE"
 
+
 # The match with its sides, every column, as the app's first statement reads them (through
 # the ORM); the match's id and each side's first.
+def _table(model: type[Model]) -> sa.Table:
+    """A model's table, as Core's update() and insert() take it."""
+    table = model.__table__
+    assert isinstance(table, sa.Table)
+    return table
+
+
 _match, _side = Match.__table__.c, Side.__table__.c
 MATCH_WITH_SIDES = (
     sa.select(_match.id, _side.id, Match.__table__, Side.__table__)
@@ -106,14 +115,14 @@ def create_floor() -> Flask:
     dialect = writes.dialect.name
     insert = sqlite.insert if dialect == "sqlite" else postgresql.insert
     lock = announced(
-        sa.update(Match.__table__)
+        sa.update(_table(Match))
         .where(_match.code == sa.bindparam("match_code"))
         .values(version=_match.version + 1)
         .returning(Match.__table__),
         dialect,
     )
     key = (
-        insert(Submission.__table__)
+        insert(_table(Submission))
         .values(
             key=sa.bindparam("key"), match_id=sa.bindparam("match_id"), made_at=sa.bindparam("now")
         )
@@ -121,7 +130,7 @@ def create_floor() -> Flask:
         .returning(Submission.__table__.c.key)
     )
     hand = (
-        insert(Hand.__table__)
+        insert(_table(Hand))
         .values(
             match_id=sa.bindparam("match_id"),
             number=sa.bindparam("number"),
@@ -130,7 +139,7 @@ def create_floor() -> Flask:
         .on_conflict_do_nothing(index_elements=["match_id", "number"])
     )
     _hand = Hand.__table__.c
-    entry = sa.insert(Entry.__table__).values(
+    entry = sa.insert(_table(Entry)).values(
         hand_id=sa.select(_hand.id)
         .where(_hand.match_id == sa.bindparam("match_id"), _hand.number == sa.bindparam("number"))
         .scalar_subquery(),

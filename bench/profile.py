@@ -40,7 +40,7 @@ from werkzeug.test import EnvironBuilder
 from bench import database, fill
 from bench.database import BenchError
 from bench.phones import SignedPhone, signed_phone
-from bench.queries import counting
+from tests.statements import counting
 
 ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 # Not the bench's: a profile and a bench may run on one machine at once.

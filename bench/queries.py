@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import sqlalchemy as sa
@@ -15,27 +12,7 @@ from werkzeug.test import TestResponse
 from bench.database import BenchError
 from bench.phones import SignedPhone
 from scorekeeper.extensions import db
-
-
-@contextmanager
-def counting(engine: sa.Engine) -> Iterator[list[str]]:
-    """Every statement the engine sends from this thread while the block runs (the requests
-    a test client makes run here; the version listener's echo, sent from its own thread on the
-    same engine, is not a request's)."""
-    statements: list[str] = []
-    here = threading.get_ident()
-
-    def record(
-        connection: Any, cursor: Any, statement: str, parameters: Any, context: Any, many: bool
-    ) -> None:
-        if threading.get_ident() == here:
-            statements.append(statement)
-
-    sa.event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield statements
-    finally:
-        sa.event.remove(engine, "before_cursor_execute", record)
+from tests.statements import counting
 
 
 class QueryCounter:

@@ -48,7 +48,7 @@ from bench.phones import SignedPhone, signed_phone
 from bench.queries import QueryCounter
 from bench.server import APP_SPEC, Gunicorn
 from bench.tables import Window
-from scorekeeper import create_app, serve
+from scorekeeper import Scorekeeper, create_app, serve
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry, Hand, Match
 
@@ -276,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.allow_open_streams()
     started = time.monotonic()
     workdir = Path(tempfile.mkdtemp(prefix="scorekeeper-bench-"))
-    app: Flask | None = None
+    app: Scorekeeper | None = None
     try:
         if args.sqlite:
             database_url = f"sqlite:///{workdir / 'bench.sqlite'}"

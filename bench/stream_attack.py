@@ -23,6 +23,7 @@ import threading
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 from tests.servers import HttpPhone, gunicorn, migrate, new_database
 from tests.web.test_stream_attack import ATTACKER, REDIS, knock, let_go, new_match, table
@@ -89,7 +90,7 @@ def main(streams: int = 1000) -> None:
     with tempfile.TemporaryDirectory() as folder, new_database(Path(folder)) as url:
         migrate(url)
         prefix = f"bench-{uuid.uuid4().hex[:8]}"
-        settings = {"RATELIMIT_STORAGE_URI": REDIS, "RATELIMIT_KEY_PREFIX": prefix}
+        settings: dict[str, Any] = {"RATELIMIT_STORAGE_URI": REDIS, "RATELIMIT_KEY_PREFIX": prefix}
         with gunicorn(url, workers=2, **settings) as (base, _):
             host, guest, code = table(base)
             print(f"quiet: {measured(host, guest, code, 1)}")

@@ -445,9 +445,10 @@ class Table:
         """Post answered → every other phone has the new live part: seconds (0 if they all had
         it first); None if one never got it."""
         had = [p.had_at(version) for p in self.phones if p.side != side]
-        if any(at is None for at in had):
+        got = [at for at in had if at is not None]
+        if len(got) < len(had):
             return None
-        return max(0.0, max(had) - answered)  # type: ignore[type-var]
+        return max(0.0, max(got) - answered)
 
     async def stop(self) -> None:
         """Stop playing and close every connection."""

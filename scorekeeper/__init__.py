@@ -22,7 +22,7 @@ from scorekeeper.extensions import (
 from scorekeeper.live import fanout, stream
 
 
-def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+def create_app(test_config: dict[str, Any] | None = None) -> Scorekeeper:
     """Build the app: configuration, extensions, blueprints. Migrations run from a command."""
     app = Scorekeeper(
         __name__,
@@ -175,6 +175,13 @@ class Scorekeeper(Flask):
             self.logger.warning("database connection dropped; the request is tried again")
             db.session.rollback()
             return super().dispatch_request()
+
+    def fresh_memory(self) -> None:
+        """Forget what this worker keeps in memory between requests, as a new worker process
+        starts without it: its streams end, and the match versions they were told and its
+        count of code misses start afresh. (The tests' one app is a new worker each test.)"""
+        live.renew(self)
+        guesses.forget(self)
 
 
 def _instance_secret_key(instance_path: str) -> str:

@@ -5,12 +5,18 @@ SQLite by default: a file of this run's own, its tables made once from the model
 TEST_DATABASE_URL set (e.g. postgresql+psycopg://postgres@127.0.0.1:5432/test), PostgreSQL: the
 real migrations build a schema of this run's own once. Either way every test starts from
 emptied tables and an app whose memory (streams, versions, counts) is new.
+
+Run in parallel (pytest-xdist, `make test`), each worker is a run of its own: its own SQLite
+file, or on PostgreSQL its own database beside TEST_DATABASE_URL's (test_gw0, test_gw1...).
 """
 
 from __future__ import annotations
 
+import inspect
 import logging
 import os
+import subprocess
+import types
 import uuid
 import warnings
 from collections.abc import Callable, Iterator
@@ -23,11 +29,59 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 
-from scorekeeper import create_app, live
+from scorekeeper import Scorekeeper, create_app, live
 from scorekeeper.extensions import db
+from tests import examples  # noqa: F401  (registers the fast lane's Hypothesis profile)
 from tests.phones import Phone
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL") or None
+
+
+# The lanes (docs/testing.md): `make test` runs every test; `make test-fast` leaves out the
+# `browser` ones (tests/browser) and the `server` ones, those that start processes (gunicorn,
+# `flask db upgrade`, another pytest). A test is `server` when it, a fixture it uses, or a
+# function of tests/ either calls (at any depth) uses subprocess: found, not listed by hand.
+
+
+def _starts_processes(function: object, seen: set[types.CodeType] | None = None) -> bool:
+    """Whether this function, or a function of tests/ it names (at any depth), uses
+    subprocess."""
+    function = inspect.unwrap(function)  # type: ignore[arg-type]
+    if not inspect.isfunction(function):
+        return False
+    seen = set() if seen is None else seen
+    codes = [function.__code__]
+    while codes:
+        code = codes.pop()
+        if code in seen:
+            continue
+        seen.add(code)
+        codes += [const for const in code.co_consts if isinstance(const, types.CodeType)]
+        for name in code.co_names:
+            named = function.__globals__.get(name)
+            if named is subprocess or getattr(named, "__module__", None) == "subprocess":
+                return True
+            if (
+                inspect.isfunction(inspect.unwrap(named))
+                and str(getattr(named, "__module__", "")).startswith("tests")
+                and _starts_processes(named, seen)
+            ):
+                return True
+    return False
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tests that start processes `server` (see above)."""
+    for item in items:
+        if not isinstance(item, pytest.Function):
+            continue
+        fixtures = [
+            definition.func
+            for definitions in item._fixtureinfo.name2fixturedefs.values()
+            for definition in definitions
+        ]
+        if any(_starts_processes(f) for f in [item.function, *fixtures]):
+            item.add_marker(pytest.mark.server)
 
 
 def _config(database_uri: str, engine_options: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -43,6 +97,35 @@ def _config(database_uri: str, engine_options: dict[str, Any] | None = None) -> 
     return config
 
 
+# Debian's Chromium, or another one named by SCOREKEEPER_CHROMIUM (docs/testing.md, "Chromium").
+CHROMIUM = Path(os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium"))
+# How to get it, as docs/testing.md says.
+INSTALL_CHROMIUM = "apt-get install chromium"
+SKIPPED_FOR_CHROMIUM = f"Chromium not found at {CHROMIUM}: browser tests skipped"
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say loudly, at the end of the run, that the browser tests did not run and how to get
+    Chromium: skips are not failures, so the run still ends green, and a skip line is missed.
+    (Here, not in tests/browser/conftest.py: a parallel run's controller, which reports,
+    collects nothing and so never reads that one.)"""
+    skipped = [
+        report
+        for report in terminalreporter.stats.get("skipped", [])
+        if isinstance(report.longrepr, tuple) and SKIPPED_FOR_CHROMIUM in report.longrepr[2]
+    ]
+    if not skipped:
+        return
+    count = len(skipped)
+    tests = "browser test" if count == 1 else "browser tests"
+    write = terminalreporter.write_line
+    terminalreporter.write_sep("!", f"{count} {tests} did not run", red=True, bold=True)
+    write(f"Chromium was not found at {CHROMIUM}: nothing in tests/browser was tested.", red=True)
+    write(f"Install it (Debian, as root): {INSTALL_CHROMIUM}", red=True, bold=True)
+    write("or name another Chromium with SCOREKEEPER_CHROMIUM=/path/to/chromium.", red=True)
+    terminalreporter.write_sep("!", red=True, bold=True)
+
+
 @contextmanager
 def empty_database(directory: Path) -> Iterator[dict[str, Any]]:
     """App settings on a database with no tables: a new SQLite file, or a new PostgreSQL schema.
@@ -55,7 +138,7 @@ def empty_database(directory: Path) -> Iterator[dict[str, Any]]:
         return
     schema = f"scorekeeper_test_{uuid.uuid4().hex[:12]}"
     config = _config(
-        TEST_DATABASE_URL,
+        _workers_database(TEST_DATABASE_URL),
         # Every connection of the app (and of Alembic, which borrows its engine) lands in it.
         {"connect_args": {"options": f"-csearch_path={schema}"}},
     )
@@ -71,6 +154,26 @@ def empty_database(directory: Path) -> Iterator[dict[str, Any]]:
             with db.engine.begin() as connection:
                 connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
             db.engine.dispose()
+
+
+def _workers_database(url: str) -> str:
+    """The PostgreSQL database this run's schemas go in: TEST_DATABASE_URL's own, or, for a
+    worker of a parallel run, one of that worker's (made the first time). A database each, not
+    only a schema each: test_dropped_connections ends every connection to its database."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
+        return url
+    base = sa.engine.make_url(url)
+    name = f"{base.database}_{worker}"
+    admin = sa.create_engine(url, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool)
+    with admin.connect() as connection:
+        made = connection.scalar(
+            sa.text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": name}
+        )
+        if not made:
+            connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return base.set(database=name).render_as_string(hide_password=False)
 
 
 @contextmanager
@@ -170,17 +273,16 @@ def _emptied(app: Flask) -> None:
 
 def fresh_memory(app: Flask) -> None:
     """What a worker keeps in memory between requests, as a new worker starts with it: its
-    streams and the match versions they were told (a new store, built as create_app builds
-    it), and its count of code misses."""
-    live.renew(app)
+    streams and the match versions they were told, its count of code misses."""
+    assert isinstance(app, Scorekeeper)
+    app.fresh_memory()
     # Served by the tests' threads (the test client's, the browser tests' server): started
     # here, as gunicorn.conf.py starts a worker's.
     live.start(app, gevent=False)
-    app.extensions["code_misses"].storage.reset()
 
 
 @pytest.fixture(scope="session")
-def _workers(_database: dict[str, Any]) -> Iterator[tuple[Flask, Flask]]:
+def _workers(_database: dict[str, Any]) -> Iterator[tuple[Scorekeeper, Scorekeeper]]:
     """The run's apps on its database: the one every test uses, and a second worker beside it
     for the tests that need one. Built in the same moment, so of the same release (a page's
     ETag names the code that drew it, and that code may change while the run goes on)."""
@@ -193,7 +295,7 @@ def _workers(_database: dict[str, Any]) -> Iterator[tuple[Flask, Flask]]:
 
 
 @pytest.fixture(scope="session")
-def _session_app(_workers: tuple[Flask, Flask]) -> Flask:
+def _session_app(_workers: tuple[Scorekeeper, Scorekeeper]) -> Scorekeeper:
     """The one app of the run (a worker), on this run's database."""
     return _workers[0]
 
@@ -208,7 +310,7 @@ def _state_of(app: Flask) -> dict[str, dict[str, Any]]:
 _kept: dict[Flask, dict[str, dict[str, Any]]] = {}
 
 
-def keep(app: Flask) -> Flask:
+def keep(app: Scorekeeper) -> Scorekeeper:
     """An app that lives the whole run: every test must leave its settings as they were built."""
     _kept[app] = _state_of(app)
     return app
@@ -239,7 +341,7 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 
 @pytest.fixture
-def app(_session_app: Flask) -> Iterator[Flask]:
+def app(_session_app: Scorekeeper) -> Iterator[Scorekeeper]:
     """The app on an empty database: the run's one app, its tables emptied and its memory
     fresh before each test (before, not after, so a test killed halfway cannot leak rows)."""
     _emptied(_session_app)
@@ -251,24 +353,24 @@ def app(_session_app: Flask) -> Iterator[Flask]:
 
 
 @pytest.fixture
-def phones(app: Flask):  # type: ignore[no-untyped-def]
+def phones(app: Flask):
     """A maker of phones: each call is a new test client with its own cookie."""
     return lambda: Phone(app)
 
 
 @pytest.fixture
-def host(phones):  # type: ignore[no-untyped-def]
+def host(phones):
     """The phone that creates the match."""
     return phones()
 
 
 @pytest.fixture
-def guest(phones):  # type: ignore[no-untyped-def]
+def guest(phones):
     """A second player's phone."""
     return phones()
 
 
 @pytest.fixture
-def watcher(phones):  # type: ignore[no-untyped-def]
+def watcher(phones):
     """A phone that only watches."""
     return phones()

@@ -228,7 +228,9 @@ def work_out(table: Table, hands: Sequence[Mapping[str, Any]]) -> Worked:
     for hand in hands:
         if not hand["complete"]:
             continue
-        cells = cells_of(hand, table.sides)
+        # A complete hand: every side entered.
+        cells = [cell for cell in cells_of(hand, table.sides) if cell is not None]
+        assert len(cells) == table.sides
         if table.game == "brisca":
             taker, waits = round_taker(table, cells)
             if waits and waiting is None:

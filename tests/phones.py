@@ -61,7 +61,7 @@ class Phone:
         cookie = self.client.get_cookie(self.app.config["SESSION_COOKIE_NAME"])
         return cookie.value if cookie is not None else None
 
-    def _shown(self, response: TestResponse) -> TestResponse:
+    def _shown(self, response: TestResponse) -> Shown:
         """Keep the token of a page this phone was shown. Its session cookie now is the one
         the app left (a post's answer may change it, never the token it holds)."""
         if response.mimetype == "text/html":
@@ -69,6 +69,8 @@ class Phone:
             if found:
                 self._token = found.group(1)
         self._token_session = self._session()
+        # The client was made to answer with Shown (__init__).
+        assert isinstance(response, Shown)
         return response
 
     def identity(self) -> str | None:
@@ -83,9 +85,9 @@ class Phone:
         except BadSignature:
             return None
 
-    def get(self, url: str) -> TestResponse:
-        """Open a page."""
-        return self._shown(self.client.get(url))
+    def get(self, url: str, headers: dict[str, str] | None = None) -> Shown:
+        """Open a page (with these request headers)."""
+        return self._shown(self.client.get(url, headers=headers))
 
     def token(self) -> str:
         """The CSRF token of the last page this phone was shown. A phone that was shown none
@@ -108,7 +110,7 @@ class Phone:
         csrf: bool = True,
         key: str | None = None,
         follow: bool = True,
-    ) -> TestResponse:
+    ) -> Shown:
         """Submit a form as a browser would: CSRF token and a fresh idempotency key."""
         form = {"key": key or uuid.uuid4().hex, **(data or {})}
         if csrf:
@@ -125,7 +127,7 @@ class Phone:
         assert response.status_code == 302, response.get_data(as_text=True)
         return response.headers["Location"].rstrip("/").split("/")[-1]
 
-    def join(self, code: str, side: int | None) -> TestResponse:
+    def join(self, code: str, side: int | None) -> Shown:
         """Type the code, then claim a side (or watch when side is None)."""
         response = self.post("/join", {"code": code.lower()})
         assert response.status_code == 200
@@ -133,7 +135,7 @@ class Phone:
             return self.post(f"/m/{code}/watch")
         return self.post(f"/m/{code}/claim", {"target": side})
 
-    def enter(self, code: str, hand: int, side: int, points: Any, **extra: Any) -> TestResponse:
+    def enter(self, code: str, hand: int, side: int, points: Any, **extra: Any) -> Shown:
         """Enter this phone's side total for a hand."""
         return self.post(
             f"/m/{code}/enter", {"hand": hand, "side": side, "points": points, **extra}
@@ -149,7 +151,7 @@ class Phone:
         revision: int | None = None,
         reason: str = "",
         **extra: Any,
-    ) -> TestResponse:
+    ) -> Shown:
         """The host's correction of a cell, against the revision its page shows."""
         url = f"/m/{code}/hand/{hand}/side/{side}/correct"
         if revision is None:

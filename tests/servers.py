@@ -16,8 +16,9 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, closing, contextmanager
+from functools import partial
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -61,8 +62,8 @@ def new_database(directory: Path, template: str | None = None) -> Iterator[str]:
         if template is not None:
             # SQLite's own copy: whatever of the template is still in its write-ahead log too.
             with (
-                closing(sqlite3.connect(sa.engine.make_url(template).database)) as source,
-                closing(sqlite3.connect(sa.engine.make_url(url).database)) as copy,
+                closing(sqlite3.connect(str(sa.engine.make_url(template).database))) as source,
+                closing(sqlite3.connect(str(sa.engine.make_url(url).database))) as copy,
             ):
                 source.backup(copy)
         yield url
@@ -168,7 +169,7 @@ def gunicorns(
         for url, _process in servers:
             # A booting server answers in 2 s on a quiet machine, and in 10 to 15 s on one
             # busy with other work (measured at a load of 10 on 2 cores).
-            assert wait_until(lambda url=url: answers(url), 30), f"{url} never answered"
+            assert wait_until(partial(answers, url), 30), f"{url} never answered"
         yield servers
     finally:
         for _url, process in servers:
@@ -253,7 +254,7 @@ class HttpPhone:
         assert response.status == 200
         return Stream(iter(response.readline, b""), response.close)
 
-    def post(self, path: str, form: dict[str, object]) -> tuple[int, str]:
+    def post(self, path: str, form: Mapping[str, object]) -> tuple[int, str]:
         """Submit a form with this phone's CSRF token (a phone shown no page yet opens Home
         first), following the redirect."""
         if self.token is None:

@@ -15,7 +15,9 @@ class Stream:
     """The events a stream sent (dicts of their fields), in order; comments (the heartbeat)
     are counted apart. `stop` is asked after each chunk: true ends the reading."""
 
-    def __init__(self, chunks: Iterable[bytes], close: Callable[[], object]) -> None:
+    def __init__(
+        self, chunks: Iterable[bytes] | Iterable[str], close: Callable[[], object]
+    ) -> None:
         self.events: queue.Queue[dict[str, str]] = queue.Queue()
         self.comments = 0
         # Told whenever a heartbeat (a comment) arrives.
@@ -32,7 +34,8 @@ class Stream:
         buffer = b""
         try:
             for chunk in self._chunks:
-                buffer += chunk
+                # Bytes, from a server or the test client (whose typing allows text too).
+                buffer += chunk.encode() if isinstance(chunk, str) else chunk
                 while b"\n\n" in buffer:
                     block, buffer = buffer.split(b"\n\n", 1)
                     lines = block.decode().split("\n")
@@ -50,7 +53,13 @@ class Stream:
             self._close()
             self.ended.set()
 
-    def next(self, within: float = RINGS_WITHIN) -> dict[str, str] | None:
+    def next(self, within: float = RINGS_WITHIN) -> dict[str, str]:
+        """The next event; fails if none comes within `within` seconds."""
+        event = self._next(within)
+        assert event is not None, f"no event within {within} s"
+        return event
+
+    def _next(self, within: float) -> dict[str, str] | None:
         """The next event, if one comes within `within` seconds."""
         try:
             return self.events.get(timeout=within)
@@ -59,9 +68,9 @@ class Stream:
 
     def ring(self, within: float = RINGS_WITHIN) -> int | None:
         """The version the next ring says, if one comes in time (the release is no ring)."""
-        event = self.next(within)
+        event = self._next(within)
         while event is not None and event.get("event") == "release":
-            event = self.next(within)
+            event = self._next(within)
         return int(event["id"]) if event is not None else None
 
     def quiet(self, heartbeats: int = 1, within: float = RINGS_WITHIN) -> bool:

@@ -31,7 +31,7 @@ def words(language: str) -> Callable[..., str]:
         if catalog is None:
             said = message
         else:
-            said = catalog.pgettext(context, message) if context else catalog.gettext(message)
+            said = str(catalog.pgettext(context, message) if context else catalog.gettext(message))
         return said % fill if fill else said
 
     return say

@@ -6,7 +6,6 @@ emptied tables and a fresh memory through the `app` fixture, exactly as the web 
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -14,16 +13,12 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from scorekeeper import live
+from tests.conftest import CHROMIUM, SKIPPED_FOR_CHROMIUM
 
-# Debian's Chromium, or another one named by SCOREKEEPER_CHROMIUM (docs/testing.md, "Chromium").
-CHROMIUM = Path(os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium"))
-# How to get it, as docs/testing.md says.
-INSTALL_CHROMIUM = "apt-get install chromium"
-SKIPPED_FOR_CHROMIUM = f"Chromium not found at {CHROMIUM}: browser tests skipped"
 # Browser downloads are impossible where these run: the system's Chromium, made quiet and quick.
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -34,7 +29,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 # The phone the product is made for.
-PHONE_VIEWPORT = {"width": 360, "height": 740}
+PHONE_VIEWPORT: ViewportSize = {"width": 360, "height": 740}
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 HERE = Path(__file__).resolve().parent
 # A known app leak, reported and left for the app to fix: Flask-Compress compresses static files
@@ -48,33 +43,15 @@ STATIC_FILE_LEAK = pytest.mark.filterwarnings(
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Skip this directory's tests, saying why, only on a machine without Chromium."""
+    """Mark this directory's tests `browser` (the lanes, docs/testing.md), and skip them,
+    saying why, only on a machine without Chromium."""
     skip = pytest.mark.skip(reason=SKIPPED_FOR_CHROMIUM)
     for item in items:
         if HERE in item.path.parents:
+            item.add_marker(pytest.mark.browser)
             item.add_marker(STATIC_FILE_LEAK)
             if not CHROMIUM.exists():
                 item.add_marker(skip)
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Say loudly, at the end of the run, that the browser tests did not run and how to get
-    Chromium: skips are not failures, so the run still ends green, and a skip line is missed."""
-    skipped = [
-        report
-        for report in terminalreporter.stats.get("skipped", [])
-        if isinstance(report.longrepr, tuple) and SKIPPED_FOR_CHROMIUM in report.longrepr[2]
-    ]
-    if not skipped:
-        return
-    count = len(skipped)
-    tests = "browser test" if count == 1 else "browser tests"
-    write = terminalreporter.write_line
-    terminalreporter.write_sep("!", f"{count} {tests} did not run", red=True, bold=True)
-    write(f"Chromium was not found at {CHROMIUM}: nothing in tests/browser was tested.", red=True)
-    write(f"Install it (Debian, as root): {INSTALL_CHROMIUM}", red=True, bold=True)
-    write("or name another Chromium with SCOREKEEPER_CHROMIUM=/path/to/chromium.", red=True)
-    terminalreporter.write_sep("!", red=True, bold=True)
 
 
 @dataclass(frozen=True)
@@ -140,7 +117,7 @@ def new_phone(browser: Browser, live_server: LiveServer) -> Iterator[PhoneMaker]
         dark: bool = False,
         timezone: str | None = None,
         javascript: bool = True,
-        viewport: dict[str, int] | None = None,
+        viewport: ViewportSize | None = None,
         locale: str | None = None,
     ) -> Page:
         """A new phone at 360×740 (or a screen of `viewport`), light or dark as its setting

@@ -44,7 +44,7 @@ def stored_entries(app: Flask) -> list[tuple[int, int, dict[str, int] | None]]:
         rows = db.session.execute(
             sa.select(Entry.hand_id, Entry.points, Entry.counts).order_by(Entry.id)
         )
-        return [tuple(row) for row in rows]
+        return [(hand, points, counts) for hand, points, counts in rows]
 
 
 def test_arabic_indic_digits_are_sent_and_saved_as_numbers(app, new_phone, phones, artifacts):

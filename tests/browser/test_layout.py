@@ -5,7 +5,7 @@ failed on the app before its fix."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, ViewportSize, expect
 
 from tests.browser.moves import LIVE_MS, create_match, enter, join, told
 
@@ -175,7 +175,7 @@ MEASURE_CHART_WORDS = """() => ({
         key.textContent.trim(), parseFloat(getComputedStyle(key).fontSize)]),
 })"""
 
-TV = {"width": 1280, "height": 720}
+TV: ViewportSize = {"width": 1280, "height": 720}
 
 
 def smallest(measured: dict[str, list[list[object]]]) -> tuple[float, float]:

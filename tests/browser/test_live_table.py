@@ -365,7 +365,7 @@ def stored_entries(live_server: LiveServer, code: str, hand: int, position: int)
         return list(entries)
 
 
-def alice_at_hand_one(new_phone: PhoneMaker, phones) -> tuple[str, Page]:  # type: ignore[no-untyped-def]
+def alice_at_hand_one(new_phone: PhoneMaker, phones) -> tuple[str, Page]:
     """A Basra match kept by a phone off the table: Ben has entered 5 for hand 1, and Alice's
     browser phone holds her side, about to enter hers."""
     keeper, ben = phones(), phones()

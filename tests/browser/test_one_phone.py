@@ -48,7 +48,7 @@ def keep_a_match(
     return page.locator("summary .code").inner_text()
 
 
-def side_line(page: Page, side: str):  # type: ignore[no-untyped-def]
+def side_line(page: Page, side: str):
     """One side's line in the host's form for the whole hand."""
     return page.get_by_role("group", name=side, exact=True)
 

@@ -17,6 +17,7 @@ from tests.words import words
 
 if TYPE_CHECKING:
     from tests.browser.conftest import LiveServer, PhoneMaker
+    from tests.phones import Phone
 
 pytestmark = pytest.mark.browser
 
@@ -65,7 +66,7 @@ def watching(page: Page, code: str) -> Page:
     return page
 
 
-def basra_table(new_phone: PhoneMaker, phones) -> tuple[str, Page, object]:  # type: ignore[no-untyped-def]
+def basra_table(new_phone: PhoneMaker, phones) -> tuple[str, Page, Phone]:
     """Alice's browser phone and Ben's at a Basra match kept by a phone off the table."""
     keeper, ben = phones(), phones()
     code = keeper.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")

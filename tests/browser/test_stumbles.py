@@ -69,7 +69,7 @@ def test_a_released_phone_is_told_live_and_once_more_on_its_next_page(new_phone,
     expect(ben.locator(".flash.notice").filter(has_text=released)).to_have_count(0)
 
 
-def same_phone(page, app) -> Phone:  # type: ignore[no-untyped-def]
+def same_phone(page, app) -> Phone:
     """A test client holding this browser's cookie: the same phone, for moves that are not
     what the test looks at."""
     cookie = next(c for c in page.context.cookies() if c["name"] == "session")

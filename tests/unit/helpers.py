@@ -30,9 +30,13 @@ def counted(tbl: Table, held_over: int = 0, **counts: int) -> EntryFacts:
     return EntryFacts(points=total, counts=counts)
 
 
-def plain(points: int, **ticks: bool) -> EntryFacts:
-    """An entry typed as a plain total, with any ticks (even_split, last_trick, black_hand)."""
-    return EntryFacts(points=points, **ticks)
+def plain(
+    points: int, *, even_split: bool = False, last_trick: bool = False, black_hand: bool = False
+) -> EntryFacts:
+    """An entry typed as a plain total, with any ticks."""
+    return EntryFacts(
+        points=points, even_split=even_split, last_trick=last_trick, black_hand=black_hand
+    )
 
 
 def lines_of(calculation) -> list[tuple[str, str, int, int]]:

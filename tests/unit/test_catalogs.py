@@ -4,6 +4,7 @@ translated (every plural form), not fuzzy, with the same placeholders, and compi
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,11 @@ ROOT = TRANSLATIONS.parent.parent
 KEYWORDS = {**DEFAULT_KEYWORDS, "_l": None, "lazy_ngettext": (1, 2), "lazy_pgettext": ((1, "c"), 2)}
 # The plural forms each language has (CLDR; Spanish has one for round millions).
 PLURAL_FORMS = {"ar": 6, "ru": 3, "es": 3}
+
+
+def texts(string: str | Sequence[str]) -> tuple[str, ...]:
+    """A message's translation as a tuple of texts: one, or a plural's every form."""
+    return (string,) if isinstance(string, str) else tuple(string)
 
 
 def marked() -> dict[tuple[str, str | None], object]:
@@ -53,11 +59,12 @@ def test_every_marked_word_is_translated(language: str) -> None:
     missing = [key for key in marked() if catalog.get(*key) is None]
     assert not missing, f"{language}: not in the catalog (run make messages): {missing}"
 
-    untranslated, fuzzy = [], []
+    untranslated: list[object] = []
+    fuzzy: list[object] = []
     for message in catalog:
         if not message.id:
             continue  # the header
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        strings = texts(message.string)
         if isinstance(message.id, tuple) and len(strings) != catalog.num_plurals:
             untranslated.append(message.id)
         elif not all(s.strip() for s in strings):
@@ -83,7 +90,7 @@ def test_the_compiled_catalog_is_the_catalog(language: str) -> None:
     with open(compiled_path, "rb") as f:
         compiled = read_mo(f)
     for message in source:
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        strings = texts(message.string)
         # What is not translated yet is left out of a compiled catalog (the test above fails).
         if message.id and not message.fuzzy and all(strings):
             built = compiled.get(message.id, message.context)
@@ -112,8 +119,8 @@ def test_no_sentence_starts_with_the_game_s_word_for_a_hand(language: str) -> No
     starts = re.compile(r"(?:^|[.!?]\s+)%\(noun\)s")
     lower = []
     for message in catalog:
-        msgid = message.id[0] if isinstance(message.id, tuple) else message.id
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        msgid = texts(message.id)[0]
+        strings = texts(message.string)
         if msgid and not starts.search(msgid) and any(starts.search(s) for s in strings):
             lower.append(msgid)
     assert not lower, f"{language}: {lower}"

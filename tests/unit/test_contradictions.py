@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.games import EntryFacts, Problem, Table, Term, get_game
 from scorekeeper.games.calculator import MOST_ALONE, MOST_NO, MOST_TIED
+from tests.examples import examples
 from tests.unit.helpers import counted, plain, table
 
 BASRA, PASTURA, BRISCA = get_game("basra"), get_game("pastura"), get_game("brisca")
@@ -112,7 +113,7 @@ def _fishing_counts(sides: int) -> st.SearchStrategy[dict[str, int]]:
     return st.fixed_dictionaries(counts)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(data=st.data(), sides=st.sampled_from([2, 3]))
 def test_pastura_calculators_fit_the_pack_and_the_most_cards(data, sides) -> None:
     tbl = table("pastura", str(sides))
@@ -135,7 +136,7 @@ def _basra_cell(sides: int) -> st.SearchStrategy[EntryFacts]:
     return st.one_of(ticked, by_calculator)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(data=st.data(), sides=st.sampled_from([2, 3]))
 def test_basra_splits_and_claims_are_refused_iff_they_contradict(data, sides) -> None:
     tbl = table("basra", str(sides))
@@ -147,7 +148,7 @@ def test_basra_splits_and_claims_are_refused_iff_they_contradict(data, sides) ->
     _played(BASRA, tbl, data.draw(_orders(sides)), cells, fits)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(data=st.data())
 def test_every_line_past_the_pack_is_named_at_once(data) -> None:
     tbl = table("basra", "2")

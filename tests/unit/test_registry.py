@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -148,8 +149,10 @@ def test_the_yes_no_rules_all_start_off() -> None:
 
 @pytest.mark.parametrize(("key", "rule"), YES_NO_RULES)
 def test_rule_on_reads_the_tables_choice(key, rule) -> None:
-    assert table(key, **{rule: "on"}).rule_on(rule) is True
-    assert table(key, **{rule: "off"}).rule_on(rule) is False
+    on: dict[str, Any] = {rule: "on"}
+    off: dict[str, Any] = {rule: "off"}
+    assert table(key, **on).rule_on(rule) is True
+    assert table(key, **off).rule_on(rule) is False
     # A table made before the rule existed plays without it.
     made_before = Table(game=key, format="2", sides=2, target=get_game(key).default_target)
     assert made_before.rule_on(rule) is False

@@ -71,7 +71,7 @@ def _every_label() -> list[Term | str]:
                 labels.append(rule.label)
                 for choice, label in rule.choices:
                     labels.append(label)
-                    tbl = table(game.key, seating.key, **{rule.key: choice})
+                    tbl = table(game.key, seating.key, None, **{rule.key: choice})
                     labels.append(game.target_words(tbl))
                     for calc in game.calculator_fields(tbl):
                         labels += [calc.label, calc.hint, *(said for _n, said in calc.choices)]
@@ -89,12 +89,12 @@ def test_every_label_reads_as_words() -> None:
 
 def _refused(game_key: str, counts: dict[str, int], fmt: str = "2", **rules: str) -> Problem:
     with pytest.raises(CountError) as raised:
-        get_game(game_key).calculate(table(game_key, fmt, **rules), counts)
+        get_game(game_key).calculate(table(game_key, fmt, None, **rules), counts)
     return raised.value.reason
 
 
 def _problems(game_key: str, hand: list[EntryFacts], fmt: str = "2", **rules: str):
-    return get_game(game_key).state(table(game_key, fmt, **rules), [hand]).hands[0].problems
+    return get_game(game_key).state(table(game_key, fmt, None, **rules), [hand]).hands[0].problems
 
 
 def _conflicts(

@@ -7,9 +7,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from flask import Flask
 
-from scorekeeper import live
+from scorekeeper import Scorekeeper, live
 from tests.conftest import fresh_memory
 from tests.phones import Phone
 from tests.servers import migrate, new_database
@@ -33,7 +32,9 @@ def basra(host: Phone, guest: Phone) -> str:
 
 
 @pytest.fixture
-def other_worker(app: Flask, _workers: tuple[Flask, Flask]) -> Iterator[Flask]:
+def other_worker(
+    app: Scorekeeper, _workers: tuple[Scorekeeper, Scorekeeper]
+) -> Iterator[Scorekeeper]:
     """A second app on the test app's database: another worker, with a memory of its own
     (fresh for each test, as the test app's is)."""
     other = _workers[1]

@@ -137,17 +137,17 @@ def _seat_of(host: Phone, code: str, side: str) -> str:
 # The actor's tries over HTTP.
 
 
-def post(t: Table, path: str, data: dict | None = None):  # type: ignore[no-untyped-def]
+def post(t: Table, path: str, data: dict | None = None):
     """The actor posts a form of the match page (a forged cookie carries no valid token)."""
     return t.actor.post(f"/m/{t.code}/{path}", data or {}, csrf=t.role != "forged")
 
 
-def enter(t: Table, hand: int, side: int, points: int = 7):  # type: ignore[no-untyped-def]
+def enter(t: Table, hand: int, side: int, points: int = 7):
     """The actor enters a total."""
     return post(t, "enter", {"hand": hand, "side": side, "points": points})
 
 
-def correct(t: Table, revision: int = 1):  # type: ignore[no-untyped-def]
+def correct(t: Table, revision: int = 1):
     """The actor corrects Them's hand-1 cell against `revision`."""
     data = {"hand": 1, "side": 1, "points": 6, "revision": revision, "reason": "miscount"}
     return post(t, "hand/1/side/1/correct", data)

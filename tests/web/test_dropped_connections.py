@@ -29,7 +29,9 @@ def test_connections_terminated_mid_burst_cost_a_retry_not_an_error(app, phones)
         ben.join(code, side=1)
         tables.append((code, alice, ben))
 
-    killer = sa.create_engine(TEST_DATABASE_URL, isolation_level="AUTOCOMMIT")
+    # On the app's own database (a parallel run's worker has one of its own): every
+    # connection to it is ended, and no other run's.
+    killer = sa.create_engine(app.config["SQLALCHEMY_DATABASE_URI"], isolation_level="AUTOCOMMIT")
     stop = threading.Event()
     killed: list[int] = []
 

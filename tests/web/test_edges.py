@@ -10,6 +10,7 @@ import uuid
 
 import pytest
 import sqlalchemy as sa
+from werkzeug.datastructures import Headers
 from werkzeug.test import EnvironBuilder
 from werkzeug.wrappers import Response
 
@@ -141,7 +142,7 @@ def test_a_body_that_stops_arriving_is_408_so_the_outbox_sends_it_again(app, bas
         method="POST",
         content_type="application/x-www-form-urlencoded",
         content_length=len(entry) + 20,
-        headers={"Accept-Language": "ar", "Cookie": f"session={session.value}"},
+        headers=Headers({"Accept-Language": "ar", "Cookie": f"session={session.value}"}),
     ).get_environ()
     environ["wsgi.input"] = Stalled(entry)
     environ["wsgi.input_terminated"] = True
@@ -163,11 +164,13 @@ def chunked(phone: Phone, path: str, body: bytes) -> Response:
         method="POST",
         input_stream=io.BytesIO(body),
         content_type="application/x-www-form-urlencoded",
-        headers={
-            "Transfer-Encoding": "chunked",
-            "Accept-Language": "ru",
-            "Cookie": f"session={session.value}",
-        },
+        headers=Headers(
+            {
+                "Transfer-Encoding": "chunked",
+                "Accept-Language": "ru",
+                "Cookie": f"session={session.value}",
+            }
+        ),
     )
     environ = builder.get_environ()
     environ.pop("CONTENT_LENGTH", None)

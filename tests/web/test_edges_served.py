@@ -12,6 +12,7 @@ import urllib.parse
 import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -239,7 +240,7 @@ def test_guessed_codes_are_limited_on_the_whole_server_whatever_its_workers(migr
 
 @pytest.mark.skipif(not _redis_up(), reason="no Redis at 127.0.0.1:6379 to share the count")
 def test_guessed_codes_counted_in_redis_stay_counted_across_a_restart(migrated_database):
-    settings = {
+    settings: dict[str, Any] = {
         "CODE_MISS_LIMIT": "6 per hour",
         "RATELIMIT_KEY_PREFIX": f"test-{uuid.uuid4().hex}",
     }

@@ -262,7 +262,9 @@ def test_health_is_not_fooled_by_connections_the_database_dropped(app: Flask, ph
     with app.app_context():
         # Every connection the app's pool holds now, just used (so none is checked for
         # idling before its next use), ended by the database as a restart would.
-        held = [db.engine.connect() for _ in range(db.engine.pool.checkedin())]
+        pool = db.engine.pool
+        assert isinstance(pool, sa.pool.QueuePool)
+        held = [db.engine.connect() for _ in range(pool.checkedin())]
         pids = [connection.scalar(sa.text("SELECT pg_backend_pid()")) for connection in held]
         for connection in held:
             connection.close()

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.examples import examples
 from tests.phones import Phone, snapshot
 
 # What a tired thumb, a broken keyboard or a hostile script might send.
@@ -118,7 +119,7 @@ def table(app, host, guest):
 
 
 @settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -138,7 +139,9 @@ def test_random_values_never_break_a_form(app, table, host, data):
 
 
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(code=st.text(max_size=30), hand=st.integers(), side=st.integers())
 def test_random_addresses_are_pages_not_errors(app, table, phones, code, hand, side):
@@ -199,7 +202,7 @@ ODD_HEADERS = st.dictionaries(
 )
 # The values each part of a POST route's address takes (a hand played and one open, both
 # sides, every tap, every kind of new match).
-ADDRESS_VALUES = {
+ADDRESS_VALUES: dict[str, list[object]] = {
     "number": [1, 2, 3],
     "position": [0, 1, 5],
     "tap": ["end", "reopen", "rematch", "close", "open"],
@@ -236,7 +239,7 @@ def played(app, host, guest):
 
 
 @settings(
-    max_examples=200,
+    max_examples=examples(200),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

@@ -176,7 +176,7 @@ def test_a_database_that_cannot_be_reached_gets_a_503_in_plain_words():
     phone = Phone(app)
     for answer in (
         phone.get("/m/ABCDEF"),
-        phone.client.get("/m/ABCDEF/live", headers={"If-None-Match": 'W/"3-x"'}),
+        phone.get("/m/ABCDEF/live", headers={"If-None-Match": 'W/"3-x"'}),
         phone.get("/history"),
     ):
         assert answer.status_code == 503

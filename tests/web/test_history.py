@@ -24,13 +24,13 @@ def places(app: Flask) -> list[tuple[str, str, bool]]:
         return [(seat.phone, match.code, seat.match_open) for seat, match in rows]
 
 
-def listed(phone, page: str = "") -> list[str]:  # type: ignore[no-untyped-def]
+def listed(phone, page: str = "") -> list[str]:
     """The match codes a phone's history page lists, top to bottom."""
     shown = phone.get(f"/history{page}").shown
     return [part.split('"')[0] for part in shown.split('href="/m/')[1:]]
 
 
-def matches(phone, count: int) -> list[str]:  # type: ignore[no-untyped-def]
+def matches(phone, count: int) -> list[str]:
     """Create `count` matches from one phone, oldest first; the oldest and the newest with a
     hand entered, so the newest page and the oldest both show some."""
     codes = [phone.create("basra", side_0=f"Ana {n}", side_1=f"Ben {n}") for n in range(count)]

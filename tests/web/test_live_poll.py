@@ -21,7 +21,7 @@ from tests.phones import Phone
 from tests.waiting import wait_until
 
 
-def poll(phone: Phone, code: str, etag: str | None = None, **headers: str):  # type: ignore[no-untyped-def]
+def poll(phone: Phone, code: str, etag: str | None = None, **headers: str):
     """One poll of the live part, sending back the ETag the last answer gave, verbatim."""
     if etag:
         headers["If-None-Match"] = etag
@@ -183,17 +183,15 @@ def test_a_new_release_changes_every_etag(tmp_path):
     # The code, templates and static files that draw a page are all in its ETag's key: after
     # a deploy that changes any of them, no phone is told its old page is current.
     import shutil
-    from types import SimpleNamespace
-
-    from jinja2 import FileSystemLoader
 
     from scorekeeper.live.etags import release_of
 
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     shutil.copytree(os.path.join(root, "templates"), tmp_path / "templates")
     shutil.copytree(os.path.join(root, "static"), tmp_path / "static")
-    app = SimpleNamespace(
-        jinja_loader=FileSystemLoader(str(tmp_path / "templates")),
+    app = Flask(
+        __name__,
+        template_folder=str(tmp_path / "templates"),
         static_folder=str(tmp_path / "static"),
     )
     first = release_of(app)

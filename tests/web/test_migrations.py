@@ -8,9 +8,8 @@ import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from flask import current_app
 
-from scorekeeper.extensions import db
+from scorekeeper.extensions import db, migrate
 from tests.phones import Phone
 
 
@@ -22,7 +21,7 @@ def test_migrations_build_an_empty_database_into_the_models_schema(unmigrated_ap
 
     with unmigrated_app.app_context(), db.engine.connect() as connection:
         context = MigrationContext.configure(connection, opts={"compare_type": True})
-        config = current_app.extensions["migrate"].migrate.get_config()
+        config = migrate.get_config()
         head = ScriptDirectory.from_config(config).get_current_head()
         assert context.get_current_revision() == head
         assert set(sa.inspect(connection).get_table_names()) == {

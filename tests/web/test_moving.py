@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from scorekeeper.extensions import db
 from scorekeeper.models import Correction, Entry, HistoryCode, Match, Seat, utcnow
 from scorekeeper.scoresheet import moving
+from tests.examples import examples
 from tests.phones import Phone, snapshot, stored_match
 from tests.web.test_record import figures, play
 
@@ -40,7 +41,7 @@ def listed(phone: Phone) -> list[str]:
     return re.findall(r'href="/m/([A-Z2-9]{6})"', phone.get("/history").get_data(as_text=True))
 
 
-def marks_left_by(app) -> set[str]:  # type: ignore[no-untyped-def]
+def marks_left_by(app) -> set[str]:
     """The phones named as having entered a cell, corrected one, or hosting a match."""
     with app.app_context():
         return (
@@ -50,7 +51,7 @@ def marks_left_by(app) -> set[str]:  # type: ignore[no-untyped-def]
         )
 
 
-def seats_by_phone(app) -> dict[str, list[tuple[str, int | None]]]:  # type: ignore[no-untyped-def]
+def seats_by_phone(app) -> dict[str, list[tuple[str, int | None]]]:
     """Every seat as stored: by phone token, (match code, side position) in match order."""
     with app.app_context():
         rows = db.session.execute(
@@ -70,7 +71,7 @@ def seats_by_phone(app) -> dict[str, list[tuple[str, int | None]]]:  # type: ign
 
 
 @pytest.fixture
-def clock(monkeypatch):  # type: ignore[no-untyped-def]
+def clock(monkeypatch):
     """Move the codes' clock on: clock(minutes)."""
 
     def move_on(minutes: float) -> None:
@@ -206,13 +207,13 @@ def test_a_tablet_with_matches_of_its_own_joins_them_to_one_history(app, phones,
 PLACES = st.sampled_from(["away", "watch", "Alice", "Ben"])
 
 
-def places_of(app, phone: Phone) -> dict[str, int | None]:  # type: ignore[no-untyped-def]
+def places_of(app, phone: Phone) -> dict[str, int | None]:
     """Where this phone sits, as stored: match code → side position (None: watching)."""
     return dict(seats_by_phone(app).get(phone.identity() or "", []))
 
 
 @settings(
-    max_examples=15,
+    max_examples=examples(15),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

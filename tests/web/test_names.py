@@ -10,7 +10,7 @@ from scorekeeper.models import Seat
 from tests.phones import snapshot
 
 
-def names_at(app, code: str) -> list[str]:  # type: ignore[no-untyped-def]
+def names_at(app, code: str) -> list[str]:
     """The players' names stored at a match, in the order they sat down."""
     with app.app_context():
         return list(

@@ -14,6 +14,7 @@ from flask import Flask
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from tests.examples import examples
 from tests.phones import Phone, seat_of, stored_match, totals
 from tests.statements import statements
 from tests.web.test_languages import speaking
@@ -258,7 +259,7 @@ def played(draw: st.DrawFn) -> Played:
 
 
 @settings(
-    max_examples=10,
+    max_examples=examples(10),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
     # A failing history is four matches at most, readable as drawn; shrinking one plays

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Correction, Entry
+from tests.examples import examples
 from tests.phones import Phone, snapshot, totals
 
 ONE_FORM = re.compile(r'<form method="post" action="(/m/\w+/hand/(\d+)/enter)"')
@@ -39,7 +40,7 @@ def enter_hand(phone: Phone, code: str, totals_by_side: dict[int, int], **extra:
     return phone.post(url, {**data, **typed, **extra})
 
 
-def count_of(app, model) -> int:  # type: ignore[no-untyped-def]
+def count_of(app, model) -> int:
     """How many rows a table holds."""
     with app.app_context():
         return db.session.scalar(sa.select(sa.func.count()).select_from(model))
@@ -335,7 +336,7 @@ def _said(page: str) -> str:
 
 
 @settings(
-    max_examples=20,
+    max_examples=examples(20),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

@@ -16,16 +16,15 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from flask import Flask
-from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side, Submission
-from tests.phones import Phone, snapshot, stored_match
+from tests.phones import Phone, Shown, snapshot, stored_match
 from tests.waiting import wait_until
 
 ROUNDS = 5
 
-Post = Callable[[], TestResponse]
+Post = Callable[[], Shown]
 
 
 def ready(
@@ -36,11 +35,11 @@ def ready(
     return lambda: phone.post(url, {**(data or {}), "csrf_token": token}, csrf=False, key=key)
 
 
-def race(posts: list[Post]) -> list[TestResponse]:
+def race(posts: list[Post]) -> list[Shown]:
     """Send every post from its own thread at the same instant; the responses, in order."""
     start = threading.Barrier(len(posts))
 
-    def send(post: Post) -> TestResponse:
+    def send(post: Post) -> Shown:
         """Wait for the others, then post."""
         start.wait(timeout=30)
         return post()
@@ -73,7 +72,7 @@ def entries(app: Flask, code: str) -> list[tuple[int, int, int, int]]:
             .where(Match.code == code)
             .order_by(Hand.number, Side.position, Entry.id)
         ).all()
-        return [tuple(row) for row in rows]
+        return [(hand, side, points, revision) for hand, side, points, revision in rows]
 
 
 def hands(app: Flask, code: str) -> list[int]:
@@ -101,7 +100,7 @@ def corrections(app: Flask, code: str) -> list[tuple[int, int, int | None, int]]
             .where(Match.code == code)
             .order_by(Correction.id)
         ).all()
-        return [tuple(row) for row in rows]
+        return [(hand, side, old, new) for hand, side, old, new in rows]
 
 
 def table(phones: Callable[[], Phone], game: str, seats: list[int], **fields: Any):
@@ -349,14 +348,14 @@ class FirstWrite:
         self.answered = threading.Event()
         self._thread: int | None = None
 
-    def before(self, conn, cursor, statement: str, *args: object) -> None:  # type: ignore[no-untyped-def]
+    def before(self, conn, cursor, statement: str, *args: object) -> None:
         """A statement about to be sent: the first write of another thread is marked sent."""
         writes = statement.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))
         if writes and self._thread is None and threading.get_ident() != MAIN:
             self._thread = threading.get_ident()
             self.sent.set()
 
-    def after(self, conn, cursor, statement: str, *args: object) -> None:  # type: ignore[no-untyped-def]
+    def after(self, conn, cursor, statement: str, *args: object) -> None:
         """A statement answered: that first write's answer has come."""
         if self.sent.is_set() and threading.get_ident() == self._thread:
             self.answered.set()

@@ -250,9 +250,9 @@ def test_a_win_is_measured_at_the_hand_that_decided_it(host, guest):
     host.correct(code, 1, 0, 70)
     host.correct(code, 3, 1, 60)
     assert "Match over: Alice won." in host.post(f"/m/{code}/end").shown
-    alice = figures(host.get("/history/record").shown, "Basra")
-    assert alice["Biggest win"].startswith("110–60 in ")
-    assert "Biggest comeback" not in alice
+    basra = figures(host.get("/history/record").shown, "Basra")
+    assert basra["Biggest win"].startswith("110–60 in ")
+    assert "Biggest comeback" not in basra
 
 
 def series_of_three(app, host, guest, carl, *, carl_plays_third: bool) -> list[str]:

@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from tests import oracle
 from tests.conftest import _emptied, fresh_memory
+from tests.examples import examples
 from tests.phones import Phone, stored_match
 from tests.web.test_record import figures
 
@@ -415,11 +416,11 @@ def compare(history: History) -> None:
         m.winner = export["winner"]
     for m in history.matches:
         chain = chain_to(history, m)
-        shown = re.findall(r"Series: [^<]+", history.phones[m.host].get(f"/m/{m.code}").shown)
+        lines = re.findall(r"Series: [^<]+", history.phones[m.host].get(f"/m/{m.code}").shown)
         if len(chain) >= 2 or m.rematch is not None:
-            assert shown == [series_line(m, chain)], (m.code, shown)
+            assert lines == [series_line(m, chain)], (m.code, lines)
         else:
-            assert shown == [], (m.code, shown)
+            assert lines == [], (m.code, lines)
     for name in NAMES:
         page = history.phones[name].get("/history/record").shown
         cards = expected_record(history, exports, name)
@@ -464,7 +465,7 @@ def compare(history: History) -> None:
 
 
 @settings(
-    max_examples=6,
+    max_examples=examples(6),
     # A failing history is read from its draws: shrinking one took minutes.
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
     deadline=None,

@@ -16,6 +16,7 @@ import time
 import urllib.parse
 import uuid
 from collections.abc import Callable
+from typing import Any
 
 from tests.servers import BASRA_FORM, HttpPhone, gunicorn, gunicorns, kill_hard
 from tests.waiting import wait_until
@@ -31,7 +32,7 @@ USUAL_SLACK = 0.25
 LET_GO_WITHIN = 5.0
 
 
-def redis_settings(**caps: int) -> dict[str, str]:
+def redis_settings(**caps: int) -> dict[str, Any]:
     """Streams counted in Redis, under a prefix of this test's own (parallel runs share the
     Redis), with these caps."""
     return {

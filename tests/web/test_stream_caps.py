@@ -51,7 +51,7 @@ def caps(app: Flask, monkeypatch: pytest.MonkeyPatch) -> Callable[..., StreamCap
     return capped
 
 
-def opened(phone: Phone, code: str, address: str = "127.0.0.1", streams: list | None = None):  # type: ignore[no-untyped-def]
+def opened(phone: Phone, code: str, address: str = "127.0.0.1", streams: list | None = None):
     """The phone asks for the match's stream from this address: its answer, and (if it
     opened) the stream, kept in `streams` to be closed after the test."""
     response = phone.client.get(f"/m/{code}/events", environ_base={"REMOTE_ADDR": address})

@@ -36,6 +36,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Entry, Hand, Match, Side
 from tests import oracle
 from tests.conftest import _emptied, fresh_memory
+from tests.examples import examples
 from tests.oracle import ALONE, NO, TIED, Table, calculated
 from tests.phones import Phone, seat_of, snapshot, totals
 
@@ -237,7 +238,7 @@ class TablesPlayed(RuleBasedStateMachine):
         _emptied(app)
         fresh_memory(app)
         self.code = ""
-        self.host = Named(app, "the host's phone")
+        self.host: Phone = Named(app, "the host's phone")
         self.holders: dict[int, list[Phone]] = {}
         # Phones at the table holding no side: watchers, and phones whose side was released.
         self.watchers: list[Phone] = []
@@ -520,12 +521,12 @@ class TablesPlayed(RuleBasedStateMachine):
         if export["status"] != "open":
             return
         if worked.waiting is not None:
-            cells = oracle.cells_of(export["hands"][worked.waiting - 1], self.table.sides)
-            points = [cell["points"] for cell in cells if cell is not None]
+            waited = oracle.cells_of(export["hands"][worked.waiting - 1], self.table.sides)
+            points = [cell["points"] for cell in waited if cell is not None]
             tied = [s for s, got in enumerate(points) if got == max(points)]
             taker = draw(st.sampled_from(tied), label="took the last trick")
-            form = {"target": taker, "hand": worked.waiting}
-            self.post(self.host, f"/m/{self.code}/last-trick", form, refused=False)
+            told = {"target": taker, "hand": worked.waiting}
+            self.post(self.host, f"/m/{self.code}/last-trick", told, refused=False)
             return
         number = worked.open_hand
         if number is None:
@@ -863,7 +864,7 @@ class TablesPlayed(RuleBasedStateMachine):
         for (_number, drawn), hand in zip(rows, hands, strict=False):
             cells = oracle.cells_of(hand, table.sides)
             seen = [
-                None if "empty" in kind else int(CELL.match(inner).group(1))  # type: ignore[union-attr]
+                None if "empty" in kind else int(CELL.match(inner).group(1))
                 for kind, inner in TD.findall(drawn)
             ]
             assert seen == [None if c is None else c["points"] for c in cells], (seen, cells)
@@ -894,8 +895,8 @@ class TablesPlayed(RuleBasedStateMachine):
             for cell in hand["cells"]:
                 if cell["counts"] is not None:
                     into = worked.held[hand["number"] - 1]
-                    want = calculated(table, cell["counts"], into)
-                    assert cell["points"] == want, (hand["number"], cell, want)
+                    counted = calculated(table, cell["counts"], into)
+                    assert cell["points"] == counted, (hand["number"], cell, counted)
         # What doesn't add up is flagged, and only that.
         flagged = {
             int(n)
@@ -953,9 +954,10 @@ def refusal(response: Any) -> str:
 def test_tables_played(app: Flask) -> None:
     """Random whole matches at random tables keep every rule of the sheet."""
     run_state_machine_as_test(
-        lambda: TablesPlayed(app),
+        # A factory of machines, as Hypothesis allows (its typing asks for the class).
+        lambda: TablesPlayed(app),  # type: ignore[arg-type]
         settings=settings(
-            max_examples=30,
+            max_examples=examples(30),
             stateful_step_count=30,
             deadline=None,
             suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],

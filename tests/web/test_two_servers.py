@@ -10,6 +10,7 @@ import signal
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -23,7 +24,7 @@ SEEN_WITHIN = 3.0
 
 
 @contextmanager
-def two_servers(database_url: str, **settings: str) -> Iterator[tuple[str, str]]:
+def two_servers(database_url: str, **settings: Any) -> Iterator[tuple[str, str]]:
     """Two gunicorns, two ports, one database: as two servers behind a balancer would run."""
     with gunicorns(database_url, 2, **settings) as [(first, _), (second, _)]:
         yield first, second

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from flask import Flask
+from sqlalchemy.engine.interfaces import DBAPIConnection
 
 from scorekeeper import create_app, extensions, live
 from scorekeeper.extensions import db, ping_when_idle
@@ -153,16 +154,16 @@ def own_app(_database: dict[str, Any]) -> Iterator[Flask]:
         db.engine.dispose()
 
 
-def _pinging(app: Flask, monkeypatch: pytest.MonkeyPatch) -> list[object]:
+def _pinging(app: Flask, monkeypatch: pytest.MonkeyPatch) -> list[DBAPIConnection]:
     """The app's engine with the idle check on (create_app leaves it off SQLite, which no
     server can drop), counting the pings it sends."""
     engine = db.engine
     if engine.dialect.name == "sqlite":
         ping_when_idle(engine)
-    pings: list[object] = []
+    pings: list[DBAPIConnection] = []
     ping = engine.dialect.do_ping
 
-    def counted(dbapi_connection: object) -> bool:
+    def counted(dbapi_connection: DBAPIConnection) -> bool:
         pings.append(dbapi_connection)
         return ping(dbapi_connection)
 

@@ -1,4 +1,6 @@
-"""The benchmark serves the app as production does: its gunicorn command line is serve.py's."""
+"""The bench checks itself (here, beside it, as tests/ imports nothing of bench; `make test`
+collects bench/ too): it serves the app as production does, its gunicorn command line is
+serve.py's, and its model of a table and its HTTP reader are what it says."""
 
 from __future__ import annotations
 
