@@ -2,7 +2,7 @@
 and nothing else of the app.
 
 What a page like the loaded sheet page costs on this stack before Scorekeeper does anything of
-its own: Flask under the same gunicorn command line, the page's five statements through
+its own: Flask under the same gunicorn command line, the page's four statements through
 SQLAlchemy Core on the same database, and one Jinja template that writes the same bytes (the
 real page, saved by the bench, with its rows drawn from the rows read), compressed as the
 app's are. No session, CSRF, languages, forms, ORM, permissions or rules. The bench loads it
@@ -46,8 +46,16 @@ def _table(model: type[Model]) -> sa.Table:
 
 
 _match, _side = Match.__table__.c, Side.__table__.c
+_before = Match.__table__.alias("before")
 MATCH_WITH_SIDES = (
-    sa.select(_match.id, _side.id, Match.__table__, Side.__table__)
+    sa.select(
+        _match.id,
+        _side.id,
+        # Whether the match follows another, as the app's first statement asks.
+        sa.exists().where(_before.c.rematch_code == _match.code).label("follows"),
+        Match.__table__,
+        Side.__table__,
+    )
     .join(Side.__table__, _side.match_id == _match.id)
     .where(_match.code == sa.bindparam("code"))
     .order_by(_side.position)
@@ -91,15 +99,17 @@ def create_floor() -> Flask:
 
     @app.get("/m/<code>")
     def sheet(code: str) -> str:
-        """The page's five statements, its rows worked out (running totals), the same bytes."""
+        """The page's statements (four; five for a rematch), its rows worked out (running
+        totals), the same bytes."""
         with engine.connect() as connection:
             sides = connection.execute(MATCH_WITH_SIDES, {"code": code}).all()
             match_id = sides[0][0]
             connection.execute(SEATS_AT, {"match_id": match_id}).all()
             hands = connection.execute(HANDS_OF, {"ids": [match_id]}).all()
             connection.execute(TRAIL_OF, {"match_id": match_id}).all()
-            # The series the match is in, walked back as the app walks it.
-            connection.execute(WALKED_BACK, {"ids": [match_id]}).all()
+            # The series the match is in, walked back as the app walks it: only for a rematch.
+            if sides[0][2]:
+                connection.execute(WALKED_BACK, {"ids": [match_id]}).all()
         column = {side[1]: at for at, side in enumerate(sides)}
         totals = [0] * len(sides)
         rows: dict[int, list[tuple[int, int]]] = {}
