@@ -349,9 +349,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     finally:
         if app is not None:
+            from scorekeeper import live
             from scorekeeper.extensions import db
 
-            app.extensions["match_versions"].close()
+            live.stop(app)
             with app.app_context():
                 db.engine.dispose()
         if not args.sqlite:
