@@ -126,6 +126,23 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     terminalreporter.write_sep("!", red=True, bold=True)
 
 
+# The Redis the rate limits and the stream caps share between processes (docs/testing.md).
+REDIS = "redis://127.0.0.1:6379/0"
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """The shared Redis's address, once it answers. A test that needs it fails (never skips)
+    when it is down: a skip would let a run end green with the shared counts untested."""
+    import redis
+
+    try:
+        redis.Redis.from_url(REDIS, socket_timeout=1).ping()
+    except redis.RedisError as error:
+        pytest.fail(f"Redis does not answer at {REDIS} ({error}): start it (redis-server)")
+    return REDIS
+
+
 @contextmanager
 def empty_database(directory: Path) -> Iterator[dict[str, Any]]:
     """App settings on a database with no tables: a new SQLite file, or a new PostgreSQL schema.

@@ -18,7 +18,6 @@ import pytest
 import sqlalchemy as sa
 
 from tests.servers import BASRA_FORM, HttpPhone, gunicorn
-from tests.web.test_hardening import _redis_up
 
 # The timeout the test servers give a phone that stopped sending (seconds): short, so a test
 # waits it out in a moment. Production's is SCOREKEEPER_CLIENT_TIMEOUT's default, 15.
@@ -238,13 +237,12 @@ def test_guessed_codes_are_limited_on_the_whole_server_whatever_its_workers(migr
     assert answers.count(404) <= 6, answers
 
 
-@pytest.mark.skipif(not _redis_up(), reason="no Redis at 127.0.0.1:6379 to share the count")
-def test_guessed_codes_counted_in_redis_stay_counted_across_a_restart(migrated_database):
+def test_guessed_codes_counted_in_redis_stay_counted_across_a_restart(migrated_database, redis_url):
     settings: dict[str, Any] = {
         "CODE_MISS_LIMIT": "6 per hour",
         "RATELIMIT_KEY_PREFIX": f"test-{uuid.uuid4().hex}",
     }
-    storage = "redis://127.0.0.1:6379/0"
+    storage = redis_url
     with gunicorn(migrated_database, workers=2, **settings, RATELIMIT_STORAGE_URI=storage) as (
         url,
         _,

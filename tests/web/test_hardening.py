@@ -125,18 +125,7 @@ def test_guessing_codes_anywhere_is_hopeless_but_the_table_plays_on(tmp_path):
         db.engine.dispose()
 
 
-def _redis_up() -> bool:
-    """Whether the Redis the rate limit shares between processes is here."""
-    import redis
-
-    try:
-        return bool(redis.Redis(host="127.0.0.1", port=6379, socket_timeout=1).ping())
-    except redis.RedisError:
-        return False
-
-
-@pytest.mark.skipif(not _redis_up(), reason="no Redis at 127.0.0.1:6379 to share the count")
-def test_rate_limit_counts_across_app_processes(tmp_path):
+def test_rate_limit_counts_across_app_processes(tmp_path, redis_url):
     # Two app instances stand for two gunicorn workers: with Redis they share one count.
     prefix = f"test-{uuid.uuid4().hex}"
     config = {
@@ -144,7 +133,7 @@ def test_rate_limit_counts_across_app_processes(tmp_path):
         "SECRET_KEY": "test",
         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'shared.sqlite'}",
         "CODE_MISS_LIMIT": "4 per minute",
-        "RATELIMIT_STORAGE_URI": "redis://127.0.0.1:6379/0",
+        "RATELIMIT_STORAGE_URI": redis_url,
         "RATELIMIT_KEY_PREFIX": prefix,
     }
     first, second = create_app(dict(config)), create_app(dict(config))

@@ -16,7 +16,6 @@ from scorekeeper.stream_caps import RETRY_AFTER, StreamCaps, network
 from tests.phones import Phone
 from tests.streams import Stream, close_all
 
-REDIS = "redis://127.0.0.1:6379/0"
 # The test app's streams say they are alive this often: a closed one ends at its next chunk.
 HEARTBEAT = 0.2
 
@@ -120,13 +119,15 @@ def test_a_full_match_refuses_strangers_but_never_its_own_table(
     assert opened(strangers[2], basra, "198.51.100.3", streams).status_code == 429
 
 
-def test_with_redis_every_worker_shares_the_counts(app, other_worker, caps, host, basra, streams):
+def test_with_redis_every_worker_shares_the_counts(
+    app, other_worker, caps, host, basra, streams, redis_url
+):
     prefix = f"test-{uuid.uuid4().hex[:8]}"
     for worker in (app, other_worker):
         worker.config["RATELIMIT_KEY_PREFIX"] = prefix
     try:
-        caps(app, REDIS, phone=2)
-        caps(other_worker, REDIS, phone=2)
+        caps(app, redis_url, phone=2)
+        caps(other_worker, redis_url, phone=2)
         assert opened(host, basra, streams=streams).status_code == 200
         elsewhere = host.on(other_worker)
         assert opened(elsewhere, basra, streams=streams).status_code == 200
