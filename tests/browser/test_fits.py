@@ -5,7 +5,9 @@ The states are built once for the module through the app's own forms (test-clien
 the app the browser is served), then each language's phones visit every page. A page fails
 where it scrolls sideways, where a text is cut (its box hides what it holds), where a control a
 thumb taps is under 48×48 px (tests/browser/test_layout.py's measure, with its one exception
-named below), or, in Arabic, where a number reads the wrong way round ("15-" for -15).
+named below), where a word of a long name is broken across lines (but in the sheet's head at
+three and four sides, named below too), or, in Arabic, where a number reads the wrong way
+round ("15-" for -15).
 """
 
 from __future__ import annotations
@@ -40,6 +42,12 @@ LONG = [
     "Wilhelmina Castellanos",
     "Guadalupe Fitzgerald",
 ]
+# Where a name's word may break: the sheet's head at three and four sides, whose columns (some
+# 70 px at four) are narrower than a long word ("Konstantinou"), breaks such a word rather than
+# push the sheet past the phone's edge (at five and more the names stand up their columns).
+SHEET_HEADS = "table.sheet.cols-3 thead .name, table.sheet.cols-4 thead .name"
+# Their words of more than one letter ("&" is not one), as a player reads them whole.
+NAME_WORDS = sorted({word for name in LONG for word in name.split() if len(word) > 1})
 # Each side's points in each of the Other game's two hands (a hand is at most 9999 either
 # way): totals of five digits, and below zero.
 POINTS = [9999, -9876, 8765, -225, 7001, -15, 9999, -9999]
@@ -65,7 +73,7 @@ NARROW_COLUMNS = ", ".join(
 # thumb taps (test_layout's list, each with whether it is a narrow column's cell), and each
 # number written with a sign, where its sign is drawn beside its digits.
 MEASURE = (
-    """(narrow) => {
+    """({narrow, names, apart}) => {
     const shown = (e) => e.getClientRects().length > 0
         && getComputedStyle(e).visibility !== "hidden";
     const named = (e) => e.tagName.toLowerCase() + "." + e.className;
@@ -114,9 +122,23 @@ MEASURE = (
         range.setEnd(node, at + 1);
         return range.getBoundingClientRect();
     };
+    // Every word of a long name drawn on more than one line ("Konstanti/nou"): a name is
+    // read whole, its words wrapped between them, never inside one.
+    const broken = [];
+    const nameWords = new Set(names);
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         if (!node.parentElement || !shown(node.parentElement)) continue;
+        const mayBreak = node.parentElement.matches(apart);
+        for (const found of node.data.matchAll(/[\\p{L}\\p{M}]+/gu)) {
+            if (mayBreak || !nameWords.has(found[0])) continue;
+            const range = document.createRange();
+            range.setStart(node, found.index);
+            range.setEnd(node, found.index + found[0].length);
+            if (range.getClientRects().length > 1) {
+                broken.push([found[0], named(node.parentElement)]);
+            }
+        }
         for (const found of node.data.matchAll(sign)) {
             const end = found.index + found[0].length;
             const minus = drawn(node, found.index + found[1].length);
@@ -137,7 +159,7 @@ MEASURE = (
             signs.push([e.value, "field " + e.name]);
         }
     }
-    return {wide: document.documentElement.scrollWidth, cut, spilled, signs,
+    return {wide: document.documentElement.scrollWidth, cut, spilled, signs, broken,
             taps: taps.map((tap, at) => ({...tap, narrow: narrowed[at]}))};
 }"""
 )
@@ -357,6 +379,7 @@ def failures(measured: dict[str, object], width: int) -> list[str]:
         if short or thin:
             wrong.append(f"under a thumb: {tap}")
     wrong += [f"number the wrong way round: {sign}" for sign in measured["signs"]]  # type: ignore[attr-defined]
+    wrong += [f"a name's word broken across lines: {word}" for word in measured["broken"]]  # type: ignore[attr-defined]
     return wrong
 
 
@@ -365,7 +388,8 @@ def test_every_page_fits_in_every_state(
     tables: Tables, browser: Browser, _live_server: LiveServer, artifacts: Path, language: str
 ) -> None:
     """Every page in every state, in this language, light and dark: nothing scrolls sideways,
-    no text is cut, every control is a thumb big, and every number reads its right way."""
+    no text is cut, no name's word is broken, every control is a thumb big, and every number
+    reads its right way."""
     contexts: dict[tuple[str, bool], BrowserContext] = {}
     pages: dict[tuple[str, bool], Page] = {}
     wrong: dict[str, list[str]] = {}
@@ -397,7 +421,8 @@ def test_every_page_fits_in_every_state(
                     # Measured the second time with every folded part open (the invite, the
                     # language switch, Remove…), their controls too.
                     open_every_details(page)
-                found = failures(page.evaluate(MEASURE, NARROW_COLUMNS), width)
+                measure = {"narrow": NARROW_COLUMNS, "names": NAME_WORDS, "apart": SHEET_HEADS}
+                found = failures(page.evaluate(MEASURE, measure), width)
                 if found:
                     wrong[f"{visit.name} ({scheme})"] = found
     finally:
