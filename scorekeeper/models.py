@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -182,6 +182,25 @@ class Seat(Model):
         # History's order: unfinished first, then the newest (match_id breaks ties).
         sa.Index("ix_seat_history", "phone", "match_open", "match_created_at", "match_id"),
     )
+
+
+class StoredSeat(NamedTuple):
+    """A phone's seat at a match as read, holding a side (one of the match's as read) or
+    watching: plain values, for the pages and the permission checks that only read it; a write
+    changes a seat through its model (Seat)."""
+
+    id: int
+    phone: str
+    side_id: int | None
+    player: str
+    # As Seat.released_from: the place of the side the host released from this phone.
+    released_from: int | None
+    side: Side | None
+
+    @property
+    def label(self) -> str:
+        """Who this phone is, as the table says it: "Omar (Us)"."""
+        return person(self.player, self.side)
 
 
 def person(player: str, side: Side | None) -> str:

@@ -11,7 +11,7 @@ from flask_babel import ngettext
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import get_game
-from scorekeeper.models import Match, Seat, Side, seat_at
+from scorekeeper.models import Match, Seat, Side, StoredSeat, seat_at
 from scorekeeper.permissions import Action, Viewer, seats_at
 from scorekeeper.scoresheet.sheet import dealing_order, players_per_side, sides_with_room
 from scorekeeper.scoresheet.writing import Done, Post, act
@@ -35,10 +35,13 @@ def claim_side(match: Match, side: Side, post: Post, player: str = "") -> Done:
                 match,
             )
         if viewer.seat_id is not None:
-            seat = db.session.get_one(Seat, viewer.seat_id)
-            seat.side_id = side.id
-            seat.released_from = None
-            seat.player = player or seat.player
+            # A blank name keeps the one the seat has.
+            named = {"player": player} if player else {}
+            db.session.execute(
+                sa.update(Seat)
+                .where(Seat.id == viewer.seat_id)
+                .values(side_id=side.id, released_from=None, **named)
+            )
         else:
             db.session.add(seat_at(match, viewer.phone or "", side.id, player))
         return Done(_("This phone now holds %(side)s.", side=side.name))
@@ -105,16 +108,15 @@ def release_side(match: Match, side: Side, post: Post) -> Done:
     return act(match, post, Action.RELEASE, work)
 
 
-def seat_of(match: Match, seat_id: int | None) -> Seat | None:
+def seat_of(match: Match, seat_id: int | None) -> StoredSeat | None:
     """A seat at this match by its id (None for any other id)."""
-    seat = db.session.get(Seat, seat_id) if seat_id is not None else None
-    return seat if seat is not None and seat.match_id == match.id else None
+    return next((seat for seat in seats_at(match) if seat.id == seat_id), None)
 
 
 def hand_over_host(match: Match, seat_id: int | None, post: Post) -> Done:
     """The host gives the host role to another phone at the match that holds a side."""
 
-    def to() -> Seat | None:
+    def to() -> StoredSeat | None:
         return seat_of(match, seat_id)
 
     def work(viewer: Viewer) -> Done:

@@ -29,7 +29,7 @@ from scorekeeper.games import (
     get_game,
 )
 from scorekeeper.games.base import Calculation
-from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side, person
+from scorekeeper.models import Correction, Entry, Hand, Match, Side, StoredSeat, person
 from scorekeeper.terms import say
 
 
@@ -435,7 +435,7 @@ def players_per_side(match: Match) -> int:
     return get_game(match.game).format(match.table_format).players_per_side
 
 
-def phones_on(seats: Iterable[Seat]) -> dict[int, int]:
+def phones_on(seats: Iterable[StoredSeat]) -> dict[int, int]:
     """How many phones hold each side, by side id (from the seats as read)."""
     held: dict[int, int] = {}
     for seat in seats:
@@ -444,7 +444,7 @@ def phones_on(seats: Iterable[Seat]) -> dict[int, int]:
     return held
 
 
-def sides_with_room(match: Match, seats: Iterable[Seat]) -> tuple[Side, ...]:
+def sides_with_room(match: Match, seats: Iterable[StoredSeat]) -> tuple[Side, ...]:
     """The sides another phone may still take: fewer phones hold them than the table seats
     players on a side (the claim form offers these, and a claim is refused for any other)."""
     held, room = phones_on(seats), players_per_side(match)
@@ -468,7 +468,7 @@ def typed_players(side: Side) -> list[str]:
     return [name for name in PLAYERS_APART.split(side.players.strip()) if name]
 
 
-def dealing_order(sides: Sequence[Side], per_side: int, seats: Sequence[Seat]) -> list[str]:
+def dealing_order(sides: Sequence[Side], per_side: int, seats: Sequence[StoredSeat]) -> list[str]:
     """The players round the table in the direction of play, by name where their phone gave
     one ("Omar (Us)"), else by the names the host typed for the side, else by side ("Us", or
     "Us, player 2" in a partnership)."""

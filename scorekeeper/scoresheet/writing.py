@@ -36,7 +36,7 @@ from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.live import versions
 from scorekeeper.live.fanout import announced
-from scorekeeper.models import Match, Seat, Side, Submission, utcnow
+from scorekeeper.models import Match, Side, StoredSeat, Submission, utcnow
 from scorekeeper.permissions import Action, Viewer, viewer_at
 
 # The columns of a match that actions change (the lock bumps the version; end, reopen,
@@ -264,7 +264,7 @@ def act(
     side: Side | None = None,
     *,
     among: Callable[[], Collection[int]] | None = None,
-    to: Callable[[], Seat | None] | None = None,
+    to: Callable[[], StoredSeat | None] | None = None,
 ) -> Done:
     """An action at a match, checked here so that no action can forget it: under the lock,
     after a repeated post is answered "Already recorded.", the posting phone as the match

@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from flask_babel import pgettext
 from markupsafe import Markup, escape
 
-from scorekeeper.models import Seat, Side
+from scorekeeper.models import Side, StoredSeat
 from scorekeeper.permissions import Action, Viewer
 from scorekeeper.scoresheet.sheet import Corrected, Sheet
 
@@ -44,10 +44,10 @@ class Page:
     # The host's tools: the sides a phone holds (to release), the seats the role may go to,
     # and how many other phones watch.
     releasable: tuple[Side, ...]
-    hand_overs: tuple[Seat, ...]
+    hand_overs: tuple[StoredSeat, ...]
     watching: int
     # The seats holding a side, each a link to its player's record.
-    players: tuple[Seat, ...]
+    players: tuple[StoredSeat, ...]
     # Brisca: whether this phone may say who took the last trick of the tied round.
     says_last_trick: bool
     # The sides yet to enter the open hand, with their players: "Us (Omar, Ben), Them".
@@ -60,7 +60,7 @@ class Page:
 def page_of(
     sheet: Sheet,
     viewer: Viewer,
-    seats: Sequence[Seat],
+    seats: Sequence[StoredSeat],
     with_room: Sequence[Side],
     holding: dict[int, int],
     fills: tuple[Side, ...],
@@ -111,7 +111,7 @@ def page_of(
     )
 
 
-def waiting_for(sheet: Sheet, seats: Sequence[Seat]) -> Markup:
+def waiting_for(sheet: Sheet, seats: Sequence[StoredSeat]) -> Markup:
     """The sides yet to enter the open hand, each with the players whose phones hold it where
     they gave a name other than the side's: "Us (Omar, Ben), Them"."""
     # What goes between the items of a list ("Omar, Ben"), as every list of names says it.

@@ -42,7 +42,7 @@ from scorekeeper.live.etags import (
 )
 from scorekeeper.live.stream import last_seen, version_events
 from scorekeeper.matches import MATCH_BY_CODE, answer, match_or_404, side_at
-from scorekeeper.models import Match, Seat, Side
+from scorekeeper.models import Match, Side, StoredSeat
 from scorekeeper.permissions import (
     Action,
     Viewer,
@@ -796,7 +796,7 @@ def _confirm_page(
     yes: str,
     *,
     target: int | None = None,
-    to: Seat | None = None,
+    to: StoredSeat | None = None,
 ) -> str:
     """The page that asks for the second tap: what will happen, the button that does it, and
     the way back to the sheet. Only a phone that may take the action is asked (`to`: the seat

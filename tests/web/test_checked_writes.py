@@ -12,8 +12,8 @@ from flask import Flask
 
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
-from scorekeeper.models import Match, Seat, Side
-from scorekeeper.permissions import RULES, Action, Viewer, refusal, viewer_at
+from scorekeeper.models import Match, Side, StoredSeat
+from scorekeeper.permissions import RULES, Action, Viewer, refusal, seats_at, viewer_at
 from scorekeeper.scoresheet.writing import Done, Post, act
 from tests.phones import snapshot
 
@@ -43,9 +43,7 @@ def test_an_action_whose_work_checks_nothing_is_still_checked(app: Flask, phones
             match = db.session.scalar(sa.select(Match).where(Match.code == code))
             assert match is not None
             assert match.status == (Match.OPEN if state == "open" else Match.ENDED)
-            guest_seat = db.session.scalar(
-                sa.select(Seat).where(Seat.match_id == match.id, Seat.phone == guest.identity())
-            )
+            guest_seat = next(s for s in seats_at(match) if s.phone == guest.identity())
             tied = {side.id for side in match.sides}
             for phone in who:
                 for action in Action:
@@ -61,7 +59,12 @@ def test_an_action_whose_work_checks_nothing_is_still_checked(app: Flask, phones
 
 
 def _try(
-    match: Match, phone: str | None, action: Action, side: Side | None, tied: set[int], seat: Seat
+    match: Match,
+    phone: str | None,
+    action: Action,
+    side: Side | None,
+    tied: set[int],
+    seat: StoredSeat,
 ) -> bool:
     """One action through the write path with work that checks nothing: refused exactly as the
     permission says (True), or let by to the work."""
