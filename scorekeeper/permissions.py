@@ -16,7 +16,7 @@ from flask_babel import lazy_gettext as _l
 
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
-from scorekeeper.models import Match, Seat, Side, StoredSeat, person
+from scorekeeper.models import Match, Seat, Side, StoredMatch, StoredSeat, StoredSide, person
 
 # A phone's identity.
 
@@ -117,10 +117,10 @@ SEATS_OF = (
 )
 
 
-def seats_at(match: Match) -> list[StoredSeat]:
+def seats_at(match: StoredMatch) -> list[StoredSeat]:
     """Every phone's seat at the match, in the order they sat down, as stored now (a write
     reads them under its lock), each with its side from the match's as read."""
-    sides: dict[int | None, Side] = {side.id: side for side in match.sides}
+    sides: dict[int | None, StoredSide] = {side.id: side for side in match.sides}
     rows = db.session.execute(SEATS_OF, {"match_id": match.id})
     return [StoredSeat(*row, sides.get(row.side_id)) for row in rows]
 
@@ -153,11 +153,11 @@ class Viewer:
     """This phone as a match sees it: its seat (if any), the side it holds (if any), and
     whether it holds the host role. Views and templates ask it what it may do."""
 
-    match: Match
+    match: StoredMatch
     phone: str | None
     # Its seat at the match, holding a side or watching; None while it isn't at the table.
     seat_id: int | None
-    side: Side | None
+    side: StoredSide | None
     is_host: bool
     # The name its player gave at this match ("" if none).
     player: str = ""
@@ -196,22 +196,22 @@ class Viewer:
     def may(
         self,
         action: Action,
-        side: Side | None = None,
+        side: StoredSide | None = None,
         among: Collection[int] = (),
         to: StoredSeat | None = None,
     ) -> bool:
         """Whether this phone may take this action now (for showing its button)."""
         return refusal(self, action, side, among, to) is None
 
-    def may_claim(self, sides: Iterable[Side]) -> tuple[Side, ...]:
+    def may_claim(self, sides: Iterable[StoredSide]) -> tuple[StoredSide, ...]:
         """The sides among these this phone may claim now (the claim card's buttons)."""
         return tuple(side for side in sides if self.may(Action.CLAIM, side))
 
-    def may_fill(self, sides: Iterable[Side]) -> tuple[Side, ...]:
+    def may_fill(self, sides: Iterable[StoredSide]) -> tuple[StoredSide, ...]:
         """The sides among these whose open cell this phone may fill now (the host's)."""
         return tuple(side for side in sides if self.may(Action.FILL, side))
 
-    def asked_for_a_side(self, free: Collection[Side]) -> bool:
+    def asked_for_a_side(self, free: Collection[StoredSide]) -> bool:
         """Whether the page asks this phone which side it is (the claim card): a phone holding
         none while a side is free, or one not at the table yet (to watch). Never the host who
         keeps the sheet: it chose no side, and may take one from its tools."""
@@ -222,7 +222,7 @@ class Viewer:
     def require(
         self,
         action: Action,
-        side: Side | None = None,
+        side: StoredSide | None = None,
         among: Collection[int] = (),
         to: StoredSeat | None = None,
     ) -> Viewer:
@@ -233,7 +233,7 @@ class Viewer:
         return self
 
 
-def viewer_for(match: Match, seats: Iterable[StoredSeat] | None = None) -> Viewer:
+def viewer_for(match: StoredMatch, seats: Iterable[StoredSeat] | None = None) -> Viewer:
     """Who is looking at this match from the phone of this request (viewer_at)."""
     return viewer_at(match, current_phone(), seats)
 
@@ -249,7 +249,9 @@ PLACE_BEFORE = (
 )
 
 
-def viewer_at(match: Match, phone: str | None, seats: Iterable[StoredSeat] | None = None) -> Viewer:
+def viewer_at(
+    match: StoredMatch, phone: str | None, seats: Iterable[StoredSeat] | None = None
+) -> Viewer:
     """Who is looking at this match from this phone: its seat among `seats` if given (the
     match's seats as already read), else read now."""
     found: StoredSeat | None = None
@@ -331,7 +333,7 @@ def told(viewer: Viewer, *, keep: bool) -> list[str]:
 def refusal(
     viewer: Viewer,
     action: Action,
-    side: Side | None = None,
+    side: StoredSide | None = None,
     among: Collection[int] = (),
     to: StoredSeat | None = None,
 ) -> Refusal | None:
@@ -349,7 +351,7 @@ def refusal(
 class About:
     """What an action is about, where its rule asks (refusal)."""
 
-    side: Side | None = None
+    side: StoredSide | None = None
     among: Collection[int] = ()
     to: StoredSeat | None = None
 
@@ -357,7 +359,7 @@ class About:
 # The conditions several rules share, each rule calling those it needs, in its order.
 
 
-def _settled(match: Match) -> Refusal | None:
+def _settled(match: StoredMatch) -> Refusal | None:
     """A match ended or abandoned: nothing on it changes until the host reopens it."""
     if match.is_open:
         return None

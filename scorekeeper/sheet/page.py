@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from flask_babel import pgettext
 from markupsafe import Markup, escape
 
-from scorekeeper.models import Side, StoredSeat
+from scorekeeper.models import StoredSeat, StoredSide
 from scorekeeper.permissions import Action, Viewer
 from scorekeeper.scoresheet.sheet import Corrected, Sheet
 
@@ -37,13 +37,13 @@ class Page:
     # The claim card: whether it asks which side this phone is (and its name), and the sides
     # it may take; the host who keeps the sheet: the sides it may play on this phone.
     asks_name: bool
-    claimable: tuple[Side, ...]
-    takeable: tuple[Side, ...]
+    claimable: tuple[StoredSide, ...]
+    takeable: tuple[StoredSide, ...]
     # The open hand's cells this phone may fill (the host's, of the sides no phone holds).
-    fills: tuple[Side, ...]
+    fills: tuple[StoredSide, ...]
     # The host's tools: the sides a phone holds (to release), the seats the role may go to,
     # and how many other phones watch.
-    releasable: tuple[Side, ...]
+    releasable: tuple[StoredSide, ...]
     hand_overs: tuple[StoredSeat, ...]
     watching: int
     # The seats holding a side, each a link to its player's record.
@@ -61,9 +61,9 @@ def page_of(
     sheet: Sheet,
     viewer: Viewer,
     seats: Sequence[StoredSeat],
-    with_room: Sequence[Side],
+    with_room: Sequence[StoredSide],
     holding: dict[int, int],
-    fills: tuple[Side, ...],
+    fills: tuple[StoredSide, ...],
 ) -> Page:
     """What this phone's page shows of the match's table, from the seats as read."""
     # Imported here: the match page's module draws the trail's changes (count_changes).
