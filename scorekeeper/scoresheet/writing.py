@@ -120,7 +120,7 @@ def _lock(match: StoredMatch) -> StoredMatch:
     # the row the lock returns; its settings and sides stay as read (no action changes them).
     statement = _lock_statement(db.engine.dialect.name)
     row = db.session.connection().execute(statement, {"match_id": match.id}).one()
-    return dataclasses.replace(match, **row._mapping)
+    return dataclasses.replace(match, **{name: row._mapping[name] for name in CHANGING})
 
 
 def change(match: StoredMatch, **columns: Any) -> None:
