@@ -169,9 +169,22 @@ class Sheet:
     @cached_property
     def chart(self) -> Chart:
         """The running totals' chart laid out, as the sheet, the TV and History draw it."""
-        game, table, names = self.game, self.table, [side.name for side in self.sides]
-        target, goal = game.chart_target(table), say(game.target_words(table))
-        return running_chart(self.state.running, target, names, goal, say(game.hand_noun))
+        names = [side.name for side in self.sides]
+        target = self.game.chart_target(self.table)
+        return running_chart(self.state.running, target, names, self.goal, self.hand_noun)
+
+    # The game's words a page repeats (its chart and its heading, its sentences), each looked
+    # up once.
+
+    @cached_property
+    def goal(self) -> str:
+        """The match's target with what it counts: "101 points"."""
+        return say(self.game.target_words(self.table))
+
+    @cached_property
+    def hand_noun(self) -> str:
+        """The game's word for a hand inside a sentence ("hand", Brisca's "round")."""
+        return say(self.game.hand_noun)
 
     @cached_property
     def standing(self) -> Standing:

@@ -85,7 +85,7 @@ def page_of(
     is_host = viewer.is_host
     return Page(
         hand_word=str(game.hand_word),
-        hand_noun=str(game.hand_noun),
+        hand_noun=sheet.hand_noun,
         total_word=str(game.total_word),
         asks_name=asked and (bool(claimable) or viewer.seat_id is None),
         claimable=claimable,
