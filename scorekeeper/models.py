@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cached_property
 from typing import Any, NamedTuple
 
 import sqlalchemy as sa
@@ -231,7 +232,8 @@ class Seat(Model):
     )
 
 
-class StoredSeat(NamedTuple):
+@dataclass(frozen=True)
+class StoredSeat:
     """A phone's seat at a match as read, holding a side (one of the match's as read) or
     watching: plain values, for the pages and the permission checks that only read it; a write
     changes a seat through its model (Seat)."""
@@ -244,9 +246,10 @@ class StoredSeat(NamedTuple):
     released_from: int | None
     side: StoredSide | None
 
-    @property
+    @cached_property
     def label(self) -> str:
-        """Who this phone is, as the table says it: "Omar (Us)"."""
+        """Who this phone is, as the table says it: "Omar (Us)". Worded once, however many
+        places a page names it (its players, who deals, the host's tools, the trail)."""
         return person(self.player, self.side)
 
 
