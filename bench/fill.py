@@ -7,10 +7,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-import sqlalchemy.orm as so
 from flask import Flask
 
 from scorekeeper.extensions import db
+from scorekeeper.matches import read_matches
 from scorekeeper.models import CODE_ALPHABET, Entry, Hand, Match, Seat, Side, SideResult, utcnow
 from scorekeeper.scoresheet.record import results_of
 from scorekeeper.scoresheet.sheet import read_hands, work_out
@@ -188,9 +188,7 @@ def fill(app: Flask, entry_matches: int, mix_matches: int = 0) -> Fixture:
 
 def _store_results() -> None:
     """Each ended match's sides' results, as End match stores them (the record reads them)."""
-    ended = db.session.scalars(
-        sa.select(Match).where(Match.status == Match.ENDED).options(so.selectinload(Match.sides))
-    ).all()
+    ended = read_matches(Match.status == Match.ENDED)
     hands = read_hands([match.id for match in ended])
     columns = SideResult.__table__.columns.keys()
     rows = [

@@ -90,6 +90,9 @@ def running_chart(
         # NOTE: the chart's last hand, under the end of its lines ("hand 12"); %(noun)s is
         # the game's word for a hand inside a sentence ("hand", Brisca's "round").
         last = _("%(noun)s %(number)s", noun=noun, number=len(points) - 1)
+    # Looked up once for every line, and filled in for each.
+    # NOTE: a line of the chart, as its tooltip names it: a side's name and its total.
+    named = _("%(side)s: %(total)s")
     # The lines are drawn in the data's own units (hand number, total), mapped onto the plot
     # by one transform: hundreds of hands are then plain integers, not hundreds of coordinates
     # worked out and formatted one by one. The stroke keeps its width however it is scaled.
@@ -113,9 +116,7 @@ def running_chart(
                 side % 8,
                 DASHES[side % 8],
                 " ".join([f"{i},{row[side]}" for i, row in enumerate(points)]),
-                # NOTE: a line of the chart, as its tooltip names it: a side's name and its
-                # total.
-                _("%(side)s: %(total)s", side=names[side], total=points[-1][side]),
+                named % {"side": names[side], "total": points[-1][side]},
                 names[side],
             )
             for side in range(sides)

@@ -21,7 +21,7 @@ from scorekeeper.extensions import db
 
 if TYPE_CHECKING:
     from scorekeeper.games import EntryFacts
-    from scorekeeper.models import Match
+    from scorekeeper.models import StoredMatch
 
 # How long a phone is asked to wait when the database can't be reached.
 DATABASE_RETRY_AFTER = 5
@@ -37,7 +37,7 @@ class Refusal(Exception):
         self,
         message: str | LazyString,
         status: int = 403,
-        match: Match | None = None,
+        match: StoredMatch | None = None,
         given_back: EntryFacts | None = None,
     ) -> None:
         super().__init__(message)
@@ -61,14 +61,19 @@ def register(app: Flask) -> None:
     def refused(refusal: Refusal) -> ResponseReturnValue:
         """Show a refusal on the match page the phone was on, so it can carry on from there."""
         # Imported here: the match page's module takes its actions' refusals from this one.
+        from scorekeeper.matches import read_match
         from scorekeeper.sheet.routes import render_match
 
         figures.refused("action")
         if refusal.match is None:
             return render_template("error.html", message=refusal.message), refusal.status
         try:
+            # The match as stored now: a refusal under a write's lock carries the match as the
+            # lock read it, with a version its rollback took back.
+            match = read_match(refusal.match.code)
+            assert match is not None  # a match is never deleted
             return render_match(
-                refusal.match,
+                match,
                 error=refusal.message,
                 status=refusal.status,
                 given_back=refusal.given_back,

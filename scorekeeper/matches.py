@@ -5,8 +5,10 @@ asking address (scorekeeper/guesses.py).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 import sqlalchemy as sa
-import sqlalchemy.orm as so
 from flask import abort, flash, redirect, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
@@ -14,31 +16,62 @@ from werkzeug.wrappers import Response
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.guesses import count_miss, refuse, used_up
-from scorekeeper.models import Match, Side
+from scorekeeper.models import Match, Side, StoredMatch, StoredSide
 from scorekeeper.permissions import viewer_for
 from scorekeeper.scoresheet.writing import Done
 
-# Built once, as every request to a match runs it: the match with its sides, which nearly
-# every caller goes on to, and whether it follows another match (through
-# ix_match_rematch_code), so that a match in no series walks none (scoresheet/series.py).
-_before = so.aliased(Match)
-MATCH_BY_CODE = (
-    sa.select(Match)
-    .where(Match.code == sa.bindparam("code"))
-    .options(
-        so.joinedload(Match.sides),
-        so.with_expression(Match.follows, sa.exists().where(_before.rematch_code == Match.code)),
-    )
+# A match with its sides as plain rows, one row a side: every request to a match reads one,
+# and the ORM's objects for it cost more than the statement. Built once, on the tables: the
+# match's columns, whether it follows another match (through
+# ix_match_rematch_code), so that a match in no series walks none (scoresheet/series.py), then
+# the side's.
+_match, _side = Match.__table__.c, Side.__table__.c
+_before = Match.__table__.alias("earlier")
+MATCHES_WITH_SIDES = sa.select(
+    *_match,
+    sa.exists().where(_before.c.rematch_code == _match.code).label("follows"),
+    _side.id,
+    _side.position,
+    _side.name,
+    _side.players,
+).join(Side.__table__, _side.match_id == _match.id)
+MATCH_BY_CODE = MATCHES_WITH_SIDES.where(_match.code == sa.bindparam("code")).order_by(
+    _side.position
 )
+# A row's first values, StoredMatch's by name; the side's follow.
+_MATCH_NAMES = [*(column.name for column in _match), "follows"]
+_SIDE_AT = len(_MATCH_NAMES)
 
 
-def find_match(code: str) -> Match | None:
+def matches_of(rows: Iterable[sa.Row[Any]]) -> list[StoredMatch]:
+    """The matches in rows of MATCHES_WITH_SIDES, in the rows' order, each with its sides."""
+    found: dict[int, tuple[dict[str, Any], list[StoredSide]]] = {}
+    for row in rows:
+        if row[0] not in found:
+            found[row[0]] = (dict(zip(_MATCH_NAMES, row[:_SIDE_AT], strict=True)), [])
+        found[row[0]][1].append(StoredSide(*row[_SIDE_AT:]))
+    return [StoredMatch(**values, sides=tuple(sides)) for values, sides in found.values()]
+
+
+def read_match(code: str) -> StoredMatch | None:
+    """The match with this code as stored now, with its sides (None if there is none)."""
+    found = matches_of(db.session.execute(MATCH_BY_CODE, {"code": code}))
+    return found[0] if found else None
+
+
+def read_matches(where: sa.ColumnElement[bool], *order: Any) -> list[StoredMatch]:
+    """The matches `where` selects, with their sides, in `order` (a phone's lists of them)."""
+    statement = MATCHES_WITH_SIDES.where(where).order_by(*order, _side.position)
+    return matches_of(db.session.execute(statement))
+
+
+def find_match(code: str) -> StoredMatch | None:
     """The match with this code as stored (callers normalise what was typed), with its sides;
     None if there is none, counted as a miss against the asking address (count_miss), which
     is answered 429 once its misses are used up, for any match its phone isn't at."""
     match = None
     if code.isalnum() and len(code) <= 12:
-        match = db.session.scalars(MATCH_BY_CODE, {"code": code}).unique().first()
+        match = read_match(code)
     if match is None:
         count_miss()
     elif (wait := used_up()) is not None and viewer_for(match).seat_id is None:
@@ -47,7 +80,7 @@ def find_match(code: str) -> Match | None:
     return match
 
 
-def match_or_404(code: str) -> Match:
+def match_or_404(code: str) -> StoredMatch:
     """The match for a code in a URL, or 404 (a code is a few letters and digits: anything
     else cannot be one, and never reaches SQL)."""
     match = find_match(code.upper())
@@ -56,7 +89,7 @@ def match_or_404(code: str) -> Match:
     return match
 
 
-def side_at(match: Match, position: int | None) -> Side:
+def side_at(match: StoredMatch, position: int | None) -> StoredSide:
     """A side of this match by its column, or a refusal on the match page."""
     for side in match.sides:
         if side.position == position:
@@ -65,9 +98,6 @@ def side_at(match: Match, position: int | None) -> Side:
 
 
 def answer(code: str, done: Done) -> Response:
-    """After a post: say what happened, and back to the sheet (post/redirect/get). `code` is
-    the match's, read before the action: its commit expires the match, and reading its code
-    after would read the match again for nothing (answer(match.code, action(...)) reads it
-    first too)."""
+    """After a post: say what happened, and back to the sheet (post/redirect/get)."""
     flash(done.message, "repeated" if done.repeated else "done")
     return redirect(url_for("sheet.match", code=done.go_to or code))

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from functools import cached_property
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -73,9 +75,6 @@ class Match(Model):
     # Indexed (ix_match_rematch_code): a match's series is found by walking these links back
     # (scoresheet/series.py).
     rematch_code: so.Mapped[str | None] = so.mapped_column(sa.String(12))
-    # Whether this match is the rematch of another (another's rematch_code names it), where it
-    # was read with the question (matches.MATCH_BY_CODE asks it); None where it was not.
-    follows: so.Mapped[bool | None] = so.query_expression()
     # Who dealt the first hand, as a place in the dealing order (scoresheet/sheet.py); None until
     # the host says.
     first_dealer: so.Mapped[int | None]
@@ -143,6 +142,60 @@ class Side(Model):
     __table_args__ = (sa.UniqueConstraint("match_id", "position"),)
 
 
+class StoredSide(NamedTuple):
+    """A side of a match as read: plain values, as every page and check only reads a side (a
+    side is written once, with its match: scoresheet/setup.py)."""
+
+    id: int
+    position: int
+    name: str
+    # The players the host typed for it at creation ("" if none).
+    players: str
+
+
+@dataclass(frozen=True)
+class StoredMatch:
+    """A match as read, with its sides in place order: plain values, for the pages and for
+    the checks of every action, which change a match with statements of their own
+    (scoresheet/writing.py). Its fields are Match's columns, in their order."""
+
+    id: int
+    code: str
+    game: str
+    table_format: str
+    target: int
+    table_rules: dict[str, str]
+    status: str
+    host_phone: str
+    winner_side_id: int | None
+    win_reason: dict[str, Any] | None
+    created_at: datetime
+    ended_at: datetime | None
+    version: int
+    closed: bool
+    rematch_code: str | None
+    first_dealer: int | None
+    note: str
+    # Whether this match is the rematch of another (another's rematch_code names it).
+    follows: bool
+    sides: tuple[StoredSide, ...]
+
+    @property
+    def is_open(self) -> bool:
+        """Whether hands can still be entered."""
+        return self.status == Match.OPEN
+
+    @property
+    def is_ended(self) -> bool:
+        """Whether End match was pressed once a side had won."""
+        return self.status == Match.ENDED
+
+    @property
+    def is_abandoned(self) -> bool:
+        """Whether the host abandoned it unfinished."""
+        return self.status == Match.ABANDONED
+
+
 class Seat(Model):
     """A phone's place at a match: holding a side, or watching (side is None)."""
 
@@ -171,11 +224,6 @@ class Seat(Model):
     match: so.Mapped[Match] = so.relationship(back_populates="seats")
     side: so.Mapped[Side | None] = so.relationship()
 
-    @property
-    def label(self) -> str:
-        """Who this phone is, as the table says it: "Omar (Us)"."""
-        return person(self.player, self.side)
-
     __table_args__ = (
         # One seat per phone per match: a phone holds one side, or watches.
         sa.UniqueConstraint("match_id", "phone"),
@@ -184,7 +232,28 @@ class Seat(Model):
     )
 
 
-def person(player: str, side: Side | None) -> str:
+@dataclass(frozen=True)
+class StoredSeat:
+    """A phone's seat at a match as read, holding a side (one of the match's as read) or
+    watching: plain values, for the pages and the permission checks that only read it; a write
+    changes a seat through its model (Seat)."""
+
+    id: int
+    phone: str
+    side_id: int | None
+    player: str
+    # As Seat.released_from: the place of the side the host released from this phone.
+    released_from: int | None
+    side: StoredSide | None
+
+    @cached_property
+    def label(self) -> str:
+        """Who this phone is, as the table says it: "Omar (Us)". Worded once, however many
+        places a page names it (its players, who deals, the host's tools, the trail)."""
+        return person(self.player, self.side)
+
+
+def person(player: str, side: Side | StoredSide | None) -> str:
     """A phone at the table as everyone reads it: the player's name with the side they hold
     ("Omar (Us)"), the side's name alone for a phone that gave no name, and a watcher's name."""
     if side is None:
@@ -198,12 +267,14 @@ def person(player: str, side: Side | None) -> str:
     return side.name
 
 
-def history_order(match: Match) -> dict[str, Any]:
+def history_order(match: Match | StoredMatch) -> dict[str, Any]:
     """What a phone's history is ordered by, as every seat at the match carries it."""
     return {"match_open": match.is_open, "match_created_at": match.created_at}
 
 
-def seat_at(match: Match, phone: str, side_id: int | None = None, player: str = "") -> Seat:
+def seat_at(
+    match: Match | StoredMatch, phone: str, side_id: int | None = None, player: str = ""
+) -> Seat:
     """A new seat for a phone at a match, holding a side or watching, in its history's order."""
     return Seat(
         match_id=match.id, phone=phone, side_id=side_id, player=player, **history_order(match)

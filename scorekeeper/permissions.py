@@ -16,7 +16,7 @@ from flask_babel import lazy_gettext as _l
 
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
-from scorekeeper.models import Match, Seat, Side, person
+from scorekeeper.models import Match, Seat, Side, StoredMatch, StoredSeat, StoredSide, person
 
 # A phone's identity.
 
@@ -109,17 +109,20 @@ def unreadable_cookie() -> bool:
 
 
 # Built once, as most requests run it: building a statement costs more than running it.
-# Every seat of the match, a handful of rows: the phone's own, and which sides a phone holds.
-SEATS_OF = sa.select(Seat.phone, Seat.id, Seat.side_id, Seat.player, Seat.released_from).where(
-    Seat.match_id == sa.bindparam("match_id")
+# Every seat of the match, a handful of rows, in the order they sat down.
+SEATS_OF = (
+    sa.select(Seat.id, Seat.phone, Seat.side_id, Seat.player, Seat.released_from)
+    .where(Seat.match_id == sa.bindparam("match_id"))
+    .order_by(Seat.id)
 )
 
 
-def seats_at(match: Match) -> list[Seat]:
-    """Every phone's seat at the match, in the order they sat down."""
-    query = sa.select(Seat).where(Seat.match_id == match.id).order_by(Seat.id)
-    # As stored now, even for a seat this session read before (a write reads under its lock).
-    return list(db.session.scalars(query, execution_options={"populate_existing": True}))
+def seats_at(match: StoredMatch) -> list[StoredSeat]:
+    """Every phone's seat at the match, in the order they sat down, as stored now (a write
+    reads them under its lock), each with its side from the match's as read."""
+    sides: dict[int | None, StoredSide] = {side.id: side for side in match.sides}
+    rows = db.session.execute(SEATS_OF, {"match_id": match.id})
+    return [StoredSeat(*row, sides.get(row.side_id)) for row in rows]
 
 
 class Action(Enum):
@@ -150,11 +153,11 @@ class Viewer:
     """This phone as a match sees it: its seat (if any), the side it holds (if any), and
     whether it holds the host role. Views and templates ask it what it may do."""
 
-    match: Match
+    match: StoredMatch
     phone: str | None
     # Its seat at the match, holding a side or watching; None while it isn't at the table.
     seat_id: int | None
-    side: Side | None
+    side: StoredSide | None
     is_host: bool
     # The name its player gave at this match ("" if none).
     player: str = ""
@@ -193,22 +196,22 @@ class Viewer:
     def may(
         self,
         action: Action,
-        side: Side | None = None,
+        side: StoredSide | None = None,
         among: Collection[int] = (),
-        to: Seat | None = None,
+        to: StoredSeat | None = None,
     ) -> bool:
         """Whether this phone may take this action now (for showing its button)."""
         return refusal(self, action, side, among, to) is None
 
-    def may_claim(self, sides: Iterable[Side]) -> tuple[Side, ...]:
+    def may_claim(self, sides: Iterable[StoredSide]) -> tuple[StoredSide, ...]:
         """The sides among these this phone may claim now (the claim card's buttons)."""
         return tuple(side for side in sides if self.may(Action.CLAIM, side))
 
-    def may_fill(self, sides: Iterable[Side]) -> tuple[Side, ...]:
+    def may_fill(self, sides: Iterable[StoredSide]) -> tuple[StoredSide, ...]:
         """The sides among these whose open cell this phone may fill now (the host's)."""
         return tuple(side for side in sides if self.may(Action.FILL, side))
 
-    def asked_for_a_side(self, free: Collection[Side]) -> bool:
+    def asked_for_a_side(self, free: Collection[StoredSide]) -> bool:
         """Whether the page asks this phone which side it is (the claim card): a phone holding
         none while a side is free, or one not at the table yet (to watch). Never the host who
         keeps the sheet: it chose no side, and may take one from its tools."""
@@ -219,9 +222,9 @@ class Viewer:
     def require(
         self,
         action: Action,
-        side: Side | None = None,
+        side: StoredSide | None = None,
         among: Collection[int] = (),
-        to: Seat | None = None,
+        to: StoredSeat | None = None,
     ) -> Viewer:
         """This viewer, if it may take this action now; else the Refusal that says why."""
         refused = refusal(self, action, side, among, to)
@@ -230,7 +233,7 @@ class Viewer:
         return self
 
 
-def viewer_for(match: Match, seats: Iterable[Seat] | None = None) -> Viewer:
+def viewer_for(match: StoredMatch, seats: Iterable[StoredSeat] | None = None) -> Viewer:
     """Who is looking at this match from the phone of this request (viewer_at)."""
     return viewer_at(match, current_phone(), seats)
 
@@ -246,36 +249,33 @@ PLACE_BEFORE = (
 )
 
 
-def viewer_at(match: Match, phone: str | None, seats: Iterable[Seat] | None = None) -> Viewer:
+def viewer_at(
+    match: StoredMatch, phone: str | None, seats: Iterable[StoredSeat] | None = None
+) -> Viewer:
     """Who is looking at this match from this phone: its seat among `seats` if given (the
     match's seats as already read), else read now."""
-    at_table: Iterable[tuple[str, int, int | None, str, int | None]]
-    if seats is None:
-        at_table = [
-            (row.phone, row.id, row.side_id, row.player, row.released_from)
-            for row in db.session.execute(SEATS_OF, {"match_id": match.id})
-        ]
-    else:
-        at_table = [(s.phone, s.id, s.side_id, s.player, s.released_from) for s in seats]
-    found: tuple[int, int | None, str, int | None] | None = None
+    found: StoredSeat | None = None
     held: set[int] = set()
-    for seat_phone, seat_id, side_id, player, released_from in at_table:
-        if side_id is not None:
-            held.add(side_id)
-        if phone is not None and seat_phone == phone:
-            found = (seat_id, side_id, player, released_from)
-    own_seat, own_side, player, released_from = found or (None, None, "", None)
-    side = next((s for s in match.sides if s.id == own_side), None)
+    for seat in seats_at(match) if seats is None else seats:
+        if seat.side_id is not None:
+            held.add(seat.side_id)
+        if phone is not None and seat.phone == phone:
+            found = seat
+    seat_id, side, player, released_from = (
+        (found.id, found.side, found.player, found.released_from)
+        if found
+        else (None, None, "", None)
+    )
     is_host = phone is not None and phone == match.host_phone
     played_before = None
-    if match.is_open and match.closed and own_side is None and not is_host and phone is not None:
+    if match.is_open and match.closed and side is None and not is_host and phone is not None:
         # Asked only where a closed table keeps a phone from taking a side: not on every page
         # of every match.
         played_before = db.session.scalar(PLACE_BEFORE, {"code": match.code, "phone": phone})
     return Viewer(
         match,
         phone,
-        own_seat,
+        seat_id,
         side,
         is_host,
         player,
@@ -333,9 +333,9 @@ def told(viewer: Viewer, *, keep: bool) -> list[str]:
 def refusal(
     viewer: Viewer,
     action: Action,
-    side: Side | None = None,
+    side: StoredSide | None = None,
     among: Collection[int] = (),
-    to: Seat | None = None,
+    to: StoredSeat | None = None,
 ) -> Refusal | None:
     """Why this phone may not take this action on its match now, or None if it may: the
     action's rule (RULES).
@@ -351,15 +351,15 @@ def refusal(
 class About:
     """What an action is about, where its rule asks (refusal)."""
 
-    side: Side | None = None
+    side: StoredSide | None = None
     among: Collection[int] = ()
-    to: Seat | None = None
+    to: StoredSeat | None = None
 
 
 # The conditions several rules share, each rule calling those it needs, in its order.
 
 
-def _settled(match: Match) -> Refusal | None:
+def _settled(match: StoredMatch) -> Refusal | None:
     """A match ended or abandoned: nothing on it changes until the host reopens it."""
     if match.is_open:
         return None

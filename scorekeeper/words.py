@@ -21,7 +21,7 @@ from scorekeeper.games import Aim, Goal, PlayOn, Tie, WinRule, Won, word_with
 from scorekeeper.languages import number
 
 if TYPE_CHECKING:
-    from scorekeeper.models import Side
+    from scorekeeper.models import StoredSide
     from scorekeeper.scoresheet.series import Series
 
 # Words for "Higher of two over 101": a result line reads better than "Higher of 2".
@@ -115,7 +115,7 @@ def both(names: Sequence[str]) -> str:
     return joined
 
 
-def play_on(tie: PlayOn | None, sides: Sequence[Side]) -> str:
+def play_on(tie: PlayOn | None, sides: Sequence[StoredSide]) -> str:
     """Why play goes on though the rule's end was reached, naming the sides level ("" if it
     doesn't)."""
     if tie is None:
@@ -156,7 +156,7 @@ def play_on(tie: PlayOn | None, sides: Sequence[Side]) -> str:
     )
 
 
-def series_standing(series: Series, sides: Sequence[Side]) -> str:
+def series_standing(series: Series, sides: Sequence[StoredSide]) -> str:
     """A series' standing: "Series: Ana & Omar ahead, 2–1", or level; each number as the
     reader's language writes it."""
     shown = "–".join(number(series.wins[at]) for at in series.order)

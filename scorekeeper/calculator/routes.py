@@ -12,7 +12,7 @@ from scorekeeper.errors import Refusal
 from scorekeeper.forms import post_of
 from scorekeeper.games import Calculation, Conflict, CountError, EntryFacts
 from scorekeeper.matches import answer, match_or_404, side_at
-from scorekeeper.models import Match, Side
+from scorekeeper.models import StoredMatch, StoredSide
 from scorekeeper.permissions import Action, Viewer, viewer_for
 from scorekeeper.scoresheet import corrections, entries
 from scorekeeper.scoresheet.sheet import Sheet, load_sheet
@@ -22,7 +22,7 @@ from scorekeeper.terms import say
 bp = Blueprint("calculator", __name__, url_prefix="/m")
 
 
-def _filling(sheet: Sheet, viewer: Viewer, side: Side, number: int, correcting: bool) -> bool:
+def _filling(sheet: Sheet, viewer: Viewer, side: StoredSide, number: int, correcting: bool) -> bool:
     """Whether the host's calculator for a cell fills it: the open hand of a side no phone
     holds, filled as that side's own calculator would (worded as its entry, told as it would
     be)."""
@@ -43,7 +43,7 @@ def _facts(preview: Calculation, form: FlaskForm) -> EntryFacts:
 
 
 def _work_out(
-    sheet: Sheet, side: Side, number: int, form: FlaskForm, *, beside: bool
+    sheet: Sheet, side: StoredSide, number: int, form: FlaskForm, *, beside: bool
 ) -> tuple[Calculation | None, list[Conflict]]:
     """The counts typed worked out for hand `number` (None, the reason on its count's field,
     if they can't be); and, `beside`, every way they can't be beside the other sides' entries
@@ -57,7 +57,13 @@ def _work_out(
 
 
 def _calculator(
-    match: Match, sheet: Sheet, viewer: Viewer, side: Side, number: int, *, correcting: bool
+    match: StoredMatch,
+    sheet: Sheet,
+    viewer: Viewer,
+    side: StoredSide,
+    number: int,
+    *,
+    correcting: bool,
 ) -> ResponseReturnValue:
     """Show, work out (a phone without JavaScript), or enter a calculator for one cell: a
     side's own for the open hand, or the host's correction of hand `number`. Counts for a hand
@@ -148,7 +154,7 @@ def _calculator(
     ), status
 
 
-def _beside(sheet: Sheet, side: Side, number: int, facts: EntryFacts) -> list[Conflict]:
+def _beside(sheet: Sheet, side: StoredSide, number: int, facts: EntryFacts) -> list[Conflict]:
     """Every way a side's counts can't stand beside what the other sides entered in hand
     `number` so far (the entry's own check, asked before Enter)."""
     hand = entries.as_entered(sheet, number)
@@ -156,7 +162,12 @@ def _beside(sheet: Sheet, side: Side, number: int, facts: EntryFacts) -> list[Co
 
 
 def _enter(
-    match: Match, side: Side, number: int, facts: EntryFacts, form: FlaskForm, correcting: bool
+    match: StoredMatch,
+    side: StoredSide,
+    number: int,
+    facts: EntryFacts,
+    form: FlaskForm,
+    correcting: bool,
 ) -> Done:
     """The worked-out counts into the cell: the host's correction of hand `number`, or the
     side's entry for the hand its form was drawn for."""
@@ -176,7 +187,7 @@ def for_my_side(code: str) -> ResponseReturnValue:
     return _calculator(match, sheet, viewer, side, number, correcting=False)
 
 
-def _my_cell(match: Match, viewer: Viewer) -> tuple[Sheet, Side, int]:
+def _my_cell(match: StoredMatch, viewer: Viewer) -> tuple[Sheet, StoredSide, int]:
     """The sheet (without the corrections trail, which the calculator doesn't show), this
     phone's side and the open hand; else the refusal that says why there is none."""
     sheet = load_sheet(match, corrections=False)
@@ -223,7 +234,7 @@ def preview_correction(code: str, number: int, position: int) -> ResponseReturnV
 
 
 def _preview(
-    sheet: Sheet, viewer: Viewer, side: Side, number: int, *, correcting: bool
+    sheet: Sheet, viewer: Viewer, side: StoredSide, number: int, *, correcting: bool
 ) -> ResponseReturnValue:
     """Each keystroke's breakdown (calculator/_breakdown.html, all the page redraws): the
     counts in the query worked out and checked beside the others, as the calculator's page

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sqlalchemy as sa
-import sqlalchemy.orm as so
 from flask import (
     Blueprint,
     abort,
@@ -24,7 +23,7 @@ from scorekeeper.extensions import db
 from scorekeeper.forms import ActionForm, post_of
 from scorekeeper.guesses import count_miss, refuse, used_up
 from scorekeeper.history.forms import HistoryCodeForm
-from scorekeeper.matches import match_or_404
+from scorekeeper.matches import match_or_404, read_matches
 from scorekeeper.models import HistoryCode, Match, Seat, normalise_code
 from scorekeeper.permissions import become, current_phone, ensure_phone
 from scorekeeper.qr import qr_svg
@@ -61,10 +60,7 @@ def page_of(phone: str, page: int) -> sa.Select[int]:
 
 def sheets_of(ids: list[int]) -> list[Sheet]:
     """The sheets of these matches, in this order, in a fixed number of statements."""
-    matches = db.session.scalars(
-        sa.select(Match).where(Match.id.in_(ids)).options(so.selectinload(Match.sides))
-    ).all()
-    by_id = {sheet.match.id: sheet for sheet in load_sheets(list(matches))}
+    by_id = {sheet.match.id: sheet for sheet in load_sheets(read_matches(Match.id.in_(ids)))}
     return [by_id[match_id] for match_id in ids if match_id in by_id]
 
 

@@ -13,7 +13,7 @@ from flask_babel import gettext as _
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import EntryFacts
-from scorekeeper.models import Correction, Match, Side, utcnow
+from scorekeeper.models import Correction, StoredMatch, StoredSide, utcnow
 from scorekeeper.permissions import Action, Viewer
 from scorekeeper.scoresheet.entries import (
     as_entered,
@@ -34,7 +34,7 @@ NEW_CORRECTION = sa.insert(CORRECTIONS)
 class Fix(NamedTuple):
     """The host's new value for one cell, against the cell's revision the host saw (0: empty)."""
 
-    side: Side
+    side: StoredSide
     facts: EntryFacts
     seen_revision: int
 
@@ -83,7 +83,7 @@ def _record_fix(
 
 
 def is_fill(
-    sheet: Sheet, number: int, side: Side, entry: StoredEntry | None, viewer: Viewer
+    sheet: Sheet, number: int, side: StoredSide, entry: StoredEntry | None, viewer: Viewer
 ) -> bool:
     """Whether the host's value for this cell fills the open hand in a side's place (its cell
     empty, or the side held by no phone), rather than correcting what the side entered: a
@@ -91,12 +91,12 @@ def is_fill(
     return number == sheet.current_hand and (entry is None or side.id not in viewer.held)
 
 
-def correct_cell(match: Match, number: int, fix: Fix, reason: str, post: Post) -> Done:
+def correct_cell(match: StoredMatch, number: int, fix: Fix, reason: str, post: Post) -> Done:
     """The host corrects a cell, or fills the open hand's cell of a side no phone holds
     (checked as that side's own entry would be); the old value goes to the trail."""
 
     def work(viewer: Viewer) -> Done:
-        sheet = load_sheet(match, corrections=False)
+        sheet = load_sheet(viewer.match, corrections=False)
         check_started(sheet, number, max(sheet.current_hand or 0, len(sheet.hands)))
         entry = _as_seen(sheet, number, fix, viewer)
         if is_fill(sheet, number, fix.side, entry, viewer):
@@ -149,13 +149,15 @@ def as_it_was(sheet: Sheet, number: int) -> Done:
     )
 
 
-def correct_hand(match: Match, number: int, fixes: Sequence[Fix], reason: str, post: Post) -> Done:
+def correct_hand(
+    match: StoredMatch, number: int, fixes: Sequence[Fix], reason: str, post: Post
+) -> Done:
     """The host corrects a whole hand at once: every side's cell checked together (as the
     game checks an entry beside the others) and saved together, so a 26-26 hand made 27-25
     never shows half-fixed. Cells left as they were are not touched."""
 
     def work(viewer: Viewer) -> Done:
-        sheet = load_sheet(match, corrections=False)
+        sheet = load_sheet(viewer.match, corrections=False)
         check_started(sheet, number, len(sheet.hands))
         seen = [(fix, _as_seen(sheet, number, fix, viewer)) for fix in fixes]
         # Compared on what the form carries (points and ticks): a calculator cell the host
@@ -189,14 +191,14 @@ def correct_hand(match: Match, number: int, fixes: Sequence[Fix], reason: str, p
     return act(match, post, Action.CORRECT, work)
 
 
-def fill_hand(match: Match, number: int, fixes: Sequence[Fix], post: Post) -> Done:
+def fill_hand(match: StoredMatch, number: int, fixes: Sequence[Fix], post: Post) -> Done:
     """The host enters the open hand from one form for every side it may: its own side's
     entry, and a fill (kept in the trail) for each side no phone holds. Each is checked as
     that side's own entry would be, in column order, beside what the others entered before
     it; all are saved together, or none. Cells left as they were are not touched."""
 
     def work(viewer: Viewer) -> Done:
-        sheet = load_sheet(match, corrections=False)
+        sheet = load_sheet(viewer.match, corrections=False)
         own = viewer.side.id if viewer.side is not None else None
         if sheet.current_hand is None or number != sheet.current_hand:
             _not_open(sheet, number, viewer, fixes)
@@ -226,7 +228,7 @@ def fill_hand(match: Match, number: int, fixes: Sequence[Fix], post: Post) -> Do
                 _record_fix(sheet, number, fix, entry, "", viewer.phone or "")
             if number > len(sheet.hands):
                 # The first cell written started the hand: the next ones go into it.
-                sheet = load_sheet(match, corrections=False)
+                sheet = load_sheet(viewer.match, corrections=False)
         said = listed(
             # NOTE: one side's total in a list of a hand's entries: "Ana 61".
             _("%(side)s %(points)s", side=fix.side.name, points=fix.facts.points)

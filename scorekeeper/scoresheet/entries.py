@@ -12,8 +12,8 @@ from flask_babel import gettext as _
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import Conflict, EntryFacts
-from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side, person, utcnow
-from scorekeeper.permissions import Action, Viewer
+from scorekeeper.models import Correction, Entry, Hand, StoredMatch, StoredSide, person, utcnow
+from scorekeeper.permissions import Action, Viewer, seats_at
 from scorekeeper.scoresheet.sheet import Sheet, StoredEntry, cell_values, load_sheet
 from scorekeeper.scoresheet.writing import Done, Post, act
 from scorekeeper.terms import say
@@ -35,7 +35,7 @@ NEXT_REVISION = (
 def write_cell(
     sheet: Sheet,
     number: int,
-    side: Side,
+    side: StoredSide,
     facts: EntryFacts,
     phone: str,
     *,
@@ -163,7 +163,7 @@ def check_open_hand(sheet: Sheet, number: int, viewer: Viewer, facts: EntryFacts
 def check_beside_the_others(
     sheet: Sheet,
     number: int,
-    side: Side,
+    side: StoredSide,
     facts: EntryFacts,
     hand: list[EntryFacts | None],
     *,
@@ -200,7 +200,13 @@ def refused_beside(sheet: Sheet, number: int, conflicts: Sequence[Conflict]) -> 
 
 
 def check_unchanged(
-    sheet: Sheet, number: int, side: Side, seen_revision: int, viewer: Viewer, *, correcting: bool
+    sheet: Sheet,
+    number: int,
+    side: StoredSide,
+    seen_revision: int,
+    viewer: Viewer,
+    *,
+    correcting: bool,
 ) -> StoredEntry | None:
     """The cell's entry, if it is as this phone's form saw it (its revision; 0: empty); else
     the refusal that says it changed meanwhile, to what, and what to do now: enter again (a
@@ -233,7 +239,7 @@ def check_unchanged(
 def _changed_by(
     sheet: Sheet,
     number: int,
-    side: Side,
+    side: StoredSide,
     entry: StoredEntry,
     viewer: Viewer,
     said: dict[str, object],
@@ -271,9 +277,7 @@ def _changed_by(
             "enter yours again if it should change.",
             **said,
         )
-    seat = db.session.scalar(
-        sa.select(Seat).where(Seat.match_id == sheet.match.id, Seat.phone == by)
-    )
+    seat = next((seat for seat in seats_at(sheet.match) if seat.phone == by), None)
     if corrected_by is not None:
         # As the corrections trail names the host: "Omar (Us)", or the side the host holds; a
         # host watching without a name has none to give.
@@ -344,8 +348,8 @@ def _changed_by(
 
 
 def enter_hand(
-    match: Match,
-    side: Side,
+    match: StoredMatch,
+    side: StoredSide,
     number: int,
     facts: EntryFacts,
     post: Post,
@@ -359,7 +363,7 @@ def enter_hand(
     """
 
     def work(viewer: Viewer) -> Done:
-        sheet = load_sheet(match, corrections=False)
+        sheet = load_sheet(viewer.match, corrections=False)
         check_open_hand(sheet, number, viewer, facts)
         cell = sheet.cell(number, side)
         if seen_revision is not None:
@@ -381,14 +385,14 @@ def enter_hand(
     return act(match, post, Action.ENTER, work, side)
 
 
-def say_last_trick(match: Match, number: int, taker: Side, post: Post) -> Done:
+def say_last_trick(match: StoredMatch, number: int, taker: StoredSide, post: Post) -> Done:
     """Settle a Brisca round tied at the top: the tied side that took the last trick wins it."""
 
     def tied() -> set[int]:
         return {side.id for side in load_sheet(match, corrections=False).last_trick_sides}
 
     def work(viewer: Viewer) -> Done:
-        sheet = load_sheet(match, corrections=False)
+        sheet = load_sheet(viewer.match, corrections=False)
         row = sheet.last_trick_row
         if row is None or row.number != number:
             raise Refusal(

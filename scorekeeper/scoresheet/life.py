@@ -3,43 +3,51 @@ followed by a rematch."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 from flask_babel import gettext as _
 
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import get_game
-from scorekeeper.models import Hand, Match, Seat, history_order, utcnow
+from scorekeeper.models import Hand, Match, Seat, StoredMatch, utcnow
 from scorekeeper.permissions import Action, Viewer
 from scorekeeper.scoresheet.record import clear_results, store_results
 from scorekeeper.scoresheet.setup import NewMatch, add_match
 from scorekeeper.scoresheet.sheet import load_sheet
-from scorekeeper.scoresheet.writing import Done, Post, act
+from scorekeeper.scoresheet.writing import Done, Post, act, change
 
 
-def _set_status(match: Match, status: str) -> None:
-    """The one way a match's status changes: with it, its place in the history of every phone
-    seated at it, which each seat carries (models.Seat.match_open)."""
-    match.status = status
+def _set_status(match: StoredMatch, status: str, **columns: Any) -> None:
+    """The one way a match's status changes (with the other `columns` the action changes):
+    with it, its place in the history of every phone seated at it, which each seat carries
+    (models.Seat.match_open)."""
+    change(match, status=status, **columns)
     db.session.execute(
-        sa.update(Seat).where(Seat.match_id == match.id).values(**history_order(match))
+        sa.update(Seat)
+        .where(Seat.match_id == match.id)
+        .values(match_open=status == Match.OPEN, match_created_at=match.created_at)
     )
 
 
-def end_match(match: Match, post: Post) -> Done:
+def end_match(match: StoredMatch, post: Post) -> Done:
     """Any seated phone ends the match, once the game's rule says a side has won."""
 
     def work(viewer: Viewer) -> Done:
-        sheet = load_sheet(match, corrections=False)
+        sheet = load_sheet(viewer.match, corrections=False)
         if sheet.winner is None:
             raise Refusal(_("No side has won yet: play on."), 409, match)
-        _set_status(match, Match.ENDED)
-        match.winner_side_id = sheet.winner.id
         # Why, as a fact (the rule and its numbers): each page words it in its reader's
         # language (Sheet.result).
         reason = sheet.state.reason
-        match.win_reason = reason.stored() if reason is not None else None
-        match.ended_at = utcnow()
+        _set_status(
+            match,
+            Match.ENDED,
+            winner_side_id=sheet.winner.id,
+            win_reason=reason.stored() if reason is not None else None,
+            ended_at=utcnow(),
+        )
         # Each side's result is a fact of the match from now on, as its winner is: a record
         # reads it instead of working every sheet out again.
         store_results(sheet, sheet.winner.id)
@@ -48,47 +56,49 @@ def end_match(match: Match, post: Post) -> Done:
     return act(match, post, Action.END, work)
 
 
-def reopen_match(match: Match, post: Post) -> Done:
+def reopen_match(match: StoredMatch, post: Post) -> Done:
     """The host reopens a match ended or abandoned by mistake."""
 
     def work(viewer: Viewer) -> Done:
-        _set_status(match, Match.OPEN)
-        match.winner_side_id = None
-        match.win_reason = None
-        match.ended_at = None
-        clear_results(match)
         # Played on, it is no longer the match the rematch followed: its end offers a new one.
         # The rematch and those after it leave its series, so their series lines change.
-        rematch, match.rematch_code = match.rematch_code, None
-        return Done(_("Match reopened."), series_from=rematch)
+        _set_status(
+            match,
+            Match.OPEN,
+            winner_side_id=None,
+            win_reason=None,
+            ended_at=None,
+            rematch_code=None,
+        )
+        clear_results(match)
+        return Done(_("Match reopened."), series_from=viewer.match.rematch_code)
 
     return act(match, post, Action.REOPEN, work)
 
 
-def abandon_match(match: Match, post: Post) -> Done:
+def abandon_match(match: StoredMatch, post: Post) -> Done:
     """The host abandons an unfinished match; it stays in history as abandoned."""
 
     def work(viewer: Viewer) -> Done:
-        _set_status(match, Match.ABANDONED)
-        match.ended_at = utcnow()
+        _set_status(match, Match.ABANDONED, ended_at=utcnow())
         return Done(_("Match abandoned."))
 
     return act(match, post, Action.ABANDON, work)
 
 
-def write_note(match: Match, note: str, post: Post) -> Done:
+def write_note(match: StoredMatch, note: str, post: Post) -> Done:
     """The host writes the match's note (where, what was at stake), or clears it."""
 
     def work(viewer: Viewer) -> Done:
-        if note == match.note:
+        if note == viewer.match.note:
             return Done(_("The note is as it was."), changed=False)
-        match.note = note
+        change(match, note=note)
         return Done(_("Note saved.") if note else _("Note cleared."))
 
     return act(match, post, Action.NOTE, work)
 
 
-def next_dealer(match: Match, per_side: int) -> int | None:
+def next_dealer(match: StoredMatch, per_side: int) -> int | None:
     """Who deals the first hand of the match after this one: the player who would have dealt
     its next hand (None if the host never said who dealt first)."""
     if match.first_dealer is None:
@@ -100,15 +110,16 @@ def next_dealer(match: Match, per_side: int) -> int | None:
     return (match.first_dealer + (played or 0)) % (per_side * len(match.sides))
 
 
-def rematch(match: Match, post: Post) -> Done:
+def rematch(match: StoredMatch, post: Post) -> Done:
     """Start the next match of an ended one: the same game, table, target, rules and side
     names, this phone its host on the side it held. Every phone of the ended match is then
     offered its side there, kept for it; a second tap (from any of them) goes to the same
     rematch."""
 
     def work(viewer: Viewer) -> Done:
-        if match.rematch_code is not None:
-            return Done(_("The rematch is ready."), changed=False, go_to=match.rematch_code)
+        locked = viewer.match
+        if locked.rematch_code is not None:
+            return Done(_("The rematch is ready."), changed=False, go_to=locked.rematch_code)
         choice = NewMatch(
             table_format=match.table_format,
             target=match.target,
@@ -119,13 +130,13 @@ def rematch(match: Match, post: Post) -> Done:
         )
         # The host of the last match hosts this one; the phone that asked takes its side.
         game = get_game(match.game)
-        started = add_match(game, choice, match.host_phone, viewer.phone or "")
-        started.first_dealer = next_dealer(match, game.format(match.table_format).players_per_side)
+        started = add_match(game, choice, locked.host_phone, viewer.phone or "")
+        started.first_dealer = next_dealer(locked, game.format(match.table_format).players_per_side)
         # Closed to new phones: each side waits for the phones that played it here, which
         # take it in one tap (permissions.py), until the host opens the table. A stranger
         # with this match's code must not sit at the next one first.
         started.closed = True
-        match.rematch_code = started.code
+        change(match, rematch_code=started.code)
         return Done(
             _("Rematch! Every phone of the last match is asked to take its side."),
             go_to=started.code,

@@ -38,6 +38,7 @@ from scorekeeper.models import (
     HistoryCode,
     Match,
     Seat,
+    StoredMatch,
     normalise_code,
     utcnow,
 )
@@ -103,7 +104,7 @@ def make_code(post: Post) -> tuple[str, Done]:
     code = code_for(post.key)
     phone = post.phone or ""
 
-    def work() -> Done:
+    def work(_no_match: StoredMatch | None) -> Done:
         now = utcnow()
         db.session.execute(
             sa.delete(HistoryCode).where(
@@ -192,7 +193,7 @@ def join_history(code: str, post: Post) -> Joined:
     up, and the browser's own seats (if any) move to that history, in one transaction."""
     digest = digest_of(code)
 
-    def work() -> Done:
+    def work(_no_match: StoredMatch | None) -> Done:
         now = utcnow()
         # Taken by the statement that uses it: two browsers opening one code, one gets it.
         used = db.session.execute(

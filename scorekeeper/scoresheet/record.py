@@ -21,7 +21,7 @@ import sqlalchemy.orm as so
 
 from scorekeeper.extensions import db
 from scorekeeper.games import GAMES, Game
-from scorekeeper.models import Match, Seat, Side, SideResult
+from scorekeeper.models import Match, Seat, Side, SideResult, StoredMatch
 from scorekeeper.scoresheet.series import Played as Link
 from scorekeeper.scoresheet.series import Series, judge, walk_back
 from scorekeeper.scoresheet.sheet import Sheet
@@ -199,7 +199,7 @@ def store_results(sheet: Sheet, winner_side_id: int) -> None:
     db.session.add_all(results_of(sheet, winner_side_id))
 
 
-def clear_results(match: Match) -> None:
+def clear_results(match: StoredMatch) -> None:
     """The match is open again (reopened): it has no result until it ends again."""
     db.session.execute(sa.delete(SideResult).where(SideResult.match_id == match.id))
 

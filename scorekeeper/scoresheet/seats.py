@@ -11,16 +11,16 @@ from flask_babel import ngettext
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import get_game
-from scorekeeper.models import Match, Seat, Side, seat_at
+from scorekeeper.models import Seat, StoredMatch, StoredSeat, StoredSide, person, seat_at
 from scorekeeper.permissions import Action, Viewer, seats_at
 from scorekeeper.scoresheet.sheet import dealing_order, players_per_side, sides_with_room
-from scorekeeper.scoresheet.writing import Done, Post, act
+from scorekeeper.scoresheet.writing import Done, Post, act, change
 
 # Phones that may watch one match: a TV, friends, family; beyond it, a stranger's script.
 MAX_WATCHERS = 50
 
 
-def claim_side(match: Match, side: Side, post: Post, player: str = "") -> Done:
+def claim_side(match: StoredMatch, side: StoredSide, post: Post, player: str = "") -> Done:
     """This phone claims a side that still has room (a partnership's phones may share one);
     `player` is the name its player gave (a blank one keeps the name the seat has)."""
 
@@ -35,10 +35,13 @@ def claim_side(match: Match, side: Side, post: Post, player: str = "") -> Done:
                 match,
             )
         if viewer.seat_id is not None:
-            seat = db.session.get_one(Seat, viewer.seat_id)
-            seat.side_id = side.id
-            seat.released_from = None
-            seat.player = player or seat.player
+            # A blank name keeps the one the seat has.
+            named = {"player": player} if player else {}
+            db.session.execute(
+                sa.update(Seat)
+                .where(Seat.id == viewer.seat_id)
+                .values(side_id=side.id, released_from=None, **named)
+            )
         else:
             db.session.add(seat_at(match, viewer.phone or "", side.id, player))
         return Done(_("This phone now holds %(side)s.", side=side.name))
@@ -46,7 +49,7 @@ def claim_side(match: Match, side: Side, post: Post, player: str = "") -> Done:
     return act(match, post, Action.CLAIM, work, side)
 
 
-def watch(match: Match, post: Post, player: str = "") -> Done:
+def watch(match: StoredMatch, post: Post, player: str = "") -> Done:
     """This phone watches the match read-only; it lands in this phone's history."""
 
     def work(viewer: Viewer) -> Done:
@@ -74,21 +77,20 @@ def watch(match: Match, post: Post, player: str = "") -> Done:
     return act(match, post, Action.WATCH, work)
 
 
-def rename_player(match: Match, player: str, post: Post) -> Done:
+def rename_player(match: StoredMatch, player: str, post: Post) -> Done:
     """The person with this phone gives (or changes) their name at this match."""
 
     def work(viewer: Viewer) -> Done:
         if player == viewer.player:
             # NOTE: %(phone)s is a phone as the table knows it: "Omar (Us)", a side's name.
             return Done(_("This phone is %(phone)s already.", phone=viewer.label), changed=False)
-        seat = db.session.get_one(Seat, viewer.seat_id)
-        seat.player = player
-        return Done(_("This phone is now %(phone)s.", phone=seat.label))
+        db.session.execute(sa.update(Seat).where(Seat.id == viewer.seat_id).values(player=player))
+        return Done(_("This phone is now %(phone)s.", phone=person(player, viewer.side)))
 
     return act(match, post, Action.RENAME, work)
 
 
-def release_side(match: Match, side: Side, post: Post) -> Done:
+def release_side(match: StoredMatch, side: StoredSide, post: Post) -> Done:
     """The host frees a side (a dead phone): its phones become watchers, the side is free."""
 
     def work(viewer: Viewer) -> Done:
@@ -105,49 +107,48 @@ def release_side(match: Match, side: Side, post: Post) -> Done:
     return act(match, post, Action.RELEASE, work)
 
 
-def seat_of(match: Match, seat_id: int | None) -> Seat | None:
+def seat_of(match: StoredMatch, seat_id: int | None) -> StoredSeat | None:
     """A seat at this match by its id (None for any other id)."""
-    seat = db.session.get(Seat, seat_id) if seat_id is not None else None
-    return seat if seat is not None and seat.match_id == match.id else None
+    return next((seat for seat in seats_at(match) if seat.id == seat_id), None)
 
 
-def hand_over_host(match: Match, seat_id: int | None, post: Post) -> Done:
+def hand_over_host(match: StoredMatch, seat_id: int | None, post: Post) -> Done:
     """The host gives the host role to another phone at the match that holds a side."""
 
-    def to() -> Seat | None:
+    def to() -> StoredSeat | None:
         return seat_of(match, seat_id)
 
     def work(viewer: Viewer) -> Done:
         seat = to()
         assert seat is not None  # the write path refused the handover otherwise
-        match.host_phone = seat.phone
+        change(match, host_phone=seat.phone)
         # NOTE: %(phone)s is a phone as the table knows it: "Omar (Us)", a side's name.
         return Done(_("The host role went to %(phone)s.", phone=seat.label))
 
     return act(match, post, Action.HAND_OVER, work, to=to)
 
 
-def close_table(match: Match, post: Post) -> Done:
+def close_table(match: StoredMatch, post: Post) -> Done:
     """The host closes the table: no new phone may take a side; watching stays open."""
 
     def work(viewer: Viewer) -> Done:
-        match.closed = True
+        change(match, closed=True)
         return Done(_("The table is closed: no new phone can take a side."))
 
     return act(match, post, Action.CLOSE_TABLE, work)
 
 
-def open_table(match: Match, post: Post) -> Done:
+def open_table(match: StoredMatch, post: Post) -> Done:
     """The host opens the table again to new phones."""
 
     def work(viewer: Viewer) -> Done:
-        match.closed = False
+        change(match, closed=False)
         return Done(_("The table is open: a new phone can take a free side."))
 
     return act(match, post, Action.OPEN_TABLE, work)
 
 
-def pick_dealer(match: Match, first: int | None, post: Post) -> Done:
+def pick_dealer(match: StoredMatch, first: int | None, post: Post) -> Done:
     """The host says who dealt the first hand (a place in the dealing order); the sheet then
     passes the deal round the table."""
 
@@ -155,7 +156,7 @@ def pick_dealer(match: Match, first: int | None, post: Post) -> Done:
         order = dealing_order(match.sides, players_per_side(match), seats_at(match))
         if first is None or not 0 <= first < len(order):
             raise Refusal(_("Pick a player at this table."), 409, match)
-        match.first_dealer = first
+        change(match, first_dealer=first)
         # NOTE: %(player)s is a player's name, or a side's ("Us, player 2"); %(noun)s the
         # game's word for a hand inside a sentence ("hand", Brisca's "round").
         noun = get_game(match.game).hand_noun
@@ -164,7 +165,7 @@ def pick_dealer(match: Match, first: int | None, post: Post) -> Done:
     return act(match, post, Action.DEALER, work)
 
 
-def remove_from_list(match: Match, post: Post) -> Done:
+def remove_from_list(match: StoredMatch, post: Post) -> Done:
     """Take a finished (or only watched) match off this phone's history and Home; the match
     and everything on it stay for the other phones."""
 

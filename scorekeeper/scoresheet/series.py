@@ -22,7 +22,7 @@ import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Match, Seat, Side
+from scorekeeper.models import Match, Seat, Side, StoredMatch
 
 
 @dataclass(frozen=True)
@@ -147,17 +147,12 @@ def judge(chain: Sequence[Played], places: int) -> Series:
     return Series(first=chain[0].id, matches=len(counted), wins=tuple(wins))
 
 
-def read_series(matches: Sequence[Match]) -> dict[int, Series]:
+def read_series(matches: Sequence[StoredMatch]) -> dict[int, Series]:
     """The series of each of these matches that is one (it follows another match, or another
     followed it), by match id: one statement however many matches and however long their
     series."""
-    # A match that follows none and that none followed is no series: nothing to walk (a match
-    # read without asking whether it follows one, Match.follows None, may be in one).
-    places = {
-        m.id: len(m.sides)
-        for m in matches
-        if m.rematch_code is not None or m.follows is None or m.follows
-    }
+    # A match that follows none and that none followed is no series: nothing to walk.
+    places = {m.id: len(m.sides) for m in matches if m.rematch_code is not None or m.follows}
     followed = {m.id for m in matches if m.rematch_code is not None}
     return {
         start_id: judge(chain, places[start_id])

@@ -10,7 +10,7 @@ from flask_babel import ngettext
 
 from scorekeeper.extensions import db
 from scorekeeper.games import Game
-from scorekeeper.models import Match, Side, new_code, seat_at
+from scorekeeper.models import Match, Side, StoredMatch, new_code, seat_at
 from scorekeeper.scoresheet.writing import Clash, Done, Post, write
 
 
@@ -122,7 +122,7 @@ def create_match(game: Game, choice: NewMatch, post: Post) -> Done:
     its sheet. A create resent (the same key, the same values) makes nothing and goes on to
     the match the first one made."""
 
-    def work() -> Done:
+    def work(_no_match: StoredMatch | None) -> Done:
         match = add_match(game, choice, post.phone or "")
         # Nothing to say: the new match's sheet, with its code and QR code, says it all.
         return Done("", go_to=match.code)

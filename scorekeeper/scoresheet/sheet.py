@@ -29,7 +29,15 @@ from scorekeeper.games import (
     get_game,
 )
 from scorekeeper.games.base import Calculation
-from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side, person
+from scorekeeper.models import (
+    Correction,
+    Entry,
+    Hand,
+    StoredMatch,
+    StoredSeat,
+    StoredSide,
+    person,
+)
 from scorekeeper.terms import say
 
 
@@ -70,7 +78,7 @@ class Cell(NamedTuple):
     """One side's cell in one hand, with what the page draws beside its points. (A named
     tuple, as StoredEntry: a long sheet is hundreds of cells on every page.)"""
 
-    side: Side
+    side: StoredSide
     entry: StoredEntry | None
     points: int | None
     breakdown: Calculation | None
@@ -103,10 +111,10 @@ class Sheet:
     """Everything a match page shows, worked out once per request. Its rows are laid out only
     when asked for: a write's checks need the rules' verdict and a cell or two, not every row."""
 
-    match: Match
+    match: StoredMatch
     game: Game
     table: Table
-    sides: tuple[Side, ...]
+    sides: tuple[StoredSide, ...]
     state: MatchState
     # The hand open for entries, or None when a side has won (End match) or the match is over.
     current_hand: int | None
@@ -153,7 +161,7 @@ class Sheet:
         return self.row(at) if at is not None else None
 
     @property
-    def last_trick_sides(self) -> tuple[Side, ...]:
+    def last_trick_sides(self) -> tuple[StoredSide, ...]:
         """Brisca: the sides tied on the round that waits for the last trick."""
         row = self.last_trick_row
         return tuple(self.sides[i] for i in row.result.needs_last_trick) if row else ()
@@ -161,9 +169,22 @@ class Sheet:
     @cached_property
     def chart(self) -> Chart:
         """The running totals' chart laid out, as the sheet, the TV and History draw it."""
-        game, table, names = self.game, self.table, [side.name for side in self.sides]
-        target, goal = game.chart_target(table), say(game.target_words(table))
-        return running_chart(self.state.running, target, names, goal, say(game.hand_noun))
+        names = [side.name for side in self.sides]
+        target = self.game.chart_target(self.table)
+        return running_chart(self.state.running, target, names, self.goal, self.hand_noun)
+
+    # The game's words a page repeats (its chart and its heading, its sentences), each looked
+    # up once.
+
+    @cached_property
+    def goal(self) -> str:
+        """The match's target with what it counts: "101 points"."""
+        return say(self.game.target_words(self.table))
+
+    @cached_property
+    def hand_noun(self) -> str:
+        """The game's word for a hand inside a sentence ("hand", Brisca's "round")."""
+        return say(self.game.hand_noun)
 
     @cached_property
     def standing(self) -> Standing:
@@ -171,12 +192,12 @@ class Sheet:
         return self.game.standing(self.table, self.state)
 
     @property
-    def leaders(self) -> tuple[Side, ...]:
+    def leaders(self) -> tuple[StoredSide, ...]:
         """The sides level at the top (one: the leader)."""
         return tuple(self.sides[at] for at in self.standing.leaders)
 
     @property
-    def last_round(self) -> tuple[int, Side, tuple[int | None, ...]] | None:
+    def last_round(self) -> tuple[int, StoredSide, tuple[int | None, ...]] | None:
         """Brisca: the last round someone took, as (its number, who took it, the card
         points), for "Ben took round 2, 61–59"; None before any (or in a points game). The
         taker's points come first, as a table says it, then the others' from most to fewest."""
@@ -194,7 +215,7 @@ class Sheet:
         return self.match.is_open and self.state.winner is None
 
     @property
-    def winner(self) -> Side | None:
+    def winner(self) -> StoredSide | None:
         """The side the game's rule says has won, if any."""
         return self.sides[self.state.winner] if self.state.winner is not None else None
 
@@ -216,7 +237,7 @@ class Sheet:
             return ""
         return words.result(winner.name, Won.from_stored(match.win_reason))
 
-    def cell(self, hand_number: int, side: Side) -> Cell | None:
+    def cell(self, hand_number: int, side: StoredSide) -> Cell | None:
         """The cell of a side in a hand, if that hand has been started."""
         if not 1 <= hand_number <= len(self.hands):
             return None
@@ -243,7 +264,7 @@ class Sheet:
             return self.state.hands[number - 1].held_over
         return self.state.held_over
 
-    def missing(self) -> tuple[Side, ...]:
+    def missing(self) -> tuple[StoredSide, ...]:
         """The sides yet to enter the current hand."""
         if self.current_hand is None:
             return ()
@@ -253,7 +274,7 @@ class Sheet:
         return tuple(side for side, entry in zip(self.sides, entries, strict=True) if entry is None)
 
 
-def table_of(match: Match) -> Table:
+def table_of(match: StoredMatch) -> Table:
     """The rules' view of a match's settings."""
     return Table(
         game=match.game,
@@ -341,7 +362,7 @@ class Corrected(NamedTuple):
     reason: str
     by_phone: str
     made_at: datetime
-    side: Side
+    side: StoredSide
 
 
 # Built once, on the table itself, as HANDS_OF is: most pages read an empty trail, and the
@@ -364,14 +385,14 @@ TRAIL_OF = (
 )
 
 
-def read_trail(match: Match) -> tuple[Corrected, ...]:
+def read_trail(match: StoredMatch) -> tuple[Corrected, ...]:
     """The match's corrections, oldest first, each with its side from the match's as read."""
     sides = {side.id: side for side in match.sides}
     rows = db.session.execute(TRAIL_OF, {"match_id": match.id})
     return tuple(Corrected(*row, sides[row.side_id]) for row in rows)
 
 
-def load_sheet(match: Match, *, corrections: bool = True) -> Sheet:
+def load_sheet(match: StoredMatch, *, corrections: bool = True) -> Sheet:
     """Read one match's hands and work its sheet out; with `corrections`, also its corrections
     (the page's trail, and each cell's mark), which a write's checks don't need."""
     trail = read_trail(match) if corrections else ()
@@ -383,14 +404,14 @@ def load_sheet(match: Match, *, corrections: bool = True) -> Sheet:
     return work_out(match, read_hands([match.id])[match.id], corrected, trail)
 
 
-def load_sheets(matches: list[Match]) -> list[Sheet]:
+def load_sheets(matches: list[StoredMatch]) -> list[Sheet]:
     """Work out several sheets (history's cards) in one statement, however many hands."""
     hands_of = read_hands([m.id for m in matches])
     return [work_out(m, hands_of[m.id]) for m in matches]
 
 
 def work_out(
-    match: Match,
+    match: StoredMatch,
     hands: Hands,
     corrected: dict[tuple[int, int], int] | None = None,
     trail: tuple[Corrected, ...] = (),
@@ -430,12 +451,12 @@ def work_out(
 # Who is at the table: how many phones hold each side, and which sides still have room.
 
 
-def players_per_side(match: Match) -> int:
+def players_per_side(match: StoredMatch) -> int:
     """How many phones may hold one side of this match (two in a partnership)."""
     return get_game(match.game).format(match.table_format).players_per_side
 
 
-def phones_on(seats: Iterable[Seat]) -> dict[int, int]:
+def phones_on(seats: Iterable[StoredSeat]) -> dict[int, int]:
     """How many phones hold each side, by side id (from the seats as read)."""
     held: dict[int, int] = {}
     for seat in seats:
@@ -444,7 +465,7 @@ def phones_on(seats: Iterable[Seat]) -> dict[int, int]:
     return held
 
 
-def sides_with_room(match: Match, seats: Iterable[Seat]) -> tuple[Side, ...]:
+def sides_with_room(match: StoredMatch, seats: Iterable[StoredSeat]) -> tuple[StoredSide, ...]:
     """The sides another phone may still take: fewer phones hold them than the table seats
     players on a side (the claim form offers these, and a claim is refused for any other)."""
     held, room = phones_on(seats), players_per_side(match)
@@ -463,12 +484,14 @@ def sides_with_room(match: Match, seats: Iterable[Seat]) -> tuple[Side, ...]:
 PLAYERS_APART = re.compile(r"\s*[,،;&/+]\s*")
 
 
-def typed_players(side: Side) -> list[str]:
+def typed_players(side: StoredSide) -> list[str]:
     """The players the host typed for a side at creation, in the order typed."""
     return [name for name in PLAYERS_APART.split(side.players.strip()) if name]
 
 
-def dealing_order(sides: Sequence[Side], per_side: int, seats: Sequence[Seat]) -> list[str]:
+def dealing_order(
+    sides: Sequence[StoredSide], per_side: int, seats: Sequence[StoredSeat]
+) -> list[str]:
     """The players round the table in the direction of play, by name where their phone gave
     one ("Omar (Us)"), else by the names the host typed for the side, else by side ("Us", or
     "Us, player 2" in a partnership)."""

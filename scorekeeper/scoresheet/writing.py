@@ -15,12 +15,14 @@ tested the same with or without one.
 
 The statements every post sends (the lock, the key) and an entry's writes (entries.py,
 corrections.py) are SQLAlchemy Core statements built once, given only the post's values: none
-goes through the ORM's flush or bulk update. The commit expires the match, so whoever answers
-the post reads its code before the write (matches.answer).
+goes through the ORM's flush or bulk update. A match is read as plain values (StoredMatch): the
+lock reads again what actions change of it, and an action changes it with a statement
+(change).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
@@ -30,13 +32,12 @@ import sqlalchemy as sa
 from flask_babel import gettext as _
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm.attributes import set_committed_value
 
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.live import versions
 from scorekeeper.live.fanout import announced
-from scorekeeper.models import Match, Seat, Side, Submission, utcnow
+from scorekeeper.models import Match, StoredMatch, StoredSeat, StoredSide, Submission, utcnow
 from scorekeeper.permissions import Action, Viewer, viewer_at
 
 # The columns of a match that actions change (the lock bumps the version; end, reopen,
@@ -111,17 +112,21 @@ def _lock_statement(dialect: str) -> sa.Update:
     return announced(bump, dialect)
 
 
-def _lock(match: Match) -> int:
-    """Take the match's write lock by bumping its version, and read its row as it now stands
-    (status, host) into `match`; the new version. The same statement announces the version
-    to every worker (_bumped)."""
+def _lock(match: StoredMatch) -> StoredMatch:
+    """Take the match's write lock by bumping its version: the match as it now stands (status,
+    host, its new version). The same statement announces the version to every worker
+    (_bumped)."""
     # What an action may have changed since the request read the match is read again, from
     # the row the lock returns; its settings and sides stay as read (no action changes them).
     statement = _lock_statement(db.engine.dialect.name)
     row = db.session.connection().execute(statement, {"match_id": match.id}).one()
-    for name in CHANGING:
-        set_committed_value(match, name, row._mapping[name])
-    return match.version
+    return dataclasses.replace(match, **{name: row._mapping[name] for name in CHANGING})
+
+
+def change(match: StoredMatch, **columns: Any) -> None:
+    """Write these columns of the match: an action's one statement for what it changes of
+    the match itself, under its lock (act)."""
+    db.session.execute(sa.update(MATCHES).where(MATCHES.c.id == match.id).values(**columns))
 
 
 def _bumped(which: sa.ColumnElement[bool], *returned: Any) -> sa.UpdateBase:
@@ -174,7 +179,7 @@ FIRST_POST = sa.select(SUBMISSIONS.c.match_id, SUBMISSIONS.c.posted).where(
 )
 
 
-def _carried_out_before(post: Post, match: Match | None) -> sa.Row[Any, Any] | None:
+def _carried_out_before(post: Post, match: StoredMatch | None) -> sa.Row[Any, Any] | None:
     """Record the post's key; None the first time, else the post that carried it first. A
     key that came before with other values, or for another match, is refused (a page's key
     reused by hand or by a bug: taking it for the first post would hide this one).
@@ -210,15 +215,20 @@ def _carried_out_before(post: Post, match: Match | None) -> sa.Row[Any, Any] | N
     return first
 
 
-def write(post: Post, work: Callable[[], Done], match: Match | None = None) -> Done:
-    """Lock the match (if there is one yet), skip a repeated post, do the work, commit; undo
-    everything on a refusal. A repeated create goes on to the match the first one made."""
+def write(
+    post: Post,
+    work: Callable[[StoredMatch | None], Done],
+    match: StoredMatch | None = None,
+) -> Done:
+    """Lock the match (if there is one yet), skip a repeated post, do the work (given the
+    match as the lock read it), commit; undo everything on a refusal. A repeated create goes
+    on to the match the first one made."""
     code = match.code if match else None
     version = None
     later: dict[str, int] = {}
     try:
-        if match is not None:
-            version = _lock(match)
+        locked = _lock(match) if match is not None else None
+        version = locked.version if locked is not None else None
         first = _carried_out_before(post, match)
         if first is not None:
             db.session.rollback()
@@ -226,7 +236,7 @@ def write(post: Post, work: Callable[[], Done], match: Match | None = None) -> D
             if match is None and first.match_id is not None:
                 made = db.session.scalar(sa.select(Match.code).where(Match.id == first.match_id))
             return Done(_("Already recorded."), repeated=True, go_to=made)
-        done = work()
+        done = work(locked)
         if not done.changed:
             db.session.rollback()
             return done
@@ -257,26 +267,27 @@ def write(post: Post, work: Callable[[], Done], match: Match | None = None) -> D
 
 
 def act(
-    match: Match,
+    match: StoredMatch,
     post: Post,
     action: Action,
     work: Callable[[Viewer], Done],
-    side: Side | None = None,
+    side: StoredSide | None = None,
     *,
     among: Callable[[], Collection[int]] | None = None,
-    to: Callable[[], Seat | None] | None = None,
+    to: Callable[[], StoredSeat | None] | None = None,
 ) -> Done:
     """An action at a match, checked here so that no action can forget it: under the lock,
     after a repeated post is answered "Already recorded.", the posting phone as the match
     sees it then (its seat, its side, whether it is the host) is asked whether it may take
-    `action` (permissions.py), and only then given to `work`.
+    `action` (permissions.py), and only then given to `work`. The viewer's match is the
+    match as the lock read it: what `work` checks of the match, it asks of that one.
 
     `side` is the column an entry goes into, or the side a phone claims; `among` and `to`
     read what their rule needs under the lock, as the last writer left it: the ids of the
     sides tied on a Brisca round, the seat the host role would go to."""
 
-    def checked() -> Done:
-        viewer = viewer_at(match, post.phone)
+    def checked(locked: StoredMatch | None) -> Done:
+        viewer = viewer_at(locked or match, post.phone)
         viewer.require(action, side, among() if among else (), to() if to else None)
         return work(viewer)
 
@@ -284,14 +295,14 @@ def act(
 
 
 def act_on_sides(
-    match: Match, post: Post, sides: Sequence[Side], work: Callable[[Viewer], Done]
+    match: StoredMatch, post: Post, sides: Sequence[StoredSide], work: Callable[[Viewer], Done]
 ) -> Done:
     """The host's one form for the open hand (act): each of `sides` checked in turn, under
     the lock, as its own entry (Action.ENTER) if it is the side this phone holds, else as the
     host's fill of a side no phone holds (Action.FILL)."""
 
-    def checked() -> Done:
-        viewer = viewer_at(match, post.phone)
+    def checked(locked: StoredMatch | None) -> Done:
+        viewer = viewer_at(locked or match, post.phone)
         for side in sides:
             own = viewer.side is not None and side.id == viewer.side.id
             viewer.require(Action.ENTER if own else Action.FILL, side)

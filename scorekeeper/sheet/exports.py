@@ -13,7 +13,7 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import pgettext
 
-from scorekeeper.models import Seat, iso_utc
+from scorekeeper.models import StoredSeat, iso_utc
 from scorekeeper.scoresheet.sheet import Sheet, cell_values
 
 # What a spreadsheet takes for a formula (or a field separator) at the start of a cell.
@@ -30,7 +30,7 @@ def spreadsheet_safe(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def _who(seats: Sequence[Seat], phone: str, host: str = "the host") -> str:
+def _who(seats: Sequence[StoredSeat], phone: str, host: str = "the host") -> str:
     """The phone that made a correction, as the table knows it ("Omar (Us)"); `host` if it is
     no longer at the table (the JSON keeps the English words, the spreadsheet translates)."""
     seat = next((seat for seat in seats if seat.phone == phone), None)
@@ -48,7 +48,7 @@ def _status_word(status: str) -> str:
     return words.get(status, status)
 
 
-def sheet_csv(sheet: Sheet, seats: Sequence[Seat]) -> str:
+def sheet_csv(sheet: Sheet, seats: Sequence[StoredSeat]) -> str:
     """Every hand with each side's points and running totals; then each calculator cell's
     breakdown, line by line; then every correction; then the game and the result. Its words
     (the headings, the result) are in the language of the phone that downloads it."""
@@ -143,7 +143,7 @@ def sheet_csv(sheet: Sheet, seats: Sequence[Seat]) -> str:
     return out.getvalue()
 
 
-def match_json(sheet: Sheet, seats: Sequence[Seat], rematch: str | None) -> dict[str, Any]:
+def match_json(sheet: Sheet, seats: Sequence[StoredSeat], rematch: str | None) -> dict[str, Any]:
     """The whole match: settings, sides and the names at them, every hand's cells as entered
     (with the calculator's counts and breakdown), the corrections, the totals and result;
     `rematch` is the rematch's code where the phone it is for may see it (else None)."""

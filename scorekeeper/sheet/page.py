@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from flask_babel import pgettext
 from markupsafe import Markup, escape
 
-from scorekeeper.models import Seat, Side
+from scorekeeper.models import StoredSeat, StoredSide
 from scorekeeper.permissions import Action, Viewer
 from scorekeeper.scoresheet.sheet import Corrected, Sheet
 
@@ -37,17 +37,17 @@ class Page:
     # The claim card: whether it asks which side this phone is (and its name), and the sides
     # it may take; the host who keeps the sheet: the sides it may play on this phone.
     asks_name: bool
-    claimable: tuple[Side, ...]
-    takeable: tuple[Side, ...]
+    claimable: tuple[StoredSide, ...]
+    takeable: tuple[StoredSide, ...]
     # The open hand's cells this phone may fill (the host's, of the sides no phone holds).
-    fills: tuple[Side, ...]
+    fills: tuple[StoredSide, ...]
     # The host's tools: the sides a phone holds (to release), the seats the role may go to,
     # and how many other phones watch.
-    releasable: tuple[Side, ...]
-    hand_overs: tuple[Seat, ...]
+    releasable: tuple[StoredSide, ...]
+    hand_overs: tuple[StoredSeat, ...]
     watching: int
     # The seats holding a side, each a link to its player's record.
-    players: tuple[Seat, ...]
+    players: tuple[StoredSeat, ...]
     # Brisca: whether this phone may say who took the last trick of the tied round.
     says_last_trick: bool
     # The sides yet to enter the open hand, with their players: "Us (Omar, Ben), Them".
@@ -60,10 +60,10 @@ class Page:
 def page_of(
     sheet: Sheet,
     viewer: Viewer,
-    seats: Sequence[Seat],
-    with_room: Sequence[Side],
+    seats: Sequence[StoredSeat],
+    with_room: Sequence[StoredSide],
     holding: dict[int, int],
-    fills: tuple[Side, ...],
+    fills: tuple[StoredSide, ...],
 ) -> Page:
     """What this phone's page shows of the match's table, from the seats as read."""
     # Imported here: the match page's module draws the trail's changes (count_changes).
@@ -85,7 +85,7 @@ def page_of(
     is_host = viewer.is_host
     return Page(
         hand_word=str(game.hand_word),
-        hand_noun=str(game.hand_noun),
+        hand_noun=sheet.hand_noun,
         total_word=str(game.total_word),
         asks_name=asked and (bool(claimable) or viewer.seat_id is None),
         claimable=claimable,
@@ -111,7 +111,7 @@ def page_of(
     )
 
 
-def waiting_for(sheet: Sheet, seats: Sequence[Seat]) -> Markup:
+def waiting_for(sheet: Sheet, seats: Sequence[StoredSeat]) -> Markup:
     """The sides yet to enter the open hand, each with the players whose phones hold it where
     they gave a name other than the side's: "Us (Omar, Ben), Them"."""
     # What goes between the items of a list ("Omar, Ben"), as every list of names says it.

@@ -28,7 +28,6 @@ from werkzeug.http import quote_etag
 from scorekeeper import figures
 from scorekeeper import live as live_layer
 from scorekeeper.errors import Refusal
-from scorekeeper.extensions import db
 from scorekeeper.forms import ActionForm, post_of
 from scorekeeper.games import EntryFacts, get_game
 from scorekeeper.languages import ZONE_COOKIE
@@ -41,8 +40,8 @@ from scorekeeper.live.etags import (
     unchanged,
 )
 from scorekeeper.live.stream import last_seen, version_events
-from scorekeeper.matches import MATCH_BY_CODE, answer, match_or_404, side_at
-from scorekeeper.models import Match, Seat, Side
+from scorekeeper.matches import answer, match_or_404, read_match, side_at
+from scorekeeper.models import StoredMatch, StoredSeat, StoredSide
 from scorekeeper.permissions import (
     Action,
     Viewer,
@@ -159,7 +158,7 @@ def entry_ticks(sheet: Sheet) -> tuple[str, ...]:
 def _hand_entry(
     sheet: Sheet,
     viewer: Viewer,
-    fills: tuple[Side, ...],
+    fills: tuple[StoredSide, ...],
     typed: dict[int, EntryFacts] | None = None,
 ) -> FlaskForm | None:
     """The host's one form for the open hand, when it may fill a side no phone holds (`fills`):
@@ -195,12 +194,12 @@ def _qr_code(link: str) -> Markup:
     return qr_svg(link)
 
 
-def _qr_svg(match: Match) -> Markup:
+def _qr_svg(match: StoredMatch) -> Markup:
     """The match's join link, on the address this phone opened the app by, as a QR code."""
     return _qr_code(url_for("tables.join_link", code=match.code, _external=True))
 
 
-def _etag(match: Match, rematch: Match | None) -> str:
+def _etag(match: StoredMatch, rematch: StoredMatch | None) -> str:
     """This phone's ETag for the match as just read (live/etags.py), and for its rematch's
     version: an ended match's page offers its rematch only while it can be joined."""
     key = live_layer.of().tag_key
@@ -211,14 +210,12 @@ def _etag(match: Match, rematch: Match | None) -> str:
     return etag_for(match.version, tag)
 
 
-def _rematch_of(match: Match) -> Match | None:
+def _rematch_of(match: StoredMatch) -> StoredMatch | None:
     """The rematch started from this match, with its sides (None if there is none)."""
-    if match.rematch_code is None:
-        return None
-    return db.session.scalars(MATCH_BY_CODE, {"code": match.rematch_code}).unique().first()
+    return read_match(match.rematch_code) if match.rematch_code is not None else None
 
 
-def _rematch_side(rematch: Match | None, viewer: Viewer) -> Side | None:
+def _rematch_side(rematch: StoredMatch | None, viewer: Viewer) -> StoredSide | None:
     """The side this phone held, in the rematch, if it may take it there now (its claim would
     be taken): an ended rematch, a side this phone holds there already or one the rematch's
     phones fill is not offered."""
@@ -233,7 +230,7 @@ def _rematch_side(rematch: Match | None, viewer: Viewer) -> Side | None:
 
 
 def render_match(
-    match: Match,
+    match: StoredMatch,
     template: str = "sheet/match.html",
     *,
     error: str | None = None,
@@ -415,11 +412,10 @@ def enter(code: str) -> ResponseReturnValue:
             match, entry_form=form, error=_("Nothing was saved: see below."), status=400
         )
     side = side_at(match, form.side.data)
-    match_code = match.code  # before the write, which expires it (answer)
     done = entries.enter_hand(
         match, side, form.hand.data, form.facts(), post_of(form), form.revision.data
     )
-    return answer(match_code, done)
+    return answer(match.code, done)
 
 
 @bp.post("/<code>/hand/<int(min=1, max=10000):number>/enter")
@@ -447,7 +443,6 @@ def enter_whole_hand(code: str, number: int) -> ResponseReturnValue:
         Fix(sheet.sides[at], hand_facts(form, at, ticks), form[f"revision_{at}"].data)
         for at in positions
     ]
-    match_code = match.code  # before the write, which expires it (answer)
     try:
         done = corrections.fill_hand(match, number, fixes, post_of(form))
     except Refusal as refusal:
@@ -455,7 +450,7 @@ def enter_whole_hand(code: str, number: int) -> ResponseReturnValue:
         # Refused as a whole: what was typed goes back into the form, to mend and enter again.
         typed = {fix.side.position: fix.facts for fix in fixes}
         return render_match(match, error=refusal.message, status=refusal.status, typed=typed)
-    return answer(match_code, done)
+    return answer(match.code, done)
 
 
 @bp.route(
@@ -470,7 +465,6 @@ def correct(code: str, number: int, position: int) -> ResponseReturnValue:
     refused: Refusal | None = None
     if form.validate_on_submit():
         fix = Fix(side, form.facts(), form.revision.data)
-        match_code = match.code  # before the write, which expires it (answer)
         try:
             done = corrections.correct_cell(
                 match, number, fix, form.reason.data or "", post_of(form)
@@ -484,7 +478,7 @@ def correct(code: str, number: int, position: int) -> ResponseReturnValue:
             # hand's).
             refused = refusal
         else:
-            return answer(match_code, done)
+            return answer(match.code, done)
     viewer = viewer_for(match).require(Action.CORRECT)
     sheet = load_sheet(match)
     cell = sheet.cell(number, side)
@@ -522,7 +516,6 @@ def correct_hand(code: str, number: int) -> ResponseReturnValue:
             Fix(side, hand_facts(form, at, ticks), form[f"revision_{at}"].data)
             for at, side in enumerate(sheet.sides)
         ]
-        match_code = match.code  # before the write, which expires it (answer)
         try:
             done = corrections.correct_hand(
                 match, number, fixes, form.reason.data or "", post_of(form)
@@ -541,7 +534,7 @@ def correct_hand(code: str, number: int) -> ResponseReturnValue:
                 ticks=ticks,
                 error=refusal.message,
             ), refusal.status
-        return answer(match_code, done)
+        return answer(match.code, done)
     viewer_for(match).require(Action.CORRECT)
     if number == sheet.current_hand:
         # The open hand is entered, not corrected: the sheet's form does it, for the sides
@@ -583,7 +576,7 @@ def cell(code: str, number: int, position: int) -> str:
     )
 
 
-def _action_form(match: Match) -> ActionForm:
+def _action_form(match: StoredMatch) -> ActionForm:
     """A one-button form, validated (CSRF, key, target) or refused on the match page."""
     form = ActionForm()
     if not form.validate_on_submit():
@@ -601,10 +594,9 @@ def claim(code: str) -> ResponseReturnValue:
     form = _action_form(match)
     side = side_at(match, form.target.data)
     player = form.player.data or ""
-    match_code = match.code  # before the write, which expires it (answer)
     done = seats.claim_side(match, side, post_of(form, ensure_phone()), player)
     remember_name(player)
-    return answer(match_code, done)
+    return answer(match.code, done)
 
 
 @bp.post("/<code>/watch")
@@ -613,10 +605,9 @@ def watch(code: str) -> ResponseReturnValue:
     match = match_or_404(code)
     form = _action_form(match)
     player = form.player.data or ""
-    match_code = match.code  # before the write, which expires it (answer)
     done = seats.watch(match, post_of(form, ensure_phone()), player)
     remember_name(player)
-    return answer(match_code, done)
+    return answer(match.code, done)
 
 
 @bp.route("/<code>/name", methods=["GET", "POST"])
@@ -626,10 +617,9 @@ def rename(code: str) -> ResponseReturnValue:
     if request.method == "POST":
         form = _action_form(match)
         player = form.player.data or ""
-        match_code = match.code  # before the write, which expires it (answer)
         done = seats.rename_player(match, player, post_of(form))
         remember_name(player)
-        return answer(match_code, done)
+        return answer(match.code, done)
     viewer = viewer_for(match).require(Action.RENAME)
     return render_template("sheet/name.html", match=match, viewer=viewer)
 
@@ -665,7 +655,7 @@ def last_trick(code: str) -> ResponseReturnValue:
 # match (offered once the game's rule says a side has won), the host's Reopen match, Rematch
 # (the same settings and names again), and the host closing the table to new phones and
 # opening it again.
-TAPS: dict[str, Callable[[Match, Post], Done]] = {
+TAPS: dict[str, Callable[[StoredMatch, Post], Done]] = {
     "end": life.end_match,
     "reopen": life.reopen_match,
     "rematch": life.rematch,
@@ -779,7 +769,7 @@ def _target() -> int | None:
     return target if target is not None and 0 <= target <= MOST_TARGET else None
 
 
-def _confirmed_form(match: Match) -> ActionForm | None:
+def _confirmed_form(match: StoredMatch) -> ActionForm | None:
     """The posted form of an action that can't be taken back, if it carries its second tap;
     None for a first tap (a link, or a post from a page that didn't ask)."""
     if request.method != "POST":
@@ -789,14 +779,14 @@ def _confirmed_form(match: Match) -> ActionForm | None:
 
 
 def _confirm_page(
-    match: Match,
+    match: StoredMatch,
     action: Action,
     question: str,
     consequence: str,
     yes: str,
     *,
     target: int | None = None,
-    to: Seat | None = None,
+    to: StoredSeat | None = None,
 ) -> str:
     """The page that asks for the second tap: what will happen, the button that does it, and
     the way back to the sheet. Only a phone that may take the action is asked (`to`: the seat

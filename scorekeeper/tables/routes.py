@@ -6,7 +6,6 @@ import functools
 import json
 
 import sqlalchemy as sa
-import sqlalchemy.orm as so
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import force_locale
@@ -14,12 +13,11 @@ from flask_babel import gettext as _
 
 from scorekeeper import figures
 from scorekeeper.errors import Refusal
-from scorekeeper.extensions import db
 from scorekeeper.forms import post_of
 from scorekeeper.games import GAMES
 from scorekeeper.languages import LANGUAGES, direction, language
-from scorekeeper.matches import find_match
-from scorekeeper.models import CODE_LENGTH, Match, Seat, normalise_code
+from scorekeeper.matches import find_match, read_matches
+from scorekeeper.models import CODE_LENGTH, Match, Seat, StoredMatch, normalise_code
 from scorekeeper.permissions import current_phone, ensure_phone, player_name, remember_name
 from scorekeeper.scoresheet.setup import NewMatch, SetupError, create_match
 from scorekeeper.tables.forms import JoinForm, fields, new_match_form
@@ -31,7 +29,7 @@ bp = Blueprint("tables", __name__)
 RESUMABLE = 5
 
 
-def unfinished_matches() -> list[Match]:
+def unfinished_matches() -> list[StoredMatch]:
     """This phone's open matches, newest first, with their sides: one tap back into each."""
     phone = current_phone()
     if phone is None:
@@ -42,14 +40,7 @@ def unfinished_matches() -> list[Match]:
         .order_by(Seat.match_created_at.desc(), Seat.match_id.desc())
         .limit(RESUMABLE)
     )
-    return list(
-        db.session.scalars(
-            sa.select(Match)
-            .where(Match.id.in_(ids))
-            .options(so.selectinload(Match.sides))
-            .order_by(Match.created_at.desc(), Match.id.desc())
-        )
-    )
+    return read_matches(Match.id.in_(ids), Match.created_at.desc(), Match.id.desc())
 
 
 def _home(join_form: JoinForm) -> str:

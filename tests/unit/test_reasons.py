@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.games import WinRule, Won, get_game
-from scorekeeper.models import Side
+from scorekeeper.models import StoredSide
 from scorekeeper.scoresheet.series import Series
 from scorekeeper.words import result, series_standing, why
 
@@ -52,7 +52,7 @@ def test_the_rules_return_the_fact_not_words() -> None:
 
 def test_a_series_standing_is_a_value_worded_leader_first() -> None:
     # Sides as the sheet holds them, never stored.
-    sides = [Side(name="Us"), Side(name="Them"), Side(name="Ana")]
+    sides = [StoredSide(at, at, name, "") for at, name in enumerate(["Us", "Them", "Ana"])]
     ahead = Series(first=1, matches=4, wins=(1, 3, 0))
     assert ahead.leaders == (1,) and ahead.order == (1, 0, 2)
     assert series_standing(ahead, sides) == "Series: Them ahead, 3–1–0"

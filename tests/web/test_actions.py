@@ -13,7 +13,8 @@ from flask import Flask
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import EntryFacts, get_game
-from scorekeeper.models import Match, Seat
+from scorekeeper.matches import read_match
+from scorekeeper.models import Match, Seat, StoredMatch
 from scorekeeper.scoresheet import entries, life, seats
 from scorekeeper.scoresheet.setup import NewMatch, create_match
 from scorekeeper.scoresheet.sheet import load_sheet
@@ -21,8 +22,8 @@ from scorekeeper.scoresheet.writing import Post
 from tests.phones import snapshot, stored_match
 
 
-def _match(code: str) -> Match:
-    match = db.session.scalar(sa.select(Match).where(Match.code == code))
+def _match(code: str) -> StoredMatch:
+    match = read_match(code)
     assert match is not None
     return match
 

@@ -22,13 +22,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
 from flask import Flask
 from itsdangerous import URLSafeTimedSerializer
 
 from scorekeeper.errors import Refusal
-from scorekeeper.extensions import db
-from scorekeeper.models import Match
+from scorekeeper.matches import read_match
 from scorekeeper.permissions import Action, Viewer, refusal, seats_at, viewer_at
 from tests.phones import Phone, snapshot
 
@@ -422,7 +420,7 @@ def asking(t: Table) -> Iterator[Callable[[Ask], Refusal | None]]:
     a forged cookie names no phone, so its phone asks as nobody."""
     phone = None if t.role == "forged" else t.actor.identity()
     with t.app.app_context():
-        match = db.session.scalar(sa.select(Match).where(Match.code == t.code))
+        match = read_match(t.code)
         assert match is not None
         seats = tuple(seats_at(match))
         asked = Asked(viewer_at(match, phone, seats), t, seats)

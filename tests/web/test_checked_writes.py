@@ -5,15 +5,15 @@ permissions.py under the lock before the action's work runs (scoresheet/writing.
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 from pathlib import Path
 
-import sqlalchemy as sa
 from flask import Flask
 
 from scorekeeper.errors import Refusal
-from scorekeeper.extensions import db
-from scorekeeper.models import Match, Seat, Side
-from scorekeeper.permissions import RULES, Action, Viewer, refusal, viewer_at
+from scorekeeper.matches import read_match
+from scorekeeper.models import Match, StoredMatch, StoredSeat, StoredSide
+from scorekeeper.permissions import RULES, Action, Viewer, refusal, seats_at, viewer_at
 from scorekeeper.scoresheet.writing import Done, Post, act
 from tests.phones import snapshot
 
@@ -40,16 +40,14 @@ def test_an_action_whose_work_checks_nothing_is_still_checked(app: Flask, phones
             host.post(f"/m/{code}/end")
         before = snapshot(app)
         with app.app_context():
-            match = db.session.scalar(sa.select(Match).where(Match.code == code))
+            match = read_match(code)
             assert match is not None
             assert match.status == (Match.OPEN if state == "open" else Match.ENDED)
-            guest_seat = db.session.scalar(
-                sa.select(Seat).where(Seat.match_id == match.id, Seat.phone == guest.identity())
-            )
+            guest_seat = next(s for s in seats_at(match) if s.phone == guest.identity())
             tied = {side.id for side in match.sides}
             for phone in who:
                 for action in Action:
-                    sides: list[Side | None] = (
+                    sides: list[StoredSide | None] = (
                         list(match.sides) if action in ABOUT_A_SIDE else [None]
                     )
                     for side in sides:
@@ -61,7 +59,12 @@ def test_an_action_whose_work_checks_nothing_is_still_checked(app: Flask, phones
 
 
 def _try(
-    match: Match, phone: str | None, action: Action, side: Side | None, tied: set[int], seat: Seat
+    match: StoredMatch,
+    phone: str | None,
+    action: Action,
+    side: StoredSide | None,
+    tied: set[int],
+    seat: StoredSeat,
 ) -> bool:
     """One action through the write path with work that checks nothing: refused exactly as the
     permission says (True), or let by to the work."""
@@ -82,7 +85,10 @@ def _try(
         return True
     else:
         assert expected is None, (phone, action, side, expected.message)
-        assert ran == [viewer], (phone, action, side)
+        # The work is given the phone as the permission saw it, at the match as the lock read
+        # it (its version bumped).
+        assert [replace(seen, match=match) for seen in ran] == [viewer], (phone, action, side)
+        assert ran[0].match.version == match.version + 1
         return False
 
 
