@@ -25,8 +25,9 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from tests.conftest import REDIS
 from tests.servers import HttpPhone, gunicorn, migrate, new_database
-from tests.web.test_stream_attack import ATTACKER, REDIS, knock, let_go, new_match, table
+from tests.web.test_stream_attack import ATTACKER, knock, let_go, new_match, table
 
 # The red-team run's pace of entries on the attacker's match.
 ENTRIES_PER_SECOND = 4.8

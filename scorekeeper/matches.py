@@ -22,9 +22,8 @@ from scorekeeper.scoresheet.writing import Done
 
 # A match with its sides as plain rows, one row a side: every request to a match reads one,
 # and the ORM's objects for it cost more than the statement. Built once, on the tables: the
-# match's columns, whether it follows another match (through
-# ix_match_rematch_code), so that a match in no series walks none (scoresheet/series.py), then
-# the side's.
+# match's columns, whether it follows another match (through ix_match_rematch_code, so that a
+# match in no series walks none: scoresheet/series.py), then the side's.
 _match, _side = Match.__table__.c, Side.__table__.c
 _before = Match.__table__.alias("earlier")
 MATCHES_WITH_SIDES = sa.select(
