@@ -6,7 +6,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
@@ -42,12 +42,35 @@ def iso_utc(moment: datetime | None) -> str | None:
     return f"{moment.isoformat(timespec='seconds')}Z" if moment is not None else None
 
 
-class Match(Model):
-    """One game at one table, from the first hand to End match (or abandon)."""
+class MatchLife:
+    """Where a match is in its life: asked alike of its model (Match) and of a match as read
+    (StoredMatch)."""
 
     OPEN = "open"
     ENDED = "ended"
     ABANDONED = "abandoned"
+
+    if TYPE_CHECKING:
+        status: str
+
+    @property
+    def is_open(self) -> bool:
+        """Whether hands can still be entered."""
+        return self.status == self.OPEN
+
+    @property
+    def is_ended(self) -> bool:
+        """Whether End match was pressed once a side had won."""
+        return self.status == self.ENDED
+
+    @property
+    def is_abandoned(self) -> bool:
+        """Whether the host abandoned it unfinished."""
+        return self.status == self.ABANDONED
+
+
+class Match(MatchLife, Model):
+    """One game at one table, from the first hand to End match (or abandon)."""
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
     code: so.Mapped[str] = so.mapped_column(sa.String(12), unique=True)
@@ -55,7 +78,7 @@ class Match(Model):
     table_format: so.Mapped[str] = so.mapped_column(sa.String(10))
     target: so.Mapped[int]
     table_rules: so.Mapped[dict[str, str]] = so.mapped_column(sa.JSON, default=dict)
-    status: so.Mapped[str] = so.mapped_column(sa.String(10), default=OPEN, index=True)
+    status: so.Mapped[str] = so.mapped_column(sa.String(10), default=MatchLife.OPEN, index=True)
     host_phone: so.Mapped[str] = so.mapped_column(sa.String(64))
     winner_side_id: so.Mapped[int | None] = so.mapped_column(
         sa.ForeignKey("side.id", use_alter=True, ondelete="SET NULL")
@@ -112,21 +135,6 @@ class Match(Model):
         ),
     )
 
-    @property
-    def is_open(self) -> bool:
-        """Whether hands can still be entered."""
-        return self.status == self.OPEN
-
-    @property
-    def is_ended(self) -> bool:
-        """Whether End match was pressed once a side had won."""
-        return self.status == self.ENDED
-
-    @property
-    def is_abandoned(self) -> bool:
-        """Whether the host abandoned it unfinished."""
-        return self.status == self.ABANDONED
-
 
 class Side(Model):
     """One column of the sheet: a player, or a partnership that shares its score."""
@@ -154,7 +162,7 @@ class StoredSide(NamedTuple):
 
 
 @dataclass(frozen=True)
-class StoredMatch:
+class StoredMatch(MatchLife):
     """A match as read, with its sides in place order: plain values, for the pages and for
     the checks of every action, which change a match with statements of their own
     (scoresheet/writing.py). Its fields are Match's columns, in their order."""
@@ -179,21 +187,6 @@ class StoredMatch:
     # Whether this match is the rematch of another (another's rematch_code names it).
     follows: bool
     sides: tuple[StoredSide, ...]
-
-    @property
-    def is_open(self) -> bool:
-        """Whether hands can still be entered."""
-        return self.status == Match.OPEN
-
-    @property
-    def is_ended(self) -> bool:
-        """Whether End match was pressed once a side had won."""
-        return self.status == Match.ENDED
-
-    @property
-    def is_abandoned(self) -> bool:
-        """Whether the host abandoned it unfinished."""
-        return self.status == Match.ABANDONED
 
 
 class Seat(Model):
