@@ -3,6 +3,7 @@ followed by a rematch."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import sqlalchemy as sa
@@ -11,7 +12,7 @@ from flask_babel import gettext as _
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import get_game
-from scorekeeper.models import Hand, Match, Seat, StoredMatch, utcnow
+from scorekeeper.models import Hand, Match, Seat, StoredMatch, history_order, utcnow
 from scorekeeper.permissions import Action, Viewer
 from scorekeeper.scoresheet.record import clear_results, store_results
 from scorekeeper.scoresheet.setup import NewMatch, add_match
@@ -27,7 +28,7 @@ def _set_status(match: StoredMatch, status: str, **columns: Any) -> None:
     db.session.execute(
         sa.update(Seat)
         .where(Seat.match_id == match.id)
-        .values(match_open=status == Match.OPEN, match_created_at=match.created_at)
+        .values(**history_order(dataclasses.replace(match, status=status)))
     )
 
 
