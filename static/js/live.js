@@ -304,6 +304,9 @@ window.addEventListener("pageshow", (event) => {
   if (event.persisted) resume();
 });
 window.addEventListener("online", resume);
+// Off the network too: the stream it held may not notice for minutes, so it is opened anew
+// (the browser retries it while the network is away) and the fetch says so on the page.
+window.addEventListener("offline", resume);
 if (navigator.connection && navigator.connection.addEventListener) {
   navigator.connection.addEventListener("change", resume);
 }
