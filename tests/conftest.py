@@ -105,6 +105,16 @@ INSTALL_CHROMIUM = "apt-get install chromium-headless-shell"
 SKIPPED_FOR_CHROMIUM = f"Chromium not found at {CHROMIUM}: browser tests skipped"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Where a run must test the browser (CI sets SCOREKEEPER_REQUIRE_CHROMIUM), a missing
+    Chromium stops it before anything runs: skipped, the browser tests would leave it green."""
+    if os.environ.get("SCOREKEEPER_REQUIRE_CHROMIUM") and not CHROMIUM.exists():
+        raise pytest.UsageError(
+            f"Chromium not found at {CHROMIUM}, and SCOREKEEPER_REQUIRE_CHROMIUM is set. "
+            f"Install it (Debian, as root): {INSTALL_CHROMIUM}"
+        )
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """Say loudly, at the end of the run, that the browser tests did not run and how to get
     Chromium: skips are not failures, so the run still ends green, and a skip line is missed.
