@@ -14,6 +14,7 @@ from markupsafe import Markup, escape
 from scorekeeper.models import StoredSeat, StoredSide
 from scorekeeper.permissions import Action, Viewer
 from scorekeeper.scoresheet.sheet import Corrected, Sheet
+from scorekeeper.terms import say
 
 
 @dataclass(frozen=True)
@@ -48,8 +49,10 @@ class Page:
     watching: int
     # The seats holding a side, each a link to its player's record.
     players: tuple[StoredSeat, ...]
-    # Brisca: whether this phone may say who took the last trick of the tied round.
-    says_last_trick: bool
+    # A hand whose tie waits for its settling tick (Game.settles: Brisca's last trick): the
+    # question the sheet asks ("" if none waits), and whether this phone may answer it.
+    tie_asked: str
+    settles_tie: bool
     # The sides yet to enter the open hand, with their players: "Us (Omar, Ben), Them".
     waiting: Markup
     # Where the sides are level at the top: their names, "Us and Them".
@@ -100,15 +103,23 @@ def page_of(
         # Not this phone's own seat: a host keeping the sheet is not watching.
         watching=sum(1 for seat in seats if seat.side_id is None and seat.phone != viewer.phone),
         players=tuple(seat for seat in seats if seat.side_id is not None),
-        says_last_trick=viewer.may(
-            Action.LAST_TRICK, among=[side.id for side in sheet.last_trick_sides]
-        )
-        if sheet.state.last_trick_at is not None
+        tie_asked=tie_asked(sheet),
+        settles_tie=viewer.may(Action.SETTLE, among=[side.id for side in sheet.waiting_sides])
+        if sheet.state.waiting_at is not None
         else False,
         waiting=waiting_for(sheet, seats) if sheet.current_hand else Markup(""),
         level=level_names(sheet) if sheet.in_play and sheet.state.running else "",
         trail=trail,
     )
+
+
+def tie_asked(sheet: Sheet) -> str:
+    """The question a hand tied on its settling tick asks ("Round 3 is tied. Who took the last
+    trick?"), or "" where no hand waits."""
+    row, settling = sheet.waiting_row, sheet.game.settles
+    if row is None or settling is None:
+        return ""
+    return say(settling.say(settling.asked, row.number))
 
 
 def waiting_for(sheet: Sheet, seats: Sequence[StoredSeat]) -> Markup:
