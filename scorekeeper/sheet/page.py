@@ -14,7 +14,7 @@ from markupsafe import Markup, escape
 from scorekeeper.models import StoredSeat, StoredSide
 from scorekeeper.permissions import Action, Viewer
 from scorekeeper.scoresheet.sheet import Corrected, Sheet
-from scorekeeper.terms import say
+from scorekeeper.terms import listed, say
 
 
 @dataclass(frozen=True)
@@ -69,9 +69,6 @@ def page_of(
     fills: tuple[StoredSide, ...],
 ) -> Page:
     """What this phone's page shows of the match's table, from the seats as read."""
-    # Imported here: the match page's module draws the trail's changes (count_changes).
-    from scorekeeper.sheet.routes import count_changes
-
     match, game = sheet.match, sheet.game
     asked = viewer.asked_for_a_side(with_room)
     claimable = viewer.may_claim(with_room) if asked else ()
@@ -120,6 +117,46 @@ def tie_asked(sheet: Sheet) -> str:
     if row is None or settling is None:
         return ""
     return say(settling.say(settling.asked, row.number))
+
+
+def count_changes(correction: Corrected, sheet: Sheet) -> str:
+    """What a correction changed besides the total, in words: calculator counts, named as the
+    calculator names them, and ticks."""
+    # Worded only for the counts that changed: a label is a lookup in the phone's language.
+    named = {calc.key: calc.label for calc in sheet.game.calculator_fields(sheet.table)}
+    old = correction.old_detail or {}
+    new = correction.new_detail or {}
+    old_counts, new_counts = old.get("counts") or {}, new.get("counts") or {}
+    # Counts are compared only between two calculator cells: a cell that became a plain total
+    # (or came from one) had no counts on that side, not counts of 0.
+    compared = sorted(set(old_counts) | set(new_counts)) if old_counts and new_counts else []
+    changes = [
+        # NOTE: a count a correction changed: what it counts, before → after ("aces 3 → 4").
+        _(
+            "%(what)s %(old)s → %(new)s",
+            what=str(named[key]) if key in named else key.replace("_", " "),
+            old=old_counts.get(key, 0),
+            new=new_counts.get(key, 0),
+        )
+        for key in compared
+        if old_counts.get(key, 0) != new_counts.get(key, 0)
+    ]
+    if old and bool(old_counts) != bool(new_counts):
+        # NOTE: a correction changed how a cell was entered: with the calculator, or as a total.
+        changes.append(
+            _("now from the calculator") if new.get("counts") else _("now a plain total")
+        )
+    old_ticks, new_ticks = set(old.get("ticks") or ()), set(new.get("ticks") or ())
+    for tick in sheet.ticks:
+        if (tick.key in old_ticks) != (tick.key in new_ticks):
+            # NOTE: a tick a correction changed, as its list of changes says it: %(tick)s is
+            # what the tick says ("cards split evenly", "black hand").
+            noted = say(tick.noted)
+            ticked = tick.key in new_ticks
+            changes.append(
+                _("%(tick)s ticked", tick=noted) if ticked else _("%(tick)s unticked", tick=noted)
+            )
+    return listed(changes)
 
 
 def waiting_for(sheet: Sheet, seats: Sequence[StoredSeat]) -> Markup:

@@ -27,7 +27,7 @@ from werkzeug.http import quote_etag
 
 from scorekeeper import figures
 from scorekeeper import live as live_layer
-from scorekeeper.errors import Refusal
+from scorekeeper.errors import Refusal, show_refusals_on
 from scorekeeper.forms import ActionForm, post_of
 from scorekeeper.games import EntryFacts, get_game
 from scorekeeper.languages import ZONE_COOKIE
@@ -59,7 +59,6 @@ from scorekeeper.scoresheet import corrections, entries, life, seats
 from scorekeeper.scoresheet.corrections import Fix, check_started
 from scorekeeper.scoresheet.series import read_series
 from scorekeeper.scoresheet.sheet import (
-    Corrected,
     Sheet,
     dealer_of,
     dealing_order,
@@ -79,55 +78,16 @@ from scorekeeper.sheet.forms import (
     hand_form,
     posted_positions,
 )
-from scorekeeper.sheet.page import page_of
+from scorekeeper.sheet.page import count_changes, page_of
 from scorekeeper.stream_caps import kept, stream_caps
 from scorekeeper.stream_caps import refused as too_many_streams
-from scorekeeper.terms import listed, say
+from scorekeeper.terms import say
 
 bp = Blueprint("sheet", __name__, url_prefix="/m")
 # The name this phone gave last, offered on the claim and watch form.
 bp.add_app_template_global(player_name)
-
-
-@bp.app_template_filter("count_changes")
-def count_changes(correction: Corrected, sheet: Sheet) -> str:
-    """What a correction changed besides the total, in words: calculator counts, named as the
-    calculator names them, and ticks."""
-    # Worded only for the counts that changed: a label is a lookup in the phone's language.
-    named = {calc.key: calc.label for calc in sheet.game.calculator_fields(sheet.table)}
-    old = correction.old_detail or {}
-    new = correction.new_detail or {}
-    old_counts, new_counts = old.get("counts") or {}, new.get("counts") or {}
-    # Counts are compared only between two calculator cells: a cell that became a plain total
-    # (or came from one) had no counts on that side, not counts of 0.
-    compared = sorted(set(old_counts) | set(new_counts)) if old_counts and new_counts else []
-    changes = [
-        # NOTE: a count a correction changed: what it counts, before → after ("aces 3 → 4").
-        _(
-            "%(what)s %(old)s → %(new)s",
-            what=str(named[key]) if key in named else key.replace("_", " "),
-            old=old_counts.get(key, 0),
-            new=new_counts.get(key, 0),
-        )
-        for key in compared
-        if old_counts.get(key, 0) != new_counts.get(key, 0)
-    ]
-    if old and bool(old_counts) != bool(new_counts):
-        # NOTE: a correction changed how a cell was entered: with the calculator, or as a total.
-        changes.append(
-            _("now from the calculator") if new.get("counts") else _("now a plain total")
-        )
-    old_ticks, new_ticks = set(old.get("ticks") or ()), set(new.get("ticks") or ())
-    for tick in sheet.ticks:
-        if (tick.key in old_ticks) != (tick.key in new_ticks):
-            # NOTE: a tick a correction changed, as its list of changes says it: %(tick)s is
-            # what the tick says ("cards split evenly", "black hand").
-            noted = say(tick.noted)
-            ticked = tick.key in new_ticks
-            changes.append(
-                _("%(tick)s ticked", tick=noted) if ticked else _("%(tick)s unticked", tick=noted)
-            )
-    return listed(changes)
+# What a correction changed besides the total, as a cell's trail says it.
+bp.add_app_template_filter(count_changes)
 
 
 def _entry_form(
@@ -570,6 +530,21 @@ def cell(code: str, number: int, position: int) -> str:
         if found.entry is not None
         else [],
     )
+
+
+def _refused_page(refusal: Refusal) -> Response:
+    """A refusal at a match, shown on its page so the phone can carry on from there."""
+    assert refusal.match is not None  # errors.py shows only a match's refusals here
+    # The match as stored now: a refusal under a write's lock carries the match as the lock
+    # read it, with a version its rollback took back.
+    match = read_match(refusal.match.code)
+    assert match is not None  # a match is never deleted
+    return render_match(
+        match, error=refusal.message, status=refusal.status, given_back=refusal.given_back
+    )
+
+
+bp.record_once(lambda state: show_refusals_on(state.app, _refused_page))
 
 
 def _action_form(match: StoredMatch) -> ActionForm:

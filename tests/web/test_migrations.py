@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
@@ -244,7 +245,7 @@ def test_the_ticks_go_down_to_a_column_each_and_come_back_as_every_sheet_showed_
     host.enter(brisca, 2, 0, 30, black_hand="y")
     guest.enter(brisca, 2, 1, 90)
 
-    def exported(code: str) -> dict[str, object]:
+    def exported(code: str) -> dict[str, Any]:
         return json.loads(host.get(f"/m/{code}/match.json").get_data(as_text=True))
 
     before = {code: exported(code) for code in (basra, brisca)}
