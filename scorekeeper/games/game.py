@@ -20,6 +20,7 @@ from .base import (
     MatchState,
     PlayOn,
     Problem,
+    Said,
     Settling,
     Standing,
     Table,
@@ -95,6 +96,10 @@ class Game:
     settles: Settling | None = None
     # The counts a hand must add up to when every side used the calculator.
     expected: tuple[Expected, ...] = ()
+    # The words of this game's own codes (its Terms and its Problems), by code: its name, its
+    # table rules, its calculator's lines, its refusals (scorekeeper/terms.py says them).
+    words: Mapping[str, Said] = {}
+    problem_words: Mapping[str, Said] = {}
     # What a phone's record counts of this game's hands besides points (feats_of), by key,
     # with the words it heads them with: Basra's basras, Pastura's pasturas...
     feats: tuple[tuple[str, Label], ...] = ()
