@@ -76,7 +76,7 @@ _SHARED_TERMS: dict[str, Wording] = {
     "cards_captured": lambda a: _("Cards captured"),
     "aces": lambda a: _("Aces"),
     "jacks": lambda a: _("Jacks"),
-    # NOTE: The Spanish deck's jack (sota), not the French deck's of Basra and Pastura.
+    # NOTE: The Spanish deck's jack (sota), not the French deck's.
     "jacks.spanish": lambda a: pgettext("the Spanish deck", "Jacks"),
     "threes": lambda a: _("Threes"),
     "kings": lambda a: _("Kings"),

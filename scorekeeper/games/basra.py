@@ -11,6 +11,7 @@ from .base import (
     EntryFacts,
     HandResult,
     Label,
+    MatchState,
     Problem,
     Said,
     Table,
@@ -102,6 +103,27 @@ WORDS: dict[str, Said] = {
     "tick.tied": says("Tied for most cards"),
     # NOTE: as "cards split evenly", with three players: two or three tied for the most cards.
     "tick.tied.noted": says("tied for most cards"),
+    # Points held over into a hand (Game.held_over_said), told where a side enters it.
+    "held_over": says_n(
+        "%(num)d majority points are held over: whoever takes the majority this hand adds them.",
+        "%(num)d majority points are held over: whoever takes the majority this hand adds them.",
+    ),
+    # NOTE: %(worth)s is the points the majority is worth this hand.
+    "held_over.worth": says_n(
+        "%(num)d majority points are held over: whoever takes the majority this hand adds "
+        "them (the majority is worth %(worth)s).",
+        "%(num)d majority points are held over: whoever takes the majority this hand adds "
+        "them (the majority is worth %(worth)s).",
+    ),
+    # NOTE: Basra's majority (most cards) bonus: %(worth)s is the points it is worth next
+    # hand, %(fresh)s its usual part and %(num)d the points held over from earlier hands.
+    "majority.next.held": says_n(
+        "Next majority worth %(worth)s: %(fresh)s, and %(num)d held over because nobody "
+        "took the majority before.",
+        "Next majority worth %(worth)s: %(fresh)s, and %(num)d held over because nobody "
+        "took the majority before.",
+    ),
+    "majority.next": says("Next majority worth %(worth)s."),
     # A phone's record (Game.feats).
     # NOTE: a phone's record: how many hands its side took Basra's majority (most cards).
     "majorities": says("Majorities taken"),
@@ -373,6 +395,23 @@ class Basra(PointsGame):
     def majority_worth(self, table: Table, held_over: int) -> int | None:
         """The 30 majority plus whatever earlier ties held over."""
         return MAJORITY + held_over
+
+    def held_over_said(self, table: Table, held: int, worth: int | None = None) -> Term | None:
+        """The majority points held over into this hand, and what the majority is worth."""
+        if not held:
+            return None
+        if worth is None:
+            return Term.of("held_over", num=held)
+        return Term.of("held_over.worth", num=held, worth=worth)
+
+    def next_hand_said(self, table: Table, state: MatchState) -> Term | None:
+        """What the next majority is worth, and why when points are held over."""
+        worth = state.next_majority
+        if worth is None:
+            return None
+        if state.held_over:
+            return Term.of("majority.next.held", num=state.held_over, worth=worth, fresh=MAJORITY)
+        return Term.of("majority.next", worth=worth)
 
     def held_after(self, table: Table, cells: Sequence[EntryFacts], held_over: int) -> int:
         """Points held over after a complete hand, under the table's carry-over rules."""

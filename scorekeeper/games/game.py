@@ -285,6 +285,15 @@ class Game:
         """What the majority is worth going into a hand (None: no carried-over majority)."""
         return None
 
+    def held_over_said(self, table: Table, held: int, worth: int | None = None) -> Term | None:
+        """What a side entering a hand is told of the points held over into it (None:
+        nothing held): worth, what they come to with the hand's own, where that is known."""
+        return None
+
+    def next_hand_said(self, table: Table, state: MatchState) -> Term | None:
+        """What the foot of the sheet says the next hand carries (None: nothing of note)."""
+        return None
+
     def held_after(self, table: Table, cells: Sequence[EntryFacts], held_over: int) -> int:
         """Points held over after a complete hand (only Basra holds any)."""
         return 0
