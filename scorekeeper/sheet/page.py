@@ -58,6 +58,10 @@ class Page:
     # Where the sides are level at the top: their names, "Us and Them".
     level: str
     trail: tuple[TrailLine, ...]
+    # Each tick's mark as a cell draws it beside its points (by the tick's key), and the key to
+    # every mark the sheet shows now: what it means, for the phones, the TV and the print.
+    tick_marks: dict[str, Markup]
+    marks_key: tuple[tuple[str, str], ...]
 
 
 def page_of(
@@ -107,7 +111,34 @@ def page_of(
         waiting=waiting_for(sheet, seats) if sheet.current_hand else Markup(""),
         level=level_names(sheet) if sheet.in_play and sheet.state.running else "",
         trail=trail,
+        tick_marks={tick.key: _mark(tick.mark, say(tick.noted)) for tick in sheet.ticks},
+        marks_key=marks_key(sheet),
     )
+
+
+# The marks a cell carries besides a tick's: how it was entered and whether the host changed it.
+FROM_CALCULATOR, CORRECTED = "≡", "✎"
+
+
+def _mark(sign: str, meaning: str) -> Markup:
+    """A mark beside a cell's points, saying what it means when touched or read aloud."""
+    return Markup('<span class="mark tick" title="%s">%s</span>') % (meaning, sign)
+
+
+def marks_key(sheet: Sheet) -> tuple[tuple[str, str], ...]:
+    """Each mark the sheet's cells show now, with what it means, in the order a cell draws them:
+    entered with the calculator, corrected by the host, then the game's ticks."""
+    cells = [cell for row in sheet.rows for cell in row.cells if cell.entry is not None]
+    shown: list[tuple[str, str]] = []
+    if any(cell.breakdown for cell in cells):
+        # NOTE: the key under the sheet: a cell entered with the calculator.
+        shown.append((FROM_CALCULATOR, _("from the calculator")))
+    if any(cell.corrections for cell in cells):
+        # NOTE: the key under the sheet: a cell the host changed.
+        shown.append((CORRECTED, _("corrected by the host")))
+    ticked = {key for cell in cells if cell.entry for key in cell.entry.facts.ticks}
+    shown += [(tick.mark, say(tick.noted)) for tick in sheet.ticks if tick.key in ticked]
+    return tuple(shown)
 
 
 def tie_asked(sheet: Sheet) -> str:
