@@ -176,13 +176,6 @@ class Scorekeeper(Flask):
             db.session.rollback()
             return super().dispatch_request()
 
-    def fresh_memory(self) -> None:
-        """Forget what this worker keeps in memory between requests, as a new worker process
-        starts without it: its streams end, and the match versions they were told and its
-        count of code misses start afresh. (The tests' one app is a new worker each test.)"""
-        live.renew(self)
-        guesses.forget(self)
-
 
 def _instance_secret_key(instance_path: str) -> str:
     """The signing key for phones' cookies: made once into instance/, never a default in code."""
