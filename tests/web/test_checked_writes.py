@@ -154,7 +154,11 @@ def test_a_phone_s_own_action_is_checked_before_its_work_runs(app: Flask) -> Non
     ran: list[PhoneAction] = []
 
     def work_for(action: PhoneAction) -> Callable[[], Done]:
-        return lambda: ran.append(action) or Done("done")
+        def work() -> Done:
+            ran.append(action)
+            return Done("done")
+
+        return work
 
     # A post's request, as every write is: one transaction (a GET's statements commit alone).
     with app.test_request_context(method="POST"):
