@@ -179,3 +179,24 @@ def test_a_phone_s_own_action_is_checked_before_its_work_runs(app: Flask) -> Non
 def test_every_action_has_its_rule() -> None:
     """permissions.refusal asks the action's own rule: there is one for every Action."""
     assert set(RULES) == set(Action)
+
+
+def test_an_action_s_work_sees_only_the_match_its_lock_read() -> None:
+    """The work (and any reader its rule needs) inside an action never reads the match the
+    route read before the lock: only the viewer's (or the locked one given to it), as the
+    last writer left it."""
+    read_before = []
+    for module in sorted(SCORESHEET.glob("*.py")):
+        for action in ast.walk(ast.parse(module.read_text())):
+            if not isinstance(action, ast.FunctionDef):
+                continue
+            if "match" not in {arg.arg for arg in action.args.args}:
+                continue
+            for inner in action.body:
+                if isinstance(inner, ast.FunctionDef):
+                    read_before += [
+                        f"{module.name}: {action.name}.{inner.name} line {name.lineno}"
+                        for name in ast.walk(inner)
+                        if isinstance(name, ast.Name) and name.id == "match"
+                    ]
+    assert read_before == []
