@@ -122,7 +122,7 @@ def seats_at(match: StoredMatch) -> list[StoredSeat]:
     reads them under its lock), each with its side from the match's as read."""
     sides: dict[int | None, StoredSide] = {side.id: side for side in match.sides}
     rows = db.session.execute(SEATS_OF, {"match_id": match.id})
-    return [StoredSeat(*row, sides.get(row.side_id)) for row in rows]
+    return [StoredSeat(**row._mapping, side=sides.get(row.side_id)) for row in rows]
 
 
 class Action(Enum):

@@ -409,7 +409,7 @@ def read_trail(match: StoredMatch) -> tuple[Corrected, ...]:
     """The match's corrections, oldest first, each with its side from the match's as read."""
     sides = {side.id: side for side in match.sides}
     rows = db.session.execute(TRAIL_OF, {"match_id": match.id})
-    return tuple(Corrected(*row, sides[row.side_id]) for row in rows)
+    return tuple(Corrected(**row._mapping, side=sides[row.side_id]) for row in rows)
 
 
 def load_sheet(match: StoredMatch, *, corrections: bool = True) -> Sheet:
