@@ -110,6 +110,12 @@ def fields_of(table: Table) -> dict[str, tuple[str, int]]:
     return found
 
 
+def tick_field(tick: str, at: str = "") -> str:
+    """The entry forms' field for a tick (tests/oracle.py's TICKS); `at` "_0"… for a side's
+    line of the host's whole-hand forms."""
+    return f"{tick}{at}"
+
+
 def posted_counts(table: Table, counts: dict[str, int]) -> dict[str, str]:
     """Counts as the calculator's form posts them (a flag ticked is "y", unticked absent)."""
     form: dict[str, str] = {}
@@ -431,7 +437,7 @@ class TablesPlayed(RuleBasedStateMachine):
             if self.table.rule("black_hand", "off") == "on":
                 black = dealt["black"] == side if agree else draw(st.booleans(), label="black")
                 if black:
-                    form["black_hand"] = "y"
+                    form[tick_field("black_hand")] = "y"
             return form
         if self.table.game == "brisca" and agree:
             points = dealt["points"] or [calculated(self.table, c) for c in dealt["counts"]]
@@ -448,11 +454,11 @@ class TablesPlayed(RuleBasedStateMachine):
             else:
                 tick = draw(st.booleans(), label="even split")
             if tick:
-                ticks["even_split"] = "y"
+                ticks[tick_field("even_split")] = "y"
         if self.table.rule("black_hand", "off") == "on":
             black = dealt["black"] == side if agree else draw(st.booleans(), label="black")
             if black:
-                ticks["black_hand"] = "y"
+                ticks[tick_field("black_hand")] = "y"
         return {"points": total, **ticks}
 
     # The table's moves.
@@ -506,7 +512,7 @@ class TablesPlayed(RuleBasedStateMachine):
     def typed(self, form: dict[str, Any], calc: bool, at: str = "") -> dict[str, Any]:
         """The cell a form (or one side's part of the whole-hand form, `at` "_0"…) asks for,
         as the export shows cells (a calculator cell's points left to the oracle)."""
-        ticks = [tick for tick in oracle.TICKS if f"{tick}{at}" in form]
+        ticks = [tick for tick in oracle.TICKS if tick_field(tick, at) in form]
         if not calc:
             return oracle.cell(-1, int(form[f"points{at}"]), None, ticks)
         counts = {
@@ -632,9 +638,9 @@ class TablesPlayed(RuleBasedStateMachine):
         for side in offered:
             typed = self.values(data, number, side, calc=False, odds=odds)
             form[f"points_{side}"] = typed["points"]
-            for tick in ("even_split", "black_hand"):
-                if tick in typed:
-                    form[f"{tick}_{side}"] = "y"
+            for tick in oracle.TICKS:
+                if tick_field(tick) in typed:
+                    form[tick_field(tick, f"_{side}")] = "y"
             form[f"revision_{side}"] = stored.get((number, side), 0)
             cells[side] = self.typed(form, False, f"_{side}")
         return form, cells
@@ -713,7 +719,7 @@ class TablesPlayed(RuleBasedStateMachine):
         form = self.values(data, number, side, calc)
         form |= {"hand": number, "revision": revision, "reason": "the table said so"}
         if self.table.game == "brisca" and not calc and draw(st.booleans(), label="last trick"):
-            form["last_trick"] = "y"
+            form[tick_field("last_trick")] = "y"
         base = f"/m/{self.code}/hand/{number}/side/{side}"
         if calc:
             url = f"{base}/calc"
@@ -749,9 +755,9 @@ class TablesPlayed(RuleBasedStateMachine):
         for side in range(self.table.sides):
             typed = self.values(data, number, side, calc=False)
             form[f"points_{side}"] = typed["points"]
-            for tick in ("even_split", "black_hand"):
-                if tick in typed:
-                    form[f"{tick}_{side}"] = "y"
+            for tick in oracle.TICKS:
+                if tick_field(tick) in typed:
+                    form[tick_field(tick, f"_{side}")] = "y"
             form[f"revision_{side}"] = stored.get((number, side), 0)
         if stale:
             side = draw(st.integers(0, self.table.sides - 1), label="stale side")
