@@ -134,6 +134,8 @@ def posted_counts(table: Table, counts: dict[str, int]) -> dict[str, str]:
 # 13 clubs, a double basra, an early victory): so hands are dealt leaning toward them, each
 # shape this often (docs/testing.md, "How many matches the state machine plays").
 TIES_DEALT = 0.4
+# A tie after a tie: Basra's second tie in a row is where stacking and lapsing part.
+TIES_AFTER_A_TIE = 0.7
 # One side takes every scoring card (Basra and Pastura: aces, jacks, 2♣, 10♦; Brasta: every
 # club, or every ace).
 SWEEPS_DEALT = 0.2
@@ -151,14 +153,14 @@ def scoring(game: str, sweep: str, card: tuple[int, str]) -> bool:
     return rank in (1, 11) or card in ((2, "C"), (10, "D"))
 
 
-def deal(rnd: random.Random, table: Table) -> dict[str, Any]:
+def deal(rnd: random.Random, table: Table, after_a_tie: bool = False) -> dict[str, Any]:
     """One hand's piles: each side's counts (and Brisca's card points), ties and sweeps
     often."""
     n = table.sides
-    tie = rnd.random() < TIES_DEALT
+    tie = rnd.random() < (TIES_AFTER_A_TIE if after_a_tie else TIES_DEALT)
     if table.game == "other":
         # Nothing to deal: a side's total is any number.
-        return {"counts": None, "points": None, "black": None}
+        return {"counts": None, "points": None, "black": None, "tie": tie}
     if table.game == "brisca":
         values = [v for v in oracle.BRISCA_VALUES.values() for _ in range(4)] + [0] * 20
         keys = [k for k in oracle.BRISCA_VALUES for _ in range(4)] + [""] * 20
@@ -181,8 +183,8 @@ def deal(rnd: random.Random, table: Table) -> dict[str, Any]:
             points = [top, top] if n == 2 else [top, top, 120 - 2 * top]
             rnd.shuffle(points)
             # Counts that make a tie are not dealt here: a tied round is entered plainly.
-            return {"counts": None, "points": points, "black": black}
-        return {"counts": counts, "points": points, "black": black}
+            return {"counts": None, "points": points, "black": black, "tie": tie}
+        return {"counts": counts, "points": points, "black": black, "tie": False}
     pack = [(rank, suit) for rank in range(1, 14) for suit in "SHDC"]
     rnd.shuffle(pack)
     sweep = None
@@ -249,7 +251,7 @@ def deal(rnd: random.Random, table: Table) -> dict[str, Any]:
         holders = [s for s in range(n) if sizes[s] == top]
         for s in range(n):
             counts[s]["most_cards"] = (ALONE if len(holders) == 1 else TIED) if s in holders else NO
-    return {"counts": counts, "points": None, "black": None}
+    return {"counts": counts, "points": None, "black": None, "tie": tie}
 
 
 def random_counts(draw: Any, table: Table) -> dict[str, int]:
@@ -388,7 +390,8 @@ class TablesPlayed(RuleBasedStateMachine):
     def dealt(self, number: int) -> dict[str, Any]:
         """The piles of hand `number`, dealt the first time it is asked for."""
         if number not in self.deals:
-            self.deals[number] = deal(self.rnd, self.table)
+            before = self.deals.get(number - 1)
+            self.deals[number] = deal(self.rnd, self.table, bool(before and before["tie"]))
         return self.deals[number]
 
     def post(
@@ -566,7 +569,7 @@ class TablesPlayed(RuleBasedStateMachine):
         """The table plays a few hands in a row, as a real one does between two looks at the
         sheet: the held-over majorities, second ties in a row and rounds won that a match
         reaches only after several hands."""
-        for _ in range(data.draw(st.integers(2, 4), label="hands in a row")):
+        for _ in range(data.draw(st.integers(2, 5), label="hands in a row")):
             self.play_open_hand(data)
 
     def play_open_hand(self, data: st.DataObject) -> None:
