@@ -39,7 +39,7 @@ from tests import oracle
 from tests.conftest import _emptied, fresh_memory
 from tests.examples import examples
 from tests.oracle import ALONE, NO, TIED, Table, calculated
-from tests.phones import Phone, seat_of, snapshot, totals
+from tests.phones import Phone, seat_of, snapshot, stored_match, totals
 
 # The New match form's choices, as docs/rules/*.md, "Table", lists them: format -> (sides,
 # players a side).
@@ -133,14 +133,14 @@ def posted_counts(table: Table, counts: dict[str, int]) -> dict[str, str]:
 # Dealt at random, most hands would never reach the rules' rarer lines (a second tie in a row,
 # 13 clubs, a double basra, an early victory): so hands are dealt leaning toward them, each
 # shape this often (docs/testing.md, "How many matches the state machine plays").
-TIES_DEALT = 0.4
+TIES_DEALT = 0.5
 # A tie after a tie: Basra's second tie in a row is where stacking and lapsing part.
-TIES_AFTER_A_TIE = 0.7
+TIES_AFTER_A_TIE = 0.8
 # One side takes every scoring card (Basra and Pastura: aces, jacks, 2♣, 10♦; Brasta: every
 # club, or every ace).
 SWEEPS_DEALT = 0.2
 # A side with two jacks makes a double basra (where the table plays them).
-DOUBLES_DEALT = 0.7
+DOUBLES_DEALT = 0.8
 
 
 def scoring(game: str, sweep: str, card: tuple[int, str]) -> bool:
@@ -569,17 +569,26 @@ class TablesPlayed(RuleBasedStateMachine):
         """The table plays a few hands in a row, as a real one does between two looks at the
         sheet: the held-over majorities, second ties in a row and rounds won that a match
         reaches only after several hands."""
-        for _ in range(data.draw(st.integers(2, 5), label="hands in a row")):
+        for _ in range(data.draw(st.integers(2, 6), label="hands in a row")):
             self.play_open_hand(data)
 
     def play_open_hand(self, data: st.DataObject) -> None:
         """Every side yet to enter the open hand enters it, mostly as the pack was dealt: a
         side with a phone from its phone, a side without one filled in by the host; a round
-        tied at the top is told who took the last trick."""
+        tied at the top is told who took the last trick. A match won is ended from a phone
+        at the table, and an ended one followed by its rematch, as a table plays on."""
         draw = data.draw
         export = self.export()
         worked = self.worked(export)
+        if export["status"] == "ended":
+            self.rematch()
+            return
         if export["status"] != "open":
+            return
+        if worked.winner is not None:
+            seated = [phone for phones in self.holders.values() for phone in phones]
+            ender = draw(st.sampled_from([self.host, *seated]), label="ends the match")
+            self.post(ender, f"/m/{self.code}/end", {}, refused=False)
             return
         if worked.waiting is not None:
             waited = oracle.cells_of(export["hands"][worked.waiting - 1], self.table.sides)
@@ -594,7 +603,8 @@ class TablesPlayed(RuleBasedStateMachine):
             return
         hand = export["hands"][number - 1]["cells"] if number <= len(export["hands"]) else []
         entered = {cell["side"] for cell in hand}
-        calc = bool(fields_of(self.table)) and draw(st.booleans(), label="calculator")
+        # The calculator two hands in three: its counts are where the scoring lines are.
+        calc = bool(fields_of(self.table)) and draw(st.integers(0, 2), label="calculator") > 0
         own = self.side_of(self.host)
         # The host's part: its own side and every side no phone holds, from its one form.
         keeps = [
@@ -885,6 +895,27 @@ class TablesPlayed(RuleBasedStateMachine):
             form,
             refused=True if not (may and side in tied) else False,
         )
+
+    @precondition(lambda self: bool(self.code) and self.export()["status"] == "ended")
+    @rule()
+    def rematch(self) -> None:
+        """The host starts the rematch of an ended match and opens its table; every phone
+        takes its side there again, and the table plays a new sheet by the same rules (a
+        match decided in a few hands leaves steps to play)."""
+        self.post(self.host, f"/m/{self.code}/rematch", {}, refused=False)
+        code = stored_match(self.app, self.code).rematch_code
+        assert code is not None
+        self.code, self.deals = code, {}
+        self.post(self.host, f"/m/{code}/open", {}, refused=False)
+        # The host, holding a side, has it at the rematch already.
+        for side, phones in self.holders.items():
+            for phone in phones:
+                if phone is not self.host:
+                    assert phone.post("/join", {"code": code.lower()}).status_code == 200
+                    self.post(phone, f"/m/{code}/claim", {"target": side}, refused=False)
+        for phone in self.watchers:
+            if phone is not self.host:
+                assert phone.join(code, None).status_code == 200
 
     @precondition(lambda self: self.last is not None)
     @rule()
