@@ -655,8 +655,22 @@ class TablesPlayed(RuleBasedStateMachine):
                 if tick_field(tick) in typed:
                     form[tick_field(tick, f"_{side}")] = "y"
             form[f"revision_{side}"] = stored.get((number, side), 0)
-            cells[side] = self.typed(form, False, f"_{side}")
+            cells[side] = self.kept_or_typed(number, side, self.typed(form, False, f"_{side}"))
         return form, cells
+
+    def kept_or_typed(self, number: int, side: int, typed: dict[str, Any]) -> dict[str, Any]:
+        """A cell of the host's whole-hand forms as it would stand: left as it was (its points
+        and ticks), it keeps what it holds, its calculator counts too; else what was typed."""
+        hands = self.export()["hands"]
+        if number > len(hands):
+            return typed
+        cell = oracle.cells_of(hands[number - 1], self.table.sides)[side]
+        kept = cell is not None and all(
+            cell["points"] == typed["points"]
+            and oracle.ticked(cell, tick) == oracle.ticked(typed, tick)
+            for tick in oracle.TICKS
+        )
+        return cell if cell is not None and kept else typed
 
     @rule(data=st.data())
     def host_enters_the_whole_hand(self, data: st.DataObject) -> None:
@@ -782,13 +796,7 @@ class TablesPlayed(RuleBasedStateMachine):
         # side's to enter: the host may not fill it.
         fills_held = False
         for side, cell in enumerate(cells):
-            typed = self.typed(form, False, f"_{side}")
-            kept = cell is not None and all(
-                cell["points"] == typed["points"]
-                and oracle.ticked(cell, tick) == oracle.ticked(typed, tick)
-                for tick in oracle.TICKS
-            )
-            fixed[side] = cell if kept else typed
+            fixed[side] = self.kept_or_typed(number, side, self.typed(form, False, f"_{side}"))
             if cell is None and number == self.worked(export).open_hand and self.holders[side]:
                 fills_held = True
         must_refuse = (
