@@ -204,6 +204,55 @@ def test_an_entry_whose_answer_never_came_is_sent_again_and_recorded_once(
     assert [(e.points, e.revision) for e in stored_entries(live_server, code, 1, 0)] == [(40, 1)]
 
 
+def test_an_entry_recorded_while_its_answer_was_lost_is_not_carried_to_the_next_hand(
+    live_server, new_phone, phones
+):
+    # The flood's case (issue 46): Alice's entry completes hand 1, but its answers never come
+    # back. The ring of her own entry redraws the sheet meanwhile: the form for hand 2 comes
+    # empty (her 40 is not offered again as hand 2's), and the kept post goes again at once;
+    # once an answer comes, its key tells her it was recorded, never a refusal she could not
+    # act on.
+    code, alice, ben = basra_table(new_phone, phones)
+    ben.enter(code, 1, 1, 5)
+    stay(alice)
+    losing = [True]
+    lost: list[int] = []
+
+    def answers_lost(route: Route) -> None:
+        """The post reaches the app; while `losing`, its answer never reaches the phone."""
+        if not losing[0]:
+            route.continue_()
+            return
+        lost.append(route.fetch(max_redirects=0).status)
+        route.abort("timedout")
+
+    alice.route("**/enter", answers_lost)
+    alice.get_by_label(PLAIN_TOTAL).fill("40")
+    alice.get_by_role("button", name="Enter", exact=True).click()
+    # The sheet moved on with her entry in it; the outbox still waits to hear of it.
+    expect(alice.locator("table.sheet tr.totals td")).to_have_text(["40", "5"], timeout=LIVE_MS)
+    expect(alice.locator("#entry h2")).to_have_text("Hand 2: Alice")
+    expect(alice.get_by_label(PLAIN_TOTAL)).to_have_value("")
+    expect(alice.locator("#entry .moved")).to_have_count(0)
+    expect(alice.locator("#outbox .kept")).to_have_count(1)
+    # The table plays on: Ben's next entry rings, her sheet is drawn again, and the kept post
+    # goes with it (not a while later), answered this time.
+    losing[0] = False
+    ben.enter(code, 2, 1, 7)
+    # What became of it, said once each: the first post's words, kept in her session since.
+    told(alice, "Already recorded.")
+    told(alice, "Hand 1: Alice 40 recorded.")
+    assert set(lost) == {302}
+    expect(alice.locator("#outbox .outbox-item")).to_have_count(0)
+    # Her next entry is hand 2's, recorded as any other.
+    alice.get_by_label(PLAIN_TOTAL).fill("12")
+    alice.get_by_role("button", name="Enter", exact=True).click()
+    told(alice, "Hand 2: Alice 12 recorded.")
+    assert [(e.points, e.revision) for e in stored_entries(live_server, code, 1, 0)] == [(40, 1)]
+    assert [e.points for e in stored_entries(live_server, code, 2, 0)] == [12]
+    not_reloaded(alice)
+
+
 def test_an_entry_the_server_could_not_read_in_time_is_sent_again_and_recorded_once(
     live_server, new_phone, phones
 ):
