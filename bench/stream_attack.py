@@ -64,10 +64,10 @@ def held(base: str, paths: list[str]) -> tuple[list, int]:
     return sockets, refused
 
 
-def busy(base: str, stop: threading.Event) -> str:
-    """The attacker's own match, where it posts ENTRIES_PER_SECOND entries a second until
-    `stop`: its code."""
-    alice, ben = HttpPhone(base, ATTACKER), HttpPhone(base, ATTACKER)
+def busy(base: str, stop: threading.Event, address: str = ATTACKER) -> str:
+    """The attacker's own match, where it posts ENTRIES_PER_SECOND entries a second from
+    `address` until `stop`: its code."""
+    alice, ben = HttpPhone(base, address), HttpPhone(base, address)
     code = new_match(alice)
     assert ben.post(f"/m/{code}/claim", {"target": 1})[0] == 200
 

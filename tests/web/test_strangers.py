@@ -15,10 +15,11 @@ import socket
 import threading
 import urllib.parse
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 
 import pytest
+import sqlalchemy as sa
 
 from tests.servers import HttpPhone, gunicorn
 from tests.waiting import wait_until
@@ -179,3 +180,76 @@ def test_one_address_holds_only_its_share_of_a_worker_s_connections(migrated_dat
         # Their connections gone, the address is served again.
         stranger = HttpPhone(url, trickler)
         assert wait_until(lambda: stranger.get("/")[0] == 200, 10)
+
+
+@contextmanager
+def match_locked(database_url: str, code: str) -> Iterator[Callable[[int], bool]]:
+    """The match's write lock held from outside, as a slow write holds it during a flood:
+    yields whether `n` posts wait for it (known on PostgreSQL; SQLite cannot say, so it is
+    taken as so); released after."""
+    engine = sa.create_engine(database_url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as holder:
+            if engine.dialect.name == "sqlite":
+                holder.exec_driver_sql("BEGIN IMMEDIATE")
+                yield lambda n: True
+            else:
+                transaction = holder.begin()
+                holder.execute(
+                    sa.text("SELECT id FROM match WHERE code = :code FOR UPDATE"), {"code": code}
+                )
+
+                def waiting(n: int) -> bool:
+                    with engine.connect() as looking:
+                        return (
+                            looking.scalar(
+                                sa.text(
+                                    "SELECT count(*) FROM pg_stat_activity WHERE "
+                                    "datname = current_database() AND wait_event_type = 'Lock'"
+                                )
+                            )
+                            >= n
+                        )
+
+                yield waiting
+                transaction.commit()
+            if engine.dialect.name == "sqlite":
+                holder.exec_driver_sql("COMMIT")
+    finally:
+        engine.dispose()
+
+
+def test_a_post_whose_phone_gave_up_waiting_is_told_already_recorded_when_sent_again(
+    migrated_database,
+):
+    # The match's lock is held (a flood, a slow write): Alice's entry waits for it, her
+    # phone gives up on the answer and closes the connection, and her outbox sends the same
+    # post again, with the same key, which waits too. Once the lock goes, one of them records
+    # it, and the answer she gets says so: recorded, never a refusal (409) she could not act on.
+    with gunicorn(migrated_database, workers=2) as (url, _):
+        alice, ben, code = table(url)
+        assert ben.post(f"/m/{code}/enter", {"hand": 1, "side": 1, "points": 5})[0] == 200
+        key = uuid.uuid4().hex
+        entry = {"hand": 1, "side": 0, "points": 40, "key": key}
+        resent: list[tuple[int, str]] = []
+        with match_locked(migrated_database, code) as waiting:
+            body = urllib.parse.urlencode({"csrf_token": alice.token, **entry}).encode()
+            with connect(url) as first:
+                first.sendall(request_head(url, f"/m/{code}/enter", alice, len(body)) + body)
+                assert wait_until(lambda: waiting(1), 10)
+            # Gave up: closed unanswered. Sent again by the outbox.
+            again = threading.Thread(
+                target=lambda: resent.append(alice.post(f"/m/{code}/enter", entry)), daemon=True
+            )
+            again.start()
+            assert wait_until(lambda: waiting(2), 10)
+        again.join(15)
+        assert resent, "the resend was never answered"
+        status, page = resent[0]
+        assert status == 200
+        assert "Already recorded." in page or "Hand 1: Alice 40 recorded." in page
+        assert entries_of(migrated_database, 0) == [40]
+        # And it is the same post sent a third time: recorded once, said so.
+        status, page = alice.post(f"/m/{code}/enter", entry)
+        assert (status, "Already recorded." in page) == (200, True)
+        assert entries_of(migrated_database, 0) == [40]
