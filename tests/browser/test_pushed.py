@@ -13,6 +13,7 @@ from playwright.sync_api import Page, Route, expect
 from scorekeeper import live
 from tests.browser.moves import LIVE_MS, PLAIN_TOTAL, cell, not_reloaded, seat, stay, told
 from tests.browser.test_live_table import stored_entries
+from tests.streams import Stream, close_all
 from tests.words import words
 
 if TYPE_CHECKING:
@@ -436,3 +437,42 @@ def test_without_event_source_the_page_fetches_on_a_slow_timer(
     expect(cell(alice, 1, 1)).to_have_text("5", timeout=LIVE_MS)
     not_reloaded(alice)
     assert alice.evaluate("typeof window.EventSource") == "undefined"
+
+
+def test_a_page_whose_stream_is_refused_keeps_up_by_its_safety_fetch_then_streams_again(
+    live_server, new_phone, phones, monkeypatch
+):
+    # The worker's budget is one stream, held by a stranger (issue 46): Alice's page is
+    # refused its stream (429), fetches its live part at its slow pace instead (a quarter of
+    # the safety fetch's period: 1 s here), and opens its stream once there is room.
+    app = live_server.app
+    monkeypatch.setitem(app.config, "SAFETY_FETCH_SECONDS", 4)
+    monkeypatch.setitem(app.config, "STREAMS_PER_WORKER", 1)
+    # A stream closed by its reader ends at its next chunk: soon.
+    monkeypatch.setitem(app.config, "STREAM_HEARTBEAT", 0.2)
+    keeper, ben = phones(), phones()
+    code = keeper.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
+    ben.join(code, side=1)
+    stranger = phones().client.get(f"/m/{code}/events")
+    assert stranger.status_code == 200
+    held = Stream(stranger.response, stranger.close)
+    try:
+        alice = new_phone()
+        alice.add_init_script(RECORD_STREAMS)
+        refused = []
+        alice.on("response", lambda r: refused.append(r.status) if "/events" in r.url else None)
+        seat(alice, code, "Alice")
+        stay(alice)
+        alice.wait_for_function("() => window.streamsOpened.some(s => s.readyState === 2)")
+        assert 429 in refused
+        ben.enter(code, 1, 1, 5)
+        expect(cell(alice, 1, 1)).to_have_text("5", timeout=LIVE_MS)
+    finally:
+        close_all([held])
+    # Room again: the page asks for its stream at that pace, and holds it.
+    alice.wait_for_function(
+        "() => window.streamsOpened.some(s => s.readyState === 1)", timeout=LIVE_MS
+    )
+    ben.enter(code, 1, 1, 6)
+    expect(cell(alice, 1, 1)).to_have_text("6", timeout=LIVE_MS)
+    not_reloaded(alice)
