@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.stream_attack import busy
+from scorekeeper.live.stream import HEARTBEAT
 from scorekeeper.serve import allow_open_streams
 from tests.conftest import REDIS
 from tests.servers import HttpPhone, gunicorn, migrate, new_database
@@ -177,6 +178,9 @@ def main(streams: int = 12000, addresses: int = 49, bodies: int = 10500) -> None
             "RATELIMIT_STORAGE_URI": REDIS,
             "RATELIMIT_KEY_PREFIX": prefix,
             "METRICS_TOKEN": TOKEN,
+            # Production's heartbeat, not the test servers' half second: thousands of held
+            # streams would otherwise each write and renew its lease twice a second.
+            "STREAM_HEARTBEAT": str(HEARTBEAT),
         }
         with gunicorn(url, workers=2, **settings) as (base, _):
             host, guest, code = table(base)

@@ -25,6 +25,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from scorekeeper.live.stream import HEARTBEAT
 from tests.conftest import REDIS
 from tests.servers import HttpPhone, gunicorn, migrate, new_database
 from tests.web.test_stream_attack import ATTACKER, knock, let_go, new_match, table
@@ -91,7 +92,12 @@ def main(streams: int = 1000) -> None:
     with tempfile.TemporaryDirectory() as folder, new_database(Path(folder)) as url:
         migrate(url)
         prefix = f"bench-{uuid.uuid4().hex[:8]}"
-        settings: dict[str, Any] = {"RATELIMIT_STORAGE_URI": REDIS, "RATELIMIT_KEY_PREFIX": prefix}
+        # Production's heartbeat, not the test servers' half second (bench/strangers.py).
+        settings: dict[str, Any] = {
+            "RATELIMIT_STORAGE_URI": REDIS,
+            "RATELIMIT_KEY_PREFIX": prefix,
+            "STREAM_HEARTBEAT": str(HEARTBEAT),
+        }
         with gunicorn(url, workers=2, **settings) as (base, _):
             host, guest, code = table(base)
             print(f"quiet: {measured(host, guest, code, 1)}")
