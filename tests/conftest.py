@@ -29,7 +29,7 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 
-from scorekeeper import Scorekeeper, create_app, guesses, live
+from scorekeeper import Scorekeeper, create_app, guesses, live, new_matches
 from scorekeeper.extensions import db
 from tests import examples  # noqa: F401  (registers the fast lane's Hypothesis profile)
 from tests.phones import Phone
@@ -307,6 +307,7 @@ def fresh_memory(app: Flask) -> None:
     live.stop(app)
     live.init_app(app)
     guesses.init_app(app)
+    new_matches.init_app(app)
     # Served by the tests' threads (the test client's, the browser tests' server): started
     # here, as gunicorn.conf.py starts a worker's.
     live.start(app, gevent=False)
