@@ -4,9 +4,13 @@ failed on the app before its fix."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
+from tests.browser.conftest import SUB_PIXEL
 from tests.browser.moves import LIVE_MS, create_match, enter, join, told
 
 pytestmark = pytest.mark.browser
@@ -91,8 +95,11 @@ def test_every_control_on_the_main_pages_is_a_thumb_big(new_phone, artifacts):
 FIVE = ["Charlie", "Alexandra", "Maximilian", "Grandma Rose", "Bob"]
 
 # Each word of each side's name in the sheet's head, as the lines it is drawn on: a word
-# split across two lines ("Charli/e") is drawn on two. And whether the name shows whole.
-MEASURE_NAMES = """() => [...document.querySelectorAll("table.sheet thead .name")].map((name) => {
+# split across two lines ("Charli/e") is drawn on two. And whether the name shows whole: its
+# text drawn inside its column, measured in the fractions of a pixel it is drawn at (the
+# element's scroll sizes are rounded to whole pixels, and were a pixel apart in Noto with
+# nothing cut), allowing what a person cannot see (SUB_PIXEL), no more.
+MEASURE_NAMES = """(subPixel) => [...document.querySelectorAll("table.sheet thead .name")].map((name) => {
         const text = name.firstChild;
         const words = [];
         for (const found of text.data.matchAll(/\\S+/g)) {
@@ -101,8 +108,13 @@ MEASURE_NAMES = """() => [...document.querySelectorAll("table.sheet thead .name"
             range.setEnd(text, found.index + found[0].length);
             words.push([found[0], range.getClientRects().length]);
         }
-        return {words, whole: name.scrollWidth <= name.clientWidth + 0.5
-                              && name.scrollHeight <= name.clientHeight + 0.5};
+        const column = name.closest("th").getBoundingClientRect();
+        const all = document.createRange();
+        all.selectNodeContents(text);
+        const whole = [...all.getClientRects()].every((line) =>
+            column.left - subPixel <= line.left && line.right <= column.right + subPixel
+            && column.top - subPixel <= line.top && line.bottom <= column.bottom + subPixel);
+        return {words, whole};
     })"""
 
 
@@ -118,7 +130,7 @@ def test_five_long_names_are_never_split_inside_a_word(new_phone, phones, artifa
     page.goto(f"/m/{code}")
     expect(page.locator("table.sheet thead .name")).to_have_text(FIVE)
 
-    measured = page.evaluate(MEASURE_NAMES)
+    measured = page.evaluate(MEASURE_NAMES, SUB_PIXEL)
     page.screenshot(path=artifacts / f"sheet-five-sides-{locale}.png", full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert [word for name in measured for word in name["words"] if word[1] != 1] == []
@@ -224,3 +236,43 @@ def test_the_charts_words_read_on_a_phone_and_across_the_room(new_phone, phones,
     assert min(smallest(tv)) >= 20, tv
     laptop.screenshot(path=artifacts / "chart-tv-1280x720.png", full_page=True)
     assert laptop.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")
+
+
+# The fonts phones draw with (static/app.css names them first); .ci/run installs them.
+PHONE_FONTS = {"Roboto", "Noto Sans Arabic"}
+
+
+def drawn_with(page: Page, selector: str) -> set[str]:
+    """The fonts Chromium drew an element's text with, as its DevTools say (each glyph's)."""
+    devtools = page.context.new_cdp_session(page)
+    devtools.send("DOM.enable")
+    devtools.send("CSS.enable")
+    root = devtools.send("DOM.getDocument")["root"]["nodeId"]
+    node = devtools.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    fonts = devtools.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+    return {font["familyName"] for font in fonts}
+
+
+def installed_fonts() -> set[str]:
+    """The families this machine's fontconfig offers (FONTCONFIG_FILE may narrow them)."""
+    listed = subprocess.run(["fc-list", ":", "family"], capture_output=True, text=True).stdout
+    return {family for line in listed.splitlines() for family in line.split(",")}
+
+
+def test_pages_draw_with_the_fonts_phones_draw_with(new_phone):
+    """The page's words are drawn in Roboto, and Arabic in Noto Sans Arabic, as on an Android
+    phone, wherever the machine has them (CI installs them: .ci/run); without them, in the
+    machine's own sans-serif, the stack's last word."""
+    page = new_phone(locale="ar")
+    page.goto("/")
+    stack = [
+        name.strip().strip('"')
+        for name in page.evaluate("getComputedStyle(document.body).fontFamily").split(",")
+    ]
+    assert stack[:2] == ["Roboto", "system-ui"] and "Noto Sans Arabic" in stack, stack
+    fonts = drawn_with(page, "h1") | drawn_with(page, ".bar .brand")
+    if os.environ.get("SCOREKEEPER_REQUIRE_CHROMIUM") or PHONE_FONTS <= installed_fonts():
+        # Arabic words in Noto Sans Arabic; the Latin "Scorekeeper" of the bar in Roboto.
+        assert PHONE_FONTS <= fonts, fonts
+    else:
+        assert fonts and not fonts & PHONE_FONTS, fonts
