@@ -15,6 +15,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 from scorekeeper.forms import (
     ENTER_A_NUMBER,
     RELOAD,
+    HiddenNumberField,
     KeyedForm,
     PointsField,
     printable,
@@ -67,10 +68,10 @@ TICKS = {
 class EntryForm(KeyedForm):
     """A side's plain total for the open hand."""
 
-    hand = IntegerField(
+    hand = HiddenNumberField(
         validators=[InputRequired(message=RELOAD), NumberRange(min=1, max=10_000, message=RELOAD)]
     )
-    side = IntegerField(
+    side = HiddenNumberField(
         validators=[InputRequired(message=RELOAD), NumberRange(min=0, max=7, message=RELOAD)]
     )
     points = PointsField(
@@ -80,7 +81,9 @@ class EntryForm(KeyedForm):
     )
     # The cell's revision the form was drawn with (0: empty), so a partner's or the host's
     # change made meanwhile is not silently replaced.
-    revision = IntegerField(validators=[Optional(), NumberRange(min=0, max=10**9, message=RELOAD)])
+    revision = HiddenNumberField(
+        validators=[Optional(), NumberRange(min=0, max=10**9, message=RELOAD)]
+    )
     even_split = BooleanField(_l("Cards split evenly (26–26): nobody took the majority"))
     black_hand = BooleanField(_l("Black hand: we held Ace, Three and King of trumps"))
 
@@ -138,7 +141,7 @@ def hand_form(
         setattr(
             HandForm,
             f"revision_{at}",
-            IntegerField(
+            HiddenNumberField(
                 validators=[
                     InputRequired(message=RELOAD),
                     NumberRange(min=0, max=10**9, message=RELOAD),
@@ -166,7 +169,7 @@ def hand_facts(form: FlaskForm, at: int, ticks: tuple[str, ...]) -> EntryFacts:
 class CorrectionForm(EntryForm):
     """The host's new value for a cell, against the revision the host saw."""
 
-    revision = IntegerField(
+    revision = HiddenNumberField(
         validators=[InputRequired(message=RELOAD), NumberRange(min=0, max=10**9, message=RELOAD)]
     )
     last_trick = BooleanField(TICKS["last_trick"])

@@ -81,6 +81,9 @@ def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
             default=str(game.default_target),
             validators=[InputRequired(message=_l("Choose the target."))],
             invalid_choice_message=NOT_A_CHOICE,
+            # A list always has one chosen (the default), so it is not marked required: HTML
+            # asks a required list to open on an empty choice, which this one has none of.
+            render_kw={"required": False},
         )
     else:
         NewMatchForm.target = TargetField(

