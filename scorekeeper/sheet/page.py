@@ -4,6 +4,7 @@ offered, the words it repeats), worked out once per request in Python, so that i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -55,6 +56,26 @@ class Page:
     # Where the sides are level at the top: their names, "Us and Them".
     level: str
     trail: tuple[TrailLine, ...]
+    # Whether the sheet's column heads stand up their columns (heads_stand).
+    heads_stand: bool
+
+
+# The longest word a column's head holds across on a 360-px phone, by the number of sides:
+# a column's room (some 135, 88 and 64 px at two, three and four) over the widest bold letter
+# drawn at the head's size (about 16 px: "W", "m"), so any word that short fits whatever its
+# letters. From five sides every head stands up its column.
+ACROSS = {2: 8, 3: 5, 4: 4}
+# A name's words, as a head may wrap it: between words, and after a hyphen.
+WORDS = re.compile(r"[^\s\-\u2010]+")
+
+
+def heads_stand(names: Sequence[str]) -> bool:
+    """Whether the sheet's heads stand up their columns, as along a paper sheet's narrow
+    columns: from five sides, and wherever a name has a word longer than a column holds
+    across. A word is then never cut inside (issue 42: "Konstantin/ou"): standing, a head is
+    as tall as its longest word."""
+    most = ACROSS.get(len(names), 0)
+    return any(len(word) > most for name in names for word in WORDS.findall(name))
 
 
 def page_of(
@@ -108,6 +129,7 @@ def page_of(
         waiting=waiting_for(sheet, seats) if sheet.current_hand else Markup(""),
         level=level_names(sheet) if sheet.in_play and sheet.state.running else "",
         trail=trail,
+        heads_stand=heads_stand([side.name for side in sheet.sides]),
     )
 
 

@@ -94,7 +94,7 @@ def test_every_control_on_the_main_pages_is_a_thumb_big(new_phone, artifacts):
 
 FIVE = ["Charlie", "Alexandra", "Maximilian", "Grandma Rose", "Bob"]
 
-# Each word of each side's name in the sheet's head, as the lines it is drawn on: a word
+# Each word (its letters) of each side's name in the sheet's head, as the lines it is drawn on: a word
 # split across two lines ("Charli/e") is drawn on two. And whether the name shows whole: its
 # text drawn inside its column, measured in the fractions of a pixel it is drawn at (the
 # element's scroll sizes are rounded to whole pixels, and were a pixel apart in Noto with
@@ -103,7 +103,8 @@ MEASURE_NAMES = """(subPixel) => [...document.querySelectorAll("table.sheet thea
     .map((name) => {
         const text = name.firstChild;
         const words = [];
-        for (const found of text.data.matchAll(/\\S+/g)) {
+        // A word is its letters: a name may wrap after its hyphen ("Oberhauser-/Wittgenstein").
+        for (const found of text.data.matchAll(/[\\p{L}\\p{M}]+/gu)) {
             const range = document.createRange();
             range.setStart(text, found.index);
             range.setEnd(text, found.index + found[0].length);
@@ -142,6 +143,31 @@ def test_five_long_names_are_never_split_inside_a_word(new_phone, phones, artifa
             .filter((cell) => cell.scrollWidth > cell.clientWidth).map((cell) => cell.innerText)"""
     )
     assert cut == []
+
+
+# Long words in the sheet's column heads, at every width of column.
+
+LONG_WORDS = ["Alexandra Konstantinou", "Oberhauser-Wittgenstein", "Bartholomew", "Ana"]
+
+
+@pytest.mark.parametrize("locale", ["en", "ar"])
+@pytest.mark.parametrize("sides", [2, 3, 4, 8])
+def test_long_words_in_column_heads_are_never_cut(new_phone, phones, artifacts, sides, locale):
+    """A sheet of two, three, four and eight sides with long names: no word of a name is cut
+    across lines in its column's head ("Konstantin/ou", "Oberhause/r-/Wittgenste/in"), each
+    name drawn inside its column, nothing scrolls sideways; in Arabic and dark too."""
+    host = phones()
+    names = [LONG_WORDS[at % len(LONG_WORDS)] for at in range(sides)]
+    code = host.create("other", target="500", **{f"side_{at}": n for at, n in enumerate(names)})
+    host.enter(code, 1, 0, -1250)
+    page = new_phone(locale=locale, dark=locale == "ar")
+    page.goto(f"/m/{code}")
+    expect(page.locator("table.sheet thead .name")).to_have_text(names)
+    measured = page.evaluate(MEASURE_NAMES, SUB_PIXEL)
+    page.screenshot(path=artifacts / f"sheet-long-words-{sides}-{locale}.png", full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert [word for name in measured for word in name["words"] if word[1] != 1] == []
+    assert all(name["whole"] for name in measured), measured
 
 
 # The New match form's placeholders at 360 px.
