@@ -6,10 +6,10 @@ the app the browser is served), then each language's phones visit every page. A 
 where it scrolls sideways, where a text is cut (its box hides what it holds), where a control a
 thumb taps is under 48×48 px (tests/browser/test_layout.py's measure, with its one exception
 named below), where a word of a long name is broken across lines (anywhere: the sheet's head
-at three and four sides was let break them, issue 42 point 9), or, in Arabic, where a number reads the wrong way
-round ("15-" for -15). Each page is also checked as a screen reader and a validator read it
-(issue 42, point 12): axe-core finds no WCAG 2.0-2.2 A or AA rule broken, in light and in
-dark, and the W3C's Nu HTML checker no error in its markup.
+at three and four sides was let break them, issue 42 point 9), or, in Arabic, where a number
+reads the wrong way round ("15-" for -15). Each page is also checked as a screen reader and
+a validator read it (issue 42, point 12): axe-core finds no WCAG 2.0-2.2 A or AA rule broken,
+in light and in dark, and the W3C's Nu HTML checker no error in its markup.
 """
 
 from __future__ import annotations

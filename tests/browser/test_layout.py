@@ -94,9 +94,9 @@ def test_every_control_on_the_main_pages_is_a_thumb_big(new_phone, artifacts):
 
 FIVE = ["Charlie", "Alexandra", "Maximilian", "Grandma Rose", "Bob"]
 
-# Each word (its letters) of each side's name in the sheet's head, as the lines it is drawn on: a word
-# split across two lines ("Charli/e") is drawn on two. And whether the name shows whole: its
-# text drawn inside its column, measured in the fractions of a pixel it is drawn at (the
+# Each word (its letters) of each side's name in the sheet's head, as the lines it is drawn
+# on: a word split across two lines ("Charli/e") is drawn on two. And whether the name shows
+# whole: its text drawn inside its column, measured in the fractions of a pixel it is drawn at (the
 # element's scroll sizes are rounded to whole pixels, and were a pixel apart in Noto with
 # nothing cut), allowing what a person cannot see (SUB_PIXEL), no more.
 MEASURE_NAMES = """(subPixel) => [...document.querySelectorAll("table.sheet thead .name")]
