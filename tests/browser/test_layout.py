@@ -303,3 +303,82 @@ def test_pages_draw_with_the_fonts_phones_draw_with(new_phone):
         assert PHONE_FONTS <= fonts, fonts
     else:
         assert fonts and not fonts & PHONE_FONTS, fonts
+
+
+# The chart's labels apart, however far below zero the totals go.
+
+# Every label drawn on a chart, as the box it is drawn in, and the chart's box (CSS px).
+MEASURE_LABELS = """(selector) => {
+    const chart = document.querySelector(selector + " svg.chart");
+    const edges = (box) => [box.left, box.top, box.right, box.bottom];
+    return {chart: edges(chart.getBoundingClientRect()),
+            labels: [...chart.querySelectorAll("text")].map(
+                (label) => [label.textContent, ...edges(label.getBoundingClientRect())])};
+}"""
+
+
+def overlapping(labels: list[list[object]]) -> list[tuple[object, object]]:
+    """The pairs of labels whose boxes overlap by more than a person can see."""
+    found = []
+    for at, (one, left, top, right, bottom) in enumerate(labels):
+        for other, left2, top2, right2, bottom2 in labels[at + 1 :]:
+            across = min(right, right2) - max(left, left2)  # type: ignore[call-overload]
+            down = min(bottom, bottom2) - max(top, top2)  # type: ignore[call-overload]
+            if across > SUB_PIXEL and down > SUB_PIXEL:
+                found.append((one, other))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("locale", "hands"),
+    [
+        # Far below zero under a target of 201 (issue 42: 0, the target and 201 on each other).
+        ("en", [(-500, 100), (-687, 90)]),
+        ("ar", [(-500, 100), (-687, 90)]),
+        # Just below zero, and below the target by as much: every label close to another.
+        ("en", [(-20, 180), (-5, 15)]),
+        ("ru", [(-2000, 5), (-693, 5)]),
+    ],
+)
+def test_the_charts_labels_never_sit_on_each_other(new_phone, phones, artifacts, locale, hands):
+    """The sheet's chart, History's and the TV's: zero, the target and the lowest total each
+    labelled, each label inside the chart and clear of every other, however far below zero the
+    totals go; in Arabic (the chart mirrored) and dark too."""
+    host, guest = phones(), phones()
+    code = host.create("other", target="201", side_0="Ana", side_1="Ben")
+    guest.join(code, 1)
+    for number, (ours, theirs) in enumerate(hands, start=1):
+        host.enter(code, number, 0, ours)
+        guest.enter(code, number, 1, theirs)
+    lowest = min(sum(points[0] for points in hands), sum(points[1] for points in hands))
+    page = new_phone(locale=locale, dark=locale == "ar", javascript=False)
+    shown: dict[str, list[list[object]]] = {}
+    for where, url, selector in [
+        ("sheet", f"/m/{code}", "figure.chart-box"),
+        ("tv", f"/m/{code}/tv", ".tv-chart"),
+    ]:
+        page.goto(url)
+        measured = page.evaluate(MEASURE_LABELS, selector)
+        page.locator(f"{selector} svg.chart").screenshot(
+            path=artifacts / f"chart-labels-{where}-{locale}-{-lowest}.png"
+        )
+        shown[where] = measured["labels"]
+        chart_left, chart_top, chart_right, chart_bottom = measured["chart"]
+        for _, left, top, right, bottom in shown[where]:
+            assert chart_left - SUB_PIXEL <= left and right <= chart_right + SUB_PIXEL, measured
+            assert chart_top - SUB_PIXEL <= top and bottom <= chart_bottom + SUB_PIXEL, measured
+        assert overlapping(shown[where]) == [], shown[where]
+    said = page.evaluate("() => document.documentElement.lang")
+    with_words = {text for text, *_ in shown["sheet"]}
+    # Zero, the target and the lowest total, as the page writes numbers.
+    assert {"0", "201"} <= with_words, (said, with_words)
+    assert any(
+        text.replace("\u2066", "")
+        .replace("\u2069", "")
+        .replace("\xa0", "")
+        .replace("\u202f", "")
+        .replace(",", "")
+        .replace(".", "")
+        == str(lowest)
+        for text in with_words
+    ), (lowest, with_words)
