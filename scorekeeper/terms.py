@@ -198,8 +198,12 @@ TERMS: dict[str, Wording] = {
     "hint.brasta.aces": lambda a: _("5 each; all four: 10 more"),
     "hint.brasta.clubs": lambda a: _("7 or more: most clubs, 10; all 13: 20"),
     "hint.brasta.last_hand": lambda a: _("The final capture: 10"),
-    "hint.brasta.failed_builds": lambda a: _("−10 each"),
-    "hint.brasta.jack_burns": lambda a: _("A jack onto an empty table: −10 each"),
+    # NOTE: %(points)s is the points each costs, below zero ("-10"), as numbers are written.
+    "hint.brasta.failed_builds": lambda a: _("%(points)s each", points=-10),
+    # NOTE: %(points)s is the points each costs, below zero ("-10"), as numbers are written.
+    "hint.brasta.jack_burns": lambda a: _(
+        "A jack onto an empty table: %(points)s each", points=-10
+    ),
     # The ticks a refusal quotes (the entry forms' labels).
     "tick.split": lambda a: _("Cards split evenly (26–26)"),
     "tick.tied": lambda a: _("Tied for most cards"),
