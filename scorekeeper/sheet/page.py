@@ -54,7 +54,7 @@ class Page:
     # The sides yet to enter the open hand, with their players: "Us (Omar, Ben), Them".
     waiting: Markup
     # Where the sides are level at the top: their names, "Us and Them".
-    level: str
+    level: Markup
     trail: tuple[TrailLine, ...]
     # Whether the sheet's column heads stand up their columns (heads_stand).
     heads_stand: bool
@@ -127,15 +127,22 @@ def page_of(
         if sheet.state.last_trick_at is not None
         else False,
         waiting=waiting_for(sheet, seats) if sheet.current_hand else Markup(""),
-        level=level_names(sheet) if sheet.in_play and sheet.state.running else "",
+        level=level_names(sheet) if sheet.in_play and sheet.state.running else Markup(""),
         trail=trail,
         heads_stand=heads_stand([side.name for side in sheet.sides]),
     )
 
 
+# A name in a line of words, set apart (<bdi>): in Arabic a list of Latin or Cyrillic names
+# ran together as one left-to-right run, read backwards, with the list's comma drawn between
+# the first word and the first name ("بانتظار ، Ana"). Apart, each name reads its own way
+# and the list runs the line's.
+APART = Markup("<bdi>%s</bdi>")
+
+
 def waiting_for(sheet: Sheet, seats: Sequence[StoredSeat]) -> Markup:
     """The sides yet to enter the open hand, each with the players whose phones hold it where
-    they gave a name other than the side's: "Us (Omar, Ben), Them"."""
+    they gave a name other than the side's: "Us (Omar, Ben), Them", each name set apart."""
     # What goes between the items of a list ("Omar, Ben"), as every list of names says it.
     between = pgettext("list separator", ", ")
     said = []
@@ -145,16 +152,18 @@ def waiting_for(sheet: Sheet, seats: Sequence[StoredSeat]) -> Markup:
             for seat in seats
             if seat.side_id == side.id and seat.player and seat.player != side.name
         ]
-        name = Markup('<strong class="missing">%s</strong>') % side.name
-        said.append(name + Markup(" (%s)") % between.join(names) if names else name)
+        name = Markup('<strong class="missing">%s</strong>') % (APART % side.name)
+        players = escape(between).join(APART % player for player in names)
+        said.append(name + Markup(" (%s)") % players if names else name)
     return escape(between).join(said)
 
 
-def level_names(sheet: Sheet) -> str:
-    """The sides level at the top, "Us and Them" ("" when one side leads)."""
+def level_names(sheet: Sheet) -> Markup:
+    """The sides level at the top, "Us and Them", each name set apart ("" when one side
+    leads)."""
     leaders = sheet.leaders
     if len(leaders) < 2:
-        return ""
+        return Markup("")
     # NOTE: joins the names of the sides level at the top: "Us and Them and You"; keep the
     # spaces around it.
-    return _(" and ").join(side.name for side in leaders)
+    return escape(_(" and ")).join(APART % side.name for side in leaders)
