@@ -70,8 +70,9 @@ function post(form, submitter) {
     key,
     url: form.action,
     fields,
-    // The form's name for itself, and the number typed (as typed: digits are no words).
-    what: form.dataset.outbox + (points && points.value.trim() ? " · " + points.value.trim() : ""),
+    // The form's name for itself, and the number typed (as typed: digits are no words), set
+    // apart left to right (Unicode's isolates), so beside an Arabic name -5 still reads "-5".
+    what: form.dataset.outbox + (points && points.value.trim() ? " · \u2066" + points.value.trim() + "\u2069" : ""),
     page: location.pathname,
     at: Date.now(),
     state: "sending",

@@ -29,7 +29,7 @@ def test_a_phone_past_the_limit_on_new_matches_is_told_how_long_to_wait(
     app = live_server.app
     monkeypatch.setitem(app.config, "RATELIMIT_ENABLED", True)
     monkeypatch.setitem(app.config, "NEW_MATCHES_PER_PHONE", "1 per minute")
-    new_matches.forget(app)
+    new_matches.init_app(app)
     say = words(locale)
     phone = new_phone(locale=locale, dark=dark)
     phone.goto("/new/basra")
@@ -56,4 +56,4 @@ def test_a_phone_past_the_limit_on_new_matches_is_told_how_long_to_wait(
     direction = phone.evaluate("getComputedStyle(document.querySelector('main')).direction")
     assert direction == ("rtl" if locale == "ar" else "ltr")
     phone.screenshot(path=artifacts / f"new-match-limit-{locale}.png", full_page=True)
-    new_matches.forget(app)
+    new_matches.init_app(app)

@@ -137,7 +137,8 @@ def test_an_entry_typed_offline_is_kept_then_recorded_once_on_every_phone(
     alice.get_by_role("button", name="Enter", exact=True).click()
     kept = alice.locator("#outbox .kept")
     expect(kept).to_have_text(
-        "Kept on this phone, not sent yet: Hand 1: Alice · 40. "
+        # The number typed set apart left to right (as it reads its way beside an Arabic name).
+        "Kept on this phone, not sent yet: Hand 1: Alice · \u206640\u2069. "
         "It goes as soon as the connection is back."
     )
     # Still the sheet, with what was typed: not the browser's error page.
@@ -292,7 +293,9 @@ def test_a_refused_resend_shows_why_and_what_was_typed(live_server, new_phone, p
     assert "Match abandoned" in keeper.post(f"/m/{code}/abandon", {"confirmed": "y"}).shown
     alice.context.set_offline(False)
     refused = alice.locator("#outbox .error")
-    expect(refused).to_contain_text("Not recorded: Hand 1: Alice · 40. This match was abandoned")
+    expect(refused).to_contain_text(
+        "Not recorded: Hand 1: Alice · \u206640\u2069. This match was abandoned"
+    )
     # It stays said until she has seen it.
     alice.screenshot(path=artifacts / "outbox-refused.png")
     refused.get_by_role("button", name="OK").click()
@@ -371,7 +374,7 @@ def test_the_outbox_speaks_the_phone_s_language_right_to_left_in_the_dark(
         say(
             "Kept on this phone, not sent yet: %(what)s. "
             "It goes as soon as the connection is back.",
-            what=f"{hand} · 40",
+            what=f"{hand} · \u206640\u2069",
         )
     )
     assert ali.evaluate("getComputedStyle(document.querySelector('#outbox')).direction") == "rtl"

@@ -39,9 +39,9 @@ def limited(app: Flask, monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
     monkeypatch.setattr(limits.storage.memory, "time", fake)
     monkeypatch.setattr(new_matches, "time", fake)
     monkeypatch.setitem(app.config, "RATELIMIT_ENABLED", True)
-    new_matches.forget(app)
+    new_matches.init_app(app)
     yield clock
-    new_matches.forget(app)
+    new_matches.init_app(app)
 
 
 def made(app: Flask) -> int:
