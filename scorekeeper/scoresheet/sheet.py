@@ -261,9 +261,12 @@ class Sheet:
         waits for it)."""
         return self.game.entry_ticks(self.table)
 
-    def held_over_said(self, number: int, worth: bool = True) -> str:
+    def held_over_said(self, number: int | None, worth: bool = True) -> str:
         """What a side entering hand `number` is told of points held over into it, with what
-        they come to where `worth` ("" where nothing is held over)."""
+        they come to where `worth` ("" where nothing is held over, or no hand is named: a
+        form posted without one)."""
+        if number is None:
+            return ""
         held = self.held_going_into(number)
         if not held:
             return ""

@@ -94,3 +94,13 @@ def test_the_key_speaks_the_phone_s_language(host, guest):
     assert key_of(page) == "● اليد السوداء"
     page = speaking(guest, "es").get(f"/m/{code}").shown
     assert marks_of(page, 1, 0) == [("mano negra", "●")]
+
+
+def test_an_entry_posted_without_its_hand_is_answered_with_the_form_not_an_error(host, guest):
+    """A form that lost its hidden hand (a hand-made post) is refused on the sheet: the notice
+    of points held over asks which hand, and names none."""
+    code = host.create("basra", table_format="2", side_0="Ana", side_1="Ben")
+    guest.join(code, side=1)
+    refused = host.post(f"/m/{code}/enter", {"side": 0, "points": 4})
+    assert refused.status_code == 400
+    assert "Nothing was saved" in refused.shown
