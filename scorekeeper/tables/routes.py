@@ -4,14 +4,25 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 
 import sqlalchemy as sa
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask.typing import ResponseReturnValue
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
 from scorekeeper import figures
+from scorekeeper import live as live_layer
 from scorekeeper.errors import Refusal
 from scorekeeper.forms import post_of
 from scorekeeper.games import GAMES
@@ -148,7 +159,9 @@ def manifest() -> Response:
         "description": blurb,
         "lang": words,
         "dir": direction(words),
-        "start_url": url_for("tables.home"),
+        # Opened from the home screen: this phone's last match (Home if it has none), kept by
+        # the service worker for when there is no connection.
+        "start_url": url_for("history.last_match"),
         "scope": "/",
         "display": "standalone",
         "theme_color": THEME_COLOUR,
@@ -170,3 +183,34 @@ def manifest() -> Response:
     response.vary.add("Accept-Language")
     response.headers["Cache-Control"] = "public, max-age=86400"
     return response
+
+
+# The service worker's own code, in the static folder; the app serves it from the root, whose
+# pages it keeps (a worker's scope is at most the folder it is served from).
+SERVICE_WORKER = "sw.js"
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker (static/sw.js), told the release it belongs to and the fingerprinted
+    URL of every static file, which it fetches as it installs: a release changes its bytes, so
+    every phone installs the new one on its next page and drops the old release's files."""
+    folder = current_app.static_folder or ""
+    names = sorted(
+        name
+        for name in os.listdir(folder)
+        if name != SERVICE_WORKER and os.path.isfile(os.path.join(folder, name))
+    )
+    files = [url_for("static", filename=name) for name in names]
+    files += [
+        url_for("script", name=name) for name in sorted(os.listdir(os.path.join(folder, "js")))
+    ]
+    with open(os.path.join(folder, SERVICE_WORKER), encoding="utf-8") as f:
+        code = f.read()
+    release = json.dumps(live_layer.of().release)
+    told = f"const RELEASE = {release};\nconst FILES = {json.dumps(files)};\n"
+    response = Response(told + code, mimetype="text/javascript")
+    # Asked again on every page (browsers check at most daily anyway): a 304 while the same.
+    response.headers["Cache-Control"] = "no-cache"
+    response.add_etag()
+    return response.make_conditional(request)
