@@ -213,4 +213,5 @@ def service_worker() -> Response:
     # Asked again on every page (browsers check at most daily anyway): a 304 while the same.
     response.headers["Cache-Control"] = "no-cache"
     response.add_etag()
-    return response.make_conditional(request)
+    response.make_conditional(request)
+    return response
