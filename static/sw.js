@@ -24,11 +24,13 @@ const PATIENCE = 6000;
 const LAST_MATCH = new URL("/history/last", self.location).href;
 const MATCH_PAGE = /^\/m\/[A-Za-z0-9]+$/;
 
+// Each file on its own: one lost on a failing Wi-Fi is fetched when a page asks for it, and
+// the worker is installed all the same.
 self.addEventListener("install", (event) => {
   event.waitUntil(
     caches
       .open(FILES_CACHE)
-      .then((cache) => cache.addAll(FILES))
+      .then((cache) => Promise.all(FILES.map((url) => cache.add(url).catch(() => {}))))
       .then(() => self.skipWaiting())
   );
 });
