@@ -22,16 +22,18 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import re
 import secrets
 import shutil
 import statistics
 import sys
 import tempfile
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, CDPSession, Page, sync_playwright
+from playwright.sync_api import BrowserContext, CDPSession, Page, sync_playwright
 
 from bench import database, fill
 from bench.database import BenchError
@@ -65,11 +67,33 @@ class Timed:
 
 @dataclass(frozen=True)
 class Visits:
-    """One phone's three visits."""
+    """One phone's three visits, and what the server answered it meanwhile (ASKED's kinds
+    and statuses, counted from its access log)."""
 
     first: Timed
     warm: Timed
     reload: Timed
+    asked: Counter[str]
+
+
+# What a phone asks the server, by the path's kind.
+ASKED = (
+    ("page", re.compile(r"^/m/[^/]+$")),
+    ("live part", re.compile(r"^/m/[^/]+/live$")),
+    ("stream", re.compile(r"^/m/[^/]+/events")),
+    ("static file", re.compile(r"^/(static|js)/")),
+    ("service worker", re.compile(r"^/sw\.js$")),
+)
+LOGGED = re.compile(r'"GET (\S+) HTTP/[\d.]+" (\d{3}) ')
+
+
+def asked_in(log: str) -> Counter[str]:
+    """The requests an access log's lines record, by kind and status ("page 304")."""
+    counted: Counter[str] = Counter()
+    for path, status in LOGGED.findall(log):
+        kind = next((k for k, pattern in ASKED if pattern.match(path.split("?")[0])), "other")
+        counted[f"{kind} {status}"] += 1
+    return counted
 
 
 def throttle(session: CDPSession) -> None:
@@ -78,33 +102,26 @@ def throttle(session: CDPSession) -> None:
     session.send("Network.emulateNetworkConditions", SLOW_3G)
 
 
-def throttle_workers(browser: Browser) -> CDPSession:
-    """Slow 3G on every service worker the browser starts: a page's throttling does not reach
-    the worker that fetches for it, which would then fetch at full speed. The browser's own
-    session attaches to each as it starts, and throttles it."""
-    session = browser.new_browser_cdp_session()
+def throttle_workers(session: CDPSession) -> None:
+    """Slow 3G on every service worker the page's session starts: a page's throttling does not
+    reach the worker that fetches for it, which would then fetch at full speed. Each waits as
+    it starts until throttled; every other target the page starts is let run at once."""
 
-    def created(event: dict[str, Any]) -> None:
-        target = event["targetInfo"]
-        if target["type"] != "service_worker":
-            return
-        attached = session.send(
-            "Target.attachToTarget", {"targetId": target["targetId"], "flatten": False}
-        )
-        steps: tuple[tuple[str, dict[str, Any]], ...] = (
-            ("Network.enable", {}),
-            ("Network.emulateNetworkConditions", SLOW_3G),
-        )
-        for method, params in steps:
+    def attached(event: dict[str, Any]) -> None:
+        steps: list[tuple[str, dict[str, Any]]] = []
+        if event["targetInfo"]["type"] == "service_worker":
+            steps = [("Network.enable", {}), ("Network.emulateNetworkConditions", SLOW_3G)]
+        for method, params in [*steps, ("Runtime.runIfWaitingForDebugger", {})]:
             message = json.dumps({"id": next(_ids), "method": method, "params": params})
             session.send(
-                "Target.sendMessageToTarget",
-                {"sessionId": attached["sessionId"], "message": message},
+                "Target.sendMessageToTarget", {"sessionId": event["sessionId"], "message": message}
             )
 
-    session.on("Target.targetCreated", created)
-    session.send("Target.setDiscoverTargets", {"discover": True})
-    return session
+    session.on("Target.attachedToTarget", attached)
+    session.send(
+        "Target.setAutoAttach",
+        {"autoAttach": True, "waitForDebuggerOnStart": True, "flatten": False},
+    )
 
 
 # The ids of the messages sent to targets through the browser's session.
@@ -124,21 +141,33 @@ def loaded_in(page: Page) -> Timed:
     return Timed(float(shown) / 1000, float(ready) / 1000)
 
 
-def one_phone(context: BrowserContext, url: str, worker: bool) -> Visits:
-    """A fresh phone's first visit, warm visit and reload of the sheet at `url`."""
+def one_phone(context: BrowserContext, url: str, worker: bool, log: Path) -> Visits:
+    """A fresh phone's first visit, warm visit and reload of the sheet at `url`; what the
+    server's access `log` gained meanwhile."""
+    before = log.stat().st_size
     page = context.new_page()
-    throttle(context.new_cdp_session(page))
+    session = context.new_cdp_session(page)
+    throttle(session)
+    throttle_workers(session)
     page.goto(url)
     first = loaded_in(page)
     if worker and page.evaluate("() => navigator.serviceWorker.getRegistration().then(Boolean)"):
-        # Installed and in charge before the next visit, as on a phone a minute later.
+        # Installed and in charge before the next visit, its files fetched and this page
+        # kept, as on a phone a minute later.
         page.wait_for_function("() => !!navigator.serviceWorker.controller")
+        page.wait_for_function(
+            "url => caches.open('scorekeeper-pages').then(c => c.match(url)).then(Boolean)",
+            arg=url,
+        )
     page.goto(url)
     warm = loaded_in(page)
     page.reload()
     reload = loaded_in(page)
     page.close()
-    return Visits(first, warm, reload)
+    with open(log, encoding="utf-8", errors="replace") as f:
+        f.seek(before)
+        asked = asked_in(f.read())
+    return Visits(first, warm, reload, asked)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -160,9 +189,11 @@ def main(argv: list[str] | None = None) -> int:
         phone = signed_phone(app, fill.ENTRY_PHONES[0])
         with app.app_context():
             db.engine.dispose()
-        with Gunicorn(APP_SPEC, 2, env, workdir / "app.log") as server, sync_playwright() as pw:
+        server = Gunicorn(APP_SPEC, 2, env, workdir / "app.log")
+        # Every request logged (production's command line logs none), to count them.
+        server.argv[-1:-1] = ["--access-logfile", "-"]
+        with server, sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-            throttle_workers(browser)
             name, value = phone.cookie.split("=", 1)
             cookies = [
                 {"name": name, "value": value, "url": server.url},
@@ -179,7 +210,8 @@ def main(argv: list[str] | None = None) -> int:
                         timezone_id="Europe/Madrid",
                     )
                     context.add_cookies(cookies)  # type: ignore[arg-type]
-                    results[worker].append(one_phone(context, f"{server.url}/m/{code}", worker))
+                    visits = one_phone(context, f"{server.url}/m/{code}", worker, server.log)
+                    results[worker].append(visits)
                     context.close()
             browser.close()
         return report(results)
@@ -208,6 +240,12 @@ def report(results: dict[bool, list[Visits]]) -> int:
             ready[worker][visit] = statistics.median(t.ready for t in timed)
             cells.append(f"{shown:.2f} / {ready[worker][visit]:.2f}")
         print(f"{label:26}" + "".join(f"{cell:>14}" for cell in cells))
+    print("What the server answered a phone over its three visits (median):")
+    kinds = sorted(set().union(*(v.asked for visits in results.values() for v in visits)))
+    print(f"{'':26}" + "".join(f"{kind:>18}" for kind in kinds))
+    for worker, label in ((False, "without a service worker"), (True, "with the service worker")):
+        counts = [statistics.median(v.asked[kind] for v in results[worker]) for kind in kinds]
+        print(f"{label:26}" + "".join(f"{count:>18g}" for count in counts))
     first, warm = ready[True]["first"], ready[True]["warm"]
     first_ok, warm_ok = first <= TARGET_FIRST, warm <= TARGET_WARM
     print(

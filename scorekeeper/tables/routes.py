@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import os
 
@@ -190,28 +191,37 @@ def manifest() -> Response:
 SERVICE_WORKER = "sw.js"
 
 
+# The worker's code as served, made once a process for its release (a release's worker never
+# changes): every navigation may ask for it, and is answered from here, or with a 304.
+_workers: dict[str, tuple[str, str]] = {}
+
+
 @bp.get("/sw.js")
 def service_worker() -> Response:
     """The service worker (static/sw.js), told the release it belongs to and the fingerprinted
     URL of every static file, which it fetches as it installs: a release changes its bytes, so
     every phone installs the new one on its next page and drops the old release's files."""
-    folder = current_app.static_folder or ""
-    names = sorted(
-        name
-        for name in os.listdir(folder)
-        if name != SERVICE_WORKER and os.path.isfile(os.path.join(folder, name))
-    )
-    files = [url_for("static", filename=name) for name in names]
-    files += [
-        url_for("script", name=name) for name in sorted(os.listdir(os.path.join(folder, "js")))
-    ]
-    with open(os.path.join(folder, SERVICE_WORKER), encoding="utf-8") as f:
-        code = f.read()
-    release = json.dumps(live_layer.of().release)
-    told = f"const RELEASE = {release};\nconst FILES = {json.dumps(files)};\n"
-    response = Response(told + code, mimetype="text/javascript")
+    release = live_layer.of().release
+    if release not in _workers:
+        folder = current_app.static_folder or ""
+        names = sorted(
+            name
+            for name in os.listdir(folder)
+            if name != SERVICE_WORKER and os.path.isfile(os.path.join(folder, name))
+        )
+        files = [url_for("static", filename=name) for name in names]
+        files += [
+            url_for("script", name=name) for name in sorted(os.listdir(os.path.join(folder, "js")))
+        ]
+        with open(os.path.join(folder, SERVICE_WORKER), encoding="utf-8") as f:
+            code = f.read()
+        told = f"const RELEASE = {json.dumps(release)};\nconst FILES = {json.dumps(files)};\n"
+        body = told + code
+        _workers[release] = (body, hashlib.blake2s(body.encode(), digest_size=8).hexdigest())
+    body, tag = _workers[release]
+    response = Response(body, mimetype="text/javascript")
     # Asked again on every page (browsers check at most daily anyway): a 304 while the same.
     response.headers["Cache-Control"] = "no-cache"
-    response.add_etag()
+    response.set_etag(tag)
     response.make_conditional(request)
     return response
