@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -17,6 +19,7 @@ from tests.browser.conftest import CHROMIUM_ARGS, PHONE_VIEWPORT
 from tests.browser.moves import LIVE_MS, PLAIN_TOTAL, cell, seat, told
 from tests.browser.test_live_table import stored_entries
 from tests.conftest import CHROMIUM
+from tests.words import words
 
 if TYPE_CHECKING:
     from tests.browser.conftest import LiveServer
@@ -160,3 +163,28 @@ def test_without_javascript_pages_work_online_as_before(live_server, phones, new
     told(alice, "Hand 1: Alice 40 recorded.")
     assert alice.evaluate("() => navigator.serviceWorker.getRegistration()") is None
     assert [(e.points, e.revision) for e in stored_entries(live_server, code, 1, 0)] == [(40, 1)]
+
+
+def test_the_kept_page_says_its_time_in_the_phone_s_language_and_zone(
+    live_server, phones, new_phone, artifacts
+):
+    keeper = phones()
+    code = keeper.create("basra", table_format="2", side_0="عمر", side_1="Ana", host_side="-1")
+    keeper.enter(code, 1, 0, 30)
+    page = new_phone(locale="ar", dark=True, timezone="Asia/Tokyo")
+    page.goto(f"/m/{code}")
+    kept(page)
+    page.context.set_offline(True)
+    page.reload()
+    note = page.locator("#kept-note")
+    expect(note).to_be_visible()
+    at = int(page.evaluate("() => document.documentElement.dataset.kept"))
+    # When it was kept, on Tokyo's clock (nine hours from UTC), as the page writes a time in
+    # Arabic: Western digits, the hour on a 12-hour clock.
+    tokyo = datetime.fromtimestamp(at / 1000, ZoneInfo("Asia/Tokyo"))
+    said = words("ar")("As of %(time)s, no connection: not live.", time="TIME")
+    before, after = said.split("TIME")
+    text = note.inner_text()
+    assert text.startswith(before) and text.endswith(after), text
+    assert f"{(tokyo.hour - 1) % 12 + 1}:{tokyo.minute:02d}" in text, text
+    page.screenshot(path=artifacts / "offline-kept-sheet-ar-dark.png", full_page=True)
