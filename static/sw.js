@@ -10,7 +10,11 @@
    - Static files: fingerprinted, so never changed under one URL: from the cache, fetched
      once. A release's files are fetched when its worker installs, into a cache named by the
      release; the caches of other releases are deleted as it takes over.
-   - Everything else (posts, the live part, the stream, previews): the network, untouched. */
+   - Everything else (posts, the live part, the stream, previews): the network, untouched.
+   - Background Sync, where the browser has it (Chromium): the outbox (js/outbox.js) asks for
+     a sync when it keeps an entry; when the connection is back, an open page is told to
+     resend, and with none open the worker sends what the outbox's IndexedDB copy holds, each
+     under its key, as the page would. */
 
 const FILES_CACHE = "scorekeeper-files-" + RELEASE;
 const PAGES_CACHE = "scorekeeper-pages";
@@ -131,4 +135,85 @@ function keep(url, response, at) {
 
 function keptPage(url) {
   return caches.open(PAGES_CACHE).then((cache) => cache.match(url));
+}
+
+// Background Sync: the connection is back.
+self.addEventListener("sync", (event) => {
+  if (event.tag !== "outbox") return;
+  event.waitUntil(
+    self.clients.matchAll({ type: "window" }).then((open) => {
+      if (open.length) {
+        open.forEach((client) => client.postMessage({ resend: true }));
+        return null;
+      }
+      return outbox().then((items) =>
+        items
+          .filter((item) => item.state === "kept" || item.state === "sending")
+          .reduce((sent, item) => sent.then(() => sendKept(item)), Promise.resolve())
+      );
+    })
+  );
+});
+
+// One kept post sent as the page sends it. No connection or no answer yet (a 5xx, a 408):
+// it stays, and the browser syncs again later (the rejection says so). A stale security
+// token: it stays, for the page to renew when opened. Answered: off the outbox, or kept as
+// refused with why, which the page says when opened.
+function sendKept(item) {
+  const body = new URLSearchParams();
+  item.fields.forEach((field) => body.append(field[0], field[1]));
+  return fetch(item.url, { method: "POST", body, credentials: "same-origin" }).then((response) => {
+    if (response.status >= 500 || response.status === 408) throw new Error("not now");
+    return response.text().then((html) => {
+      if (response.status === 400 && /data-refusal="csrf"/.test(html)) return null;
+      return settle(item.key, response.ok ? null : flashError(html));
+    });
+  });
+}
+
+// The refusal's words in the answer's page (its .flash.error), as plain text.
+function flashError(html) {
+  const said = /<p class="flash error"[^>]*>([\s\S]*?)<\/p>/.exec(html);
+  const text = said ? said[1].replace(/<[^>]*>/g, "") : "";
+  const entities = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&#34;": '"' };
+  return text.replace(/&(amp|lt|gt|quot|#39|#34);/g, (entity) => entities[entity]).trim();
+}
+
+// The outbox's IndexedDB copy (js/outbox.js keeps it as one list under "items").
+function outboxStore(mode, work) {
+  return new Promise((resolve, reject) => {
+    const opening = indexedDB.open("scorekeeper", 1);
+    opening.onupgradeneeded = () => opening.result.createObjectStore("outbox");
+    opening.onerror = () => reject(opening.error);
+    opening.onsuccess = () => {
+      const db = opening.result;
+      const step = db.transaction("outbox", mode);
+      const store = step.objectStore("outbox");
+      const reading = store.get("items");
+      reading.onsuccess = () => work(store, Array.isArray(reading.result) ? reading.result : []);
+      step.oncomplete = () => {
+        db.close();
+        resolve(reading.result || []);
+      };
+      step.onerror = step.onabort = () => {
+        db.close();
+        reject(step.error);
+      };
+    };
+  });
+}
+
+function outbox() {
+  return outboxStore("readonly", () => {});
+}
+
+function settle(key, why) {
+  return outboxStore("readwrite", (store, items) => {
+    const left = [];
+    for (const item of items) {
+      if (item.key !== key) left.push(item);
+      else if (why !== null) left.push(Object.assign(item, { state: "refused", why }));
+    }
+    store.put(left, "items");
+  });
 }

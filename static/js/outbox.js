@@ -175,6 +175,7 @@ function send(item) {
         item.resend = true;
         item.renewed = false;
         update(item);
+        askForSync();
         return "unanswered";
       }
       if (response.status === 400 && doc.querySelector("[data-refusal=csrf]") && !item.renewed) {
@@ -218,6 +219,7 @@ function send(item) {
       item.state = "kept";
       item.resend = true;
       update(item);
+      askForSync();
       return "unanswered";
     })
     .then((outcome) => {
@@ -225,6 +227,17 @@ function send(item) {
       if (heldHere) tell("answered");
       // Answered: anything else kept goes next, at once; else after a while.
       scheduleResend(outcome === "unanswered" ? RESEND_EVERY : 0);
+    });
+}
+
+// Where the browser has Background Sync, it wakes the service worker when the connection is
+// back, even with the page closed: the worker sends what is kept (sw.js).
+function askForSync() {
+  if (!navigator.serviceWorker || !navigator.serviceWorker.controller) return;
+  navigator.serviceWorker.ready
+    .then((registration) => registration.sync && mirrored.then(() => registration.sync.register("outbox")))
+    .catch(() => {
+      /* no sync: the page resends by itself */
     });
 }
 
@@ -373,6 +386,13 @@ export function startOutbox() {
       resend();
     });
     window.addEventListener("online", resend);
+    // The service worker heard the connection come back (Background Sync) while this page is
+    // open: the page sends, as it says what it sends.
+    if (navigator.serviceWorker) {
+      navigator.serviceWorker.addEventListener("message", (event) => {
+        if (event.data && event.data.resend) resend();
+      });
+    }
     document.addEventListener("visibilitychange", () => {
       if (!document.hidden) resend();
     });

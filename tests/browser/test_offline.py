@@ -19,6 +19,7 @@ from tests.browser.conftest import CHROMIUM_ARGS, PHONE_VIEWPORT
 from tests.browser.moves import LIVE_MS, PLAIN_TOTAL, cell, seat, told
 from tests.browser.test_live_table import stored_entries
 from tests.conftest import CHROMIUM
+from tests.waiting import wait_until
 from tests.words import words
 
 if TYPE_CHECKING:
@@ -188,3 +189,56 @@ def test_the_kept_page_says_its_time_in_the_phone_s_language_and_zone(
     assert text.startswith(before) and text.endswith(after), text
     assert f"{(tokyo.hour - 1) % 12 + 1}:{tokyo.minute:02d}" in text, text
     page.screenshot(path=artifacts / "offline-kept-sheet-ar-dark.png", full_page=True)
+
+
+def test_with_no_page_open_the_worker_sends_the_kept_entry_when_the_connection_is_back(
+    live_server, phones, phone
+):
+    keeper, ben = phones(), phones()
+    code = keeper.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
+    ben.join(code, side=1)
+    # A browser's own profile: Chromium has no Background Sync in a private one (the other
+    # tests' phones).
+    alice = phone.open()
+    alice.context.grant_permissions(["background-sync"], origin=live_server.url)
+    seat(alice, code, "Alice")
+    kept(alice)
+    alice.context.set_offline(True)
+    alice.get_by_label(PLAIN_TOTAL).fill("40")
+    alice.get_by_role("button", name="Enter", exact=True).click()
+    expect(alice.locator("#outbox .kept")).to_have_count(1)
+    context = alice.context
+    alice.close()
+    assert stored_entries(live_server, code, 1, 0) == []
+    context.set_offline(False)
+
+    # No page of the app is open. The browser syncs once it sees the connection back; it is
+    # also told to here, as it would be later (a second sync sends nothing twice).
+    blank = context.new_page()
+    devtools = context.new_cdp_session(blank)
+    registrations: list[dict] = []
+    devtools.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda event: registrations.extend(event["registrations"]),
+    )
+    devtools.send("ServiceWorker.enable")
+    # Asking the page anything lets the browser's events in meanwhile.
+    assert wait_until(lambda: blank.evaluate("true") and registrations, LIVE_MS / 1000)
+    devtools.send(
+        "ServiceWorker.dispatchSyncEvent",
+        {
+            "origin": live_server.url,
+            "registrationId": registrations[0]["registrationId"],
+            "tag": "outbox",
+            "lastChance": False,
+        },
+    )
+    assert wait_until(lambda: stored_entries(live_server, code, 1, 0), LIVE_MS / 1000)
+    assert [(e.points, e.revision) for e in stored_entries(live_server, code, 1, 0)] == [(40, 1)]
+
+    # Opened again: nothing left to send, nothing sent twice.
+    alice = context.new_page()
+    alice.goto(f"/m/{code}")
+    expect(cell(alice, 1, 0)).to_have_text("40", timeout=LIVE_MS)
+    expect(alice.locator("#outbox .outbox-item")).to_have_count(0)
+    assert [(e.points, e.revision) for e in stored_entries(live_server, code, 1, 0)] == [(40, 1)]
