@@ -17,6 +17,7 @@ from scorekeeper.matches import find_match
 from scorekeeper.permissions import seats_at
 from scorekeeper.scoresheet.series import read_series
 from scorekeeper.scoresheet.sheet import load_sheet
+from scorekeeper.sheet import picture
 from scorekeeper.sheet.picture import PAPER, WIDTH, sheet_picture
 from tests.phones import Phone, stored_match
 from tests.web.test_languages import speaking
@@ -111,3 +112,20 @@ def test_only_a_match_s_code_reaches_its_picture_and_an_unchanged_one_is_a_304(h
         f"/m/{code}/picture.png", headers={"If-None-Match": first.headers["ETag"]}
     )
     assert changed.status_code == 200
+
+
+def test_a_server_without_the_picture_s_font_says_so_and_draws_nothing(
+    host, guest, monkeypatch, tmp_path, caplog
+):
+    code, _ = played(host, guest)
+    monkeypatch.setattr(picture, "REGULAR", tmp_path / "DejaVuSans.ttf")
+    picture.fonts.cache_clear()
+    try:
+        refused = guest.get(f"/m/{code}/picture.png")
+        assert refused.status_code == 503
+        assert "This server cannot draw the sheet's picture now." in refused.shown
+        assert "apt-get install fonts-dejavu-core" in caplog.text
+    finally:
+        monkeypatch.undo()
+        picture.fonts.cache_clear()
+    assert guest.get(f"/m/{code}/picture.png").status_code == 200
