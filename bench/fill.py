@@ -186,6 +186,24 @@ def fill(app: Flask, entry_matches: int, mix_matches: int = 0) -> Fixture:
     )
 
 
+def one_table(app: Flask) -> str:
+    """One open match of four sides in mid-match (30 hands), each side held by its own phone
+    (ENTRY_PHONES), as the mix plays them: a single sheet to time a browser on. Its code."""
+    plan = Plan(
+        code=code("P", 0),
+        game="other",
+        table_format="free",
+        target=OPEN_TARGET,
+        hands=other_hands(SHEET_HANDS),
+        holders=ENTRY_PHONES,
+        created_at=utcnow(),
+    )
+    with app.app_context():
+        _store([plan])
+        db.session.commit()
+    return plan.code
+
+
 def _store_results() -> None:
     """Each ended match's sides' results, as End match stores them (the record reads them)."""
     ended = read_matches(Match.status == Match.ENDED)

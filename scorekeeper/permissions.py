@@ -64,14 +64,15 @@ def remember_name(name: str) -> None:
 
 
 # Requests that give no identity: the live part and the match's stream (their page gave it),
-# static files, the page's script and the manifest (cached, shared by every phone), and the
-# operator's figures.
+# static files, the page's script, the manifest and the service worker (cached, shared by
+# every phone), and the operator's figures.
 NO_IDENTITY = (
     "static",
     "script",
     "sheet.live",
     "sheet.events",
     "tables.manifest",
+    "tables.service_worker",
     "health",
     "metrics",
 )

@@ -84,6 +84,18 @@ def players_of(ids: list[int]) -> dict[int, dict[int, list[Named]]]:
     return named
 
 
+@bp.get("/history/last")
+def last_match() -> Response:
+    """Where the app opens from the home screen: this phone's last match, the first History
+    lists (an unfinished one first, then the newest); Home for a phone with none."""
+    phone = current_phone()
+    first = db.session.scalar(page_of(phone, 1).limit(1)) if phone is not None else None
+    matches = read_matches(Match.id == first) if first is not None else []
+    if not matches:
+        return redirect(url_for("tables.home"))
+    return redirect(url_for("sheet.match", code=matches[0].code))
+
+
 @bp.get("/history")
 def index() -> str:
     """The matches this phone created, joined or watched, a page at a time."""

@@ -30,7 +30,7 @@ from scorekeeper import live as live_layer
 from scorekeeper.errors import Refusal, show_refusals_on
 from scorekeeper.forms import ActionForm, post_of
 from scorekeeper.games import EntryFacts, get_game
-from scorekeeper.languages import ZONE_COOKIE
+from scorekeeper.languages import ZONE_COOKIE, direction, language
 from scorekeeper.live.etags import (
     CACHE_CONTROL,
     VARY,
@@ -79,6 +79,7 @@ from scorekeeper.sheet.forms import (
     posted_positions,
 )
 from scorekeeper.sheet.page import count_changes, page_of
+from scorekeeper.sheet.picture import PictureUnavailable, sheet_png
 from scorekeeper.stream_caps import kept, stream_caps
 from scorekeeper.stream_caps import refused as too_many_streams
 from scorekeeper.terms import say
@@ -338,6 +339,41 @@ def export_json(code: str) -> Response:
     return _download(
         text, "application/json; charset=utf-8", f"scorekeeper-{match.game}-{match.code}.json"
     )
+
+
+@bp.get("/<code>/picture.png")
+def picture(code: str) -> Response:
+    """The sheet as a picture for the group chat (sheet/picture.py), in this phone's language,
+    for whoever may see the sheet: a 304 while the match, and what this phone reads, is as the
+    picture it has shows it."""
+    match = match_or_404(code)
+    etag = _etag(match, None)
+    if unchanged(request.headers.get("If-None-Match"), etag):
+        return Response(status=304, headers=not_modified_headers(etag))
+    words = language()
+    try:
+        png = sheet_png(
+            load_sheet(match),
+            seats_at(match),
+            read_series([match]).get(match.id),
+            words,
+            direction(words) == "rtl",
+        )
+    except PictureUnavailable as missing:
+        current_app.logger.error("the sheet's picture cannot be drawn: %s", missing)
+        raise Refusal(
+            _("This server cannot draw the sheet's picture now. The sheet itself is as ever."),
+            503,
+            match,
+        ) from missing
+    response = make_response(png)
+    response.headers["Content-Type"] = "image/png"
+    name = f"scorekeeper-{match.game}-{match.code}.png"
+    response.headers["Content-Disposition"] = f'inline; filename="{name}"'
+    response.vary.update(VARY)
+    response.set_etag(etag, weak=True)
+    response.headers["Cache-Control"] = CACHE_CONTROL
+    return response
 
 
 def _download(text: str, kind: str, filename: str) -> Response:

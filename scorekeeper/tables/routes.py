@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import math
+import os
 
 import sqlalchemy as sa
 from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     make_response,
     redirect,
     render_template,
@@ -23,6 +26,7 @@ from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
 from scorekeeper import figures
+from scorekeeper import live as live_layer
 from scorekeeper.errors import Refusal
 from scorekeeper.forms import post_of
 from scorekeeper.games import GAMES, Game
@@ -181,7 +185,9 @@ def manifest() -> Response:
         "description": blurb,
         "lang": words,
         "dir": direction(words),
-        "start_url": url_for("tables.home"),
+        # Opened from the home screen: this phone's last match (Home if it has none), kept by
+        # the service worker for when there is no connection.
+        "start_url": url_for("history.last_match"),
         "scope": "/",
         "display": "standalone",
         "theme_color": THEME_COLOUR,
@@ -202,4 +208,45 @@ def manifest() -> Response:
     # Asked for without ?lang (an old link), it is in the phone's language.
     response.vary.add("Accept-Language")
     response.headers["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+# The service worker's own code, in the static folder; the app serves it from the root, whose
+# pages it keeps (a worker's scope is at most the folder it is served from).
+SERVICE_WORKER = "sw.js"
+
+
+# The worker's code as served, made once a process for its release (a release's worker never
+# changes): every navigation may ask for it, and is answered from here, or with a 304.
+_workers: dict[str, tuple[str, str]] = {}
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker (static/sw.js), told the release it belongs to and the fingerprinted
+    URL of every static file, which it fetches as it installs: a release changes its bytes, so
+    every phone installs the new one on its next page and drops the old release's files."""
+    release = live_layer.of().release
+    if release not in _workers:
+        folder = current_app.static_folder or ""
+        names = sorted(
+            name
+            for name in os.listdir(folder)
+            if name != SERVICE_WORKER and os.path.isfile(os.path.join(folder, name))
+        )
+        files = [url_for("static", filename=name) for name in names]
+        files += [
+            url_for("script", name=name) for name in sorted(os.listdir(os.path.join(folder, "js")))
+        ]
+        with open(os.path.join(folder, SERVICE_WORKER), encoding="utf-8") as f:
+            code = f.read()
+        told = f"const RELEASE = {json.dumps(release)};\nconst FILES = {json.dumps(files)};\n"
+        body = told + code
+        _workers[release] = (body, hashlib.blake2s(body.encode(), digest_size=8).hexdigest())
+    body, tag = _workers[release]
+    response = Response(body, mimetype="text/javascript")
+    # Asked again on every page (browsers check at most daily anyway): a 304 while the same.
+    response.headers["Cache-Control"] = "no-cache"
+    response.set_etag(tag)
+    response.make_conditional(request)
     return response

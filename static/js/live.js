@@ -7,7 +7,9 @@
    Heard: "scorekeeper:sending" and "scorekeeper:answered" (outbox.js), a post of this page
    on its way and its answer come: a ring meanwhile, most likely of the post itself, waits
    for the answer, which brings the sheet as it then stands. Told: "scorekeeper:drawn", with
-   the part swapped in (detail.root), for its fields to be made up (forms.js). */
+   the part swapped in (detail.root), for its fields to be made up (forms.js); and
+   "scorekeeper:current" whenever the server answers the live part (detail.html, when it
+   changed), for offline.js. */
 
 // Whether a part of the page holds something this phone typed or chose and hasn't sent.
 function editing(part) {
@@ -28,6 +30,12 @@ function editing(part) {
     if (list.selectedIndex !== drawn) return true;
   }
   return false;
+}
+
+// The server answered the live part: what is shown is live (a page kept for no connection
+// is no longer only that), and here is its HTML if it changed (offline.js keeps it).
+function current(html) {
+  document.dispatchEvent(new CustomEvent("scorekeeper:current", { detail: { html } }));
 }
 
 function drawn(root) {
@@ -150,9 +158,13 @@ function startLive(first) {
           return null;
         }
         online();
+        if (response.status === 304) current();
         if (response.status !== 200) return null;
         const tag = response.headers.get("ETag");
-        return response.text().then((html) => ({ tag, html }));
+        return response.text().then((html) => {
+          current(html);
+          return { tag, html };
+        });
       })
       .then((fresh) => {
         // Asked for by a page since replaced (outbox.js showed an answer): the new one has its own.

@@ -6,6 +6,8 @@ import { stayAwake } from "./awake.js";
 import { startCalculator } from "./calculator.js";
 import { enhance, startFullScreen, startNewMatch } from "./forms.js";
 import { fetchNow, followLive, tellZone } from "./live.js";
+import { startOffline } from "./offline.js";
+import { startShare } from "./share.js";
 import { drawOutbox, startOutbox } from "./outbox.js";
 
 // What a page's content needs once drawn, whether loaded or an answer shown in its place.
@@ -31,3 +33,5 @@ start(document);
 if (toldZone) fetchNow();
 startFullScreen();
 startOutbox();
+startOffline();
+startShare();

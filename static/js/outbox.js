@@ -50,6 +50,68 @@ function keep(items) {
   } catch (e) {
     /* full: best effort */
   }
+  mirror(items);
+}
+
+/* The page's storage is read and written at once, which the outbox's every step needs, but
+   Chromium writes it to disk up to seconds later: a browser closed (or killed) just after a
+   tap could lose the entry. So the outbox is mirrored in IndexedDB, written to disk as each
+   write completes, and taken back from there when the page opens. */
+const DATABASE = "scorekeeper";
+
+function database() {
+  return new Promise((resolve, reject) => {
+    if (!window.indexedDB) {
+      reject(new Error("no IndexedDB"));
+      return;
+    }
+    const opening = indexedDB.open(DATABASE, 1);
+    opening.onupgradeneeded = () => opening.result.createObjectStore("outbox");
+    opening.onsuccess = () => resolve(opening.result);
+    opening.onerror = () => reject(opening.error);
+  });
+}
+
+let mirrored = Promise.resolve();
+
+function mirror(items) {
+  // One write after another, so the last kept is the last written.
+  mirrored = mirrored
+    .then(() => database())
+    .then(
+      (db) =>
+        new Promise((resolve) => {
+          const write = db.transaction("outbox", "readwrite");
+          write.objectStore("outbox").put(items, "items");
+          write.oncomplete = write.onerror = write.onabort = () => {
+            db.close();
+            resolve();
+          };
+        })
+    )
+    .catch(() => {
+      /* no IndexedDB (a private mode): the page's storage alone */
+    });
+}
+
+// What the mirror holds, or null where it holds nothing or cannot be read.
+function mirroredItems() {
+  return database()
+    .then(
+      (db) =>
+        new Promise((resolve) => {
+          const reading = db.transaction("outbox").objectStore("outbox").get("items");
+          reading.onsuccess = () => {
+            db.close();
+            resolve(Array.isArray(reading.result) ? reading.result : null);
+          };
+          reading.onerror = () => {
+            db.close();
+            resolve(null);
+          };
+        })
+    )
+    .catch(() => null);
 }
 
 function update(item) {
@@ -131,6 +193,7 @@ function send(item) {
         item.resend = true;
         item.renewed = false;
         update(item);
+        askForSync();
         return "unanswered";
       }
       if (response.status === 400 && doc.querySelector("[data-refusal=csrf]") && !item.renewed) {
@@ -174,6 +237,7 @@ function send(item) {
       item.state = "kept";
       item.resend = true;
       update(item);
+      askForSync();
       return "unanswered";
     })
     .then((outcome) => {
@@ -181,6 +245,17 @@ function send(item) {
       if (heldHere) tell("answered");
       // Answered: anything else kept goes next, at once; else after a while.
       scheduleResend(outcome === "unanswered" ? RESEND_EVERY : 0);
+    });
+}
+
+// Where the browser has Background Sync, it wakes the service worker when the connection is
+// back, even with the page closed: the worker sends what is kept (sw.js).
+function askForSync() {
+  if (!navigator.serviceWorker || !navigator.serviceWorker.controller) return;
+  navigator.serviceWorker.ready
+    .then((registration) => registration.sync && mirrored.then(() => registration.sync.register("outbox")))
+    .catch(() => {
+      /* no sync: the page resends by itself */
     });
 }
 
@@ -321,15 +396,25 @@ export function startOutbox() {
   });
 
   if (outboxWorks()) {
-    // Opened again with something kept from before: it goes now.
-    keep(kept().map((item) => Object.assign(item, { resend: true })));
-    drawOutbox();
-    resend();
+    // Opened again with something kept from before (the mirror's copy, if the page's storage
+    // lost its last writes as the browser closed): it goes now.
+    mirrored.then(mirroredItems).then((items) => {
+      keep((items || kept()).map((item) => Object.assign(item, { resend: true })));
+      drawOutbox();
+      resend();
+    });
     window.addEventListener("online", resend);
     // The sheet was fetched and drawn: the server answers again, so a post kept after its
     // answer never came goes now, and its key tells the phone its fate ("Already recorded.")
     // before its player types anything else.
     document.addEventListener("scorekeeper:drawn", resend);
+    // The service worker heard the connection come back (Background Sync) while this page is
+    // open: the page sends, as it says what it sends.
+    if (navigator.serviceWorker) {
+      navigator.serviceWorker.addEventListener("message", (event) => {
+        if (event.data && event.data.resend) resend();
+      });
+    }
     document.addEventListener("visibilitychange", () => {
       if (!document.hidden) resend();
     });

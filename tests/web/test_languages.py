@@ -145,7 +145,7 @@ def test_the_manifest_is_named_in_the_pages_language(phones):
         manifest = json.loads(answer.get_data(as_text=True))
         assert manifest["name"] == words(language)("Scorekeeper"), language
         assert (manifest["lang"], manifest["dir"]) == (language, direction)
-        assert manifest["start_url"] == "/"
+        assert manifest["start_url"] == "/history/last"
 
 
 def test_times_in_the_phones_language_and_zone(app, host):

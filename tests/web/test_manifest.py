@@ -16,7 +16,7 @@ def test_every_page_links_a_manifest_a_phone_can_install(host):
     assert answer.headers["Content-Type"] == "application/manifest+json"
     assert "Set-Cookie" not in answer.headers
     manifest = json.loads(answer.get_data(as_text=True))
-    assert (manifest["display"], manifest["start_url"]) == ("standalone", "/")
+    assert (manifest["display"], manifest["start_url"]) == ("standalone", "/history/last")
     assert manifest["name"] == "Scorekeeper" and manifest["theme_color"] == "#0b6e4f"
     sizes = {icon["sizes"]: icon for icon in manifest["icons"]}
     assert {"192x192", "512x512"} <= set(sizes)

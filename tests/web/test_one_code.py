@@ -52,7 +52,9 @@ def reachable(phone: Phone, code: str) -> dict[str, str]:
         assert len(seen) < MOST_PAGES, f"more than {MOST_PAGES} pages from {code}"
         response = phone.get(url)
         assert response.status_code < 500, url
-        seen[url] = response.get_data(as_text=True)
+        # A picture (the sheet's, to share) says no code in words: nothing to read.
+        picture = response.mimetype.startswith("image/")
+        seen[url] = "" if picture else response.get_data(as_text=True)
         if response.mimetype == "text/html":
             found = LINK.findall(seen[url])
             waiting += [link for link in found if link.startswith(FOLLOWED)]

@@ -1,0 +1,244 @@
+"""Café Wi-Fi (issue 45): a page this phone opened reloads with no connection, from the
+service worker's copy, said plainly to be not live; an entry typed then survives the browser
+closing and is recorded once when the connection is back; the app opened from the home
+screen finds this phone's last match, offline too."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.browser.conftest import CHROMIUM_ARGS, PHONE_VIEWPORT
+from tests.browser.moves import LIVE_MS, PLAIN_TOTAL, cell, seat, told
+from tests.browser.test_live_table import stored_entries
+from tests.conftest import CHROMIUM
+from tests.waiting import wait_until
+from tests.words import words
+
+if TYPE_CHECKING:
+    from tests.browser.conftest import LiveServer
+
+pytestmark = pytest.mark.browser
+
+KEPT_NOTE = re.compile(r"^As of \d{1,2}:\d{2}( [AP]M)?, no connection: not live\.$")
+
+
+class Phone:
+    """A phone whose browser can be closed and opened again on the same profile: its storage,
+    service worker and caches outlive the browser, as on a real phone."""
+
+    def __init__(self, browser: Browser, live_server: LiveServer, profile: Path) -> None:
+        self.browser, self.live_server, self.profile = browser, live_server, profile
+        self.context: BrowserContext | None = None
+
+    def open(self, *, offline: bool = False, unreachable: bool = False) -> Page:
+        """The browser started again (offline from the start if asked), its one tab.
+        `unreachable`: every request, the service worker's too, goes to a proxy nobody
+        answers, from the browser's first request on."""
+        dead_proxy = ["--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>"]
+        self.context = self.browser.browser_type.launch_persistent_context(
+            self.profile,
+            executable_path=str(CHROMIUM),
+            args=CHROMIUM_ARGS + (dead_proxy if unreachable else []),
+            base_url=self.live_server.url,
+            viewport=PHONE_VIEWPORT,
+            is_mobile=True,
+            has_touch=True,
+            timezone_id="Europe/Madrid",
+        )
+        self.context.set_offline(offline)
+        return self.context.pages[0] if self.context.pages else self.context.new_page()
+
+    def close(self) -> None:
+        """The browser closed, every tab with it."""
+        if self.context is not None:
+            self.context.close()
+            self.context = None
+
+
+@pytest.fixture
+def phone(browser: Browser, live_server: LiveServer, tmp_path: Path) -> Iterator[Phone]:
+    """Alice's phone, closed at the end whatever happened."""
+    made = Phone(browser, live_server, tmp_path / "profile")
+    yield made
+    made.close()
+
+
+def kept(page: Page) -> None:
+    """Wait until the service worker is in charge and keeps the page shown."""
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_function(
+        "url => caches.open('scorekeeper-pages').then(c => c.match(url)).then(Boolean)",
+        arg=page.url.split("#")[0],
+    )
+
+
+def test_offline_reload_enter_close_reopen_online_records_one_entry(
+    live_server, phones, phone, artifacts
+):
+    keeper, ben = phones(), phones()
+    code = keeper.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
+    ben.join(code, side=1)
+    alice = phone.open()
+    seat(alice, code, "Alice")
+    kept(alice)
+    # A change after the page was kept reaches it live, and its kept copy with it.
+    ben.enter(code, 1, 1, 5)
+    expect(cell(alice, 1, 1)).to_have_text("5", timeout=LIVE_MS)
+    alice.wait_for_function(
+        "url => caches.open('scorekeeper-pages').then(c => c.match(url))"
+        ".then(r => r ? r.text() : '')"
+        ".then(t => new DOMParser().parseFromString(t, 'text/html')"
+        ".querySelectorAll('table.sheet tbody tr td')[1]?.textContent.trim() === '5')",
+        arg=f"{live_server.url}/m/{code}",
+    )
+
+    phone.context.set_offline(True)
+    alice.reload()
+    # The sheet as this phone last saw it, said to be no more than that.
+    expect(alice.locator("#kept-note")).to_have_text(KEPT_NOTE)
+    expect(alice.locator("body")).to_have_class(re.compile(r"\bkept\b"))
+    expect(cell(alice, 1, 1)).to_have_text("5")
+    alice.get_by_label(PLAIN_TOTAL).fill("40")
+    alice.get_by_role("button", name="Enter", exact=True).click()
+    expect(alice.locator("#outbox .kept")).to_have_count(1)
+    alice.screenshot(path=artifacts / "offline-kept-sheet.png", full_page=True)
+    phone.close()
+    assert stored_entries(live_server, code, 1, 0) == []
+
+    # Opened again, still with no connection: the sheet and the entry waiting in it.
+    alice = phone.open(offline=True)
+    alice.goto(f"/m/{code}")
+    expect(alice.locator("#kept-note")).to_have_text(KEPT_NOTE)
+    expect(alice.locator("#outbox .kept")).to_have_count(1)
+    assert stored_entries(live_server, code, 1, 0) == []
+
+    phone.context.set_offline(False)
+    told(alice, "Hand 1: Alice 40 recorded.")
+    expect(alice.locator("#outbox .kept")).to_have_count(0)
+    expect(alice.locator("#kept-note")).to_be_hidden()
+    expect(alice.locator("table.sheet tr.totals td")).to_have_text(["40", "5"], timeout=LIVE_MS)
+    assert [(e.points, e.revision) for e in stored_entries(live_server, code, 1, 0)] == [(40, 1)]
+
+
+def test_the_app_from_the_home_screen_opens_the_last_match_online_and_offline(
+    live_server, phones, phone
+):
+    keeper = phones()
+    code = keeper.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
+    alice = phone.open()
+    seat(alice, code, "Alice")
+    kept(alice)
+    start = alice.evaluate(
+        "() => fetch(document.querySelector('link[rel=manifest]').href).then(r => r.json())"
+        ".then(m => m.start_url)"
+    )
+    alice.goto("/")
+    alice.goto(start)
+    expect(alice).to_have_url(f"{live_server.url}/m/{code}")
+    expect(alice.locator("#kept-note")).to_be_hidden()
+
+    phone.close()
+    # No network at all (the emulated loss may reach a worker after its first requests).
+    alice = phone.open(unreachable=True)
+    alice.goto(start)
+    expect(alice).to_have_url(f"{live_server.url}/m/{code}")
+    expect(alice.locator("#kept-note")).to_have_text(KEPT_NOTE)
+    expect(alice.locator("table.sheet th").first).to_be_visible()
+
+
+def test_without_javascript_pages_work_online_as_before(live_server, phones, new_phone):
+    keeper = phones()
+    code = keeper.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
+    alice = new_phone(javascript=False)
+    seat(alice, code, "Alice")
+    alice.get_by_label(PLAIN_TOTAL).fill("40")
+    alice.get_by_role("button", name="Enter", exact=True).click()
+    told(alice, "Hand 1: Alice 40 recorded.")
+    assert alice.evaluate("() => navigator.serviceWorker.getRegistration()") is None
+    assert [(e.points, e.revision) for e in stored_entries(live_server, code, 1, 0)] == [(40, 1)]
+
+
+def test_the_kept_page_says_its_time_in_the_phone_s_language_and_zone(
+    live_server, phones, new_phone, artifacts
+):
+    keeper = phones()
+    code = keeper.create("basra", table_format="2", side_0="عمر", side_1="Ana", host_side="-1")
+    keeper.enter(code, 1, 0, 30)
+    page = new_phone(locale="ar", dark=True, timezone="Asia/Tokyo")
+    page.goto(f"/m/{code}")
+    kept(page)
+    page.context.set_offline(True)
+    page.reload()
+    note = page.locator("#kept-note")
+    expect(note).to_be_visible()
+    at = int(page.evaluate("() => document.documentElement.dataset.kept"))
+    # When it was kept, on Tokyo's clock (nine hours from UTC), as the page writes a time in
+    # Arabic: Western digits, the hour on a 12-hour clock.
+    tokyo = datetime.fromtimestamp(at / 1000, ZoneInfo("Asia/Tokyo"))
+    said = words("ar")("As of %(time)s, no connection: not live.", time="TIME")
+    before, after = said.split("TIME")
+    text = note.inner_text()
+    assert text.startswith(before) and text.endswith(after), text
+    assert f"{(tokyo.hour - 1) % 12 + 1}:{tokyo.minute:02d}" in text, text
+    page.screenshot(path=artifacts / "offline-kept-sheet-ar-dark.png", full_page=True)
+
+
+def test_with_no_page_open_the_worker_sends_the_kept_entry_when_the_connection_is_back(
+    live_server, phones, phone
+):
+    keeper, ben = phones(), phones()
+    code = keeper.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
+    ben.join(code, side=1)
+    # A browser's own profile: Chromium has no Background Sync in a private one (the other
+    # tests' phones).
+    alice = phone.open()
+    alice.context.grant_permissions(["background-sync"], origin=live_server.url)
+    seat(alice, code, "Alice")
+    kept(alice)
+    alice.context.set_offline(True)
+    alice.get_by_label(PLAIN_TOTAL).fill("40")
+    alice.get_by_role("button", name="Enter", exact=True).click()
+    expect(alice.locator("#outbox .kept")).to_have_count(1)
+    context = alice.context
+    alice.close()
+    assert stored_entries(live_server, code, 1, 0) == []
+    context.set_offline(False)
+
+    # No page of the app is open. The browser syncs once it sees the connection back; it is
+    # also told to here, as it would be later (a second sync sends nothing twice).
+    blank = context.new_page()
+    devtools = context.new_cdp_session(blank)
+    registrations: list[dict] = []
+    devtools.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda event: registrations.extend(event["registrations"]),
+    )
+    devtools.send("ServiceWorker.enable")
+    # Asking the page anything lets the browser's events in meanwhile.
+    assert wait_until(lambda: blank.evaluate("true") and registrations, LIVE_MS / 1000)
+    devtools.send(
+        "ServiceWorker.dispatchSyncEvent",
+        {
+            "origin": live_server.url,
+            "registrationId": registrations[0]["registrationId"],
+            "tag": "outbox",
+            "lastChance": False,
+        },
+    )
+    assert wait_until(lambda: stored_entries(live_server, code, 1, 0), LIVE_MS / 1000)
+    assert [(e.points, e.revision) for e in stored_entries(live_server, code, 1, 0)] == [(40, 1)]
+
+    # Opened again: nothing left to send, nothing sent twice.
+    alice = context.new_page()
+    alice.goto(f"/m/{code}")
+    expect(cell(alice, 1, 0)).to_have_text("40", timeout=LIVE_MS)
+    expect(alice.locator("#outbox .outbox-item")).to_have_count(0)
+    assert [(e.points, e.revision) for e in stored_entries(live_server, code, 1, 0)] == [(40, 1)]

@@ -1,0 +1,56 @@
+"""The service worker as the server serves it (issue 45), and where the installed app opens."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from scorekeeper import live
+
+STATIC = Path(__file__).resolve().parents[2] / "static"
+
+
+def told(code: str) -> tuple[str, list[str]]:
+    """The release and files the served worker was told, from its first two lines."""
+    release = re.search(r"^const RELEASE = (.+);$", code, re.MULTILINE)
+    files = re.search(r"^const FILES = (.+);$", code, re.MULTILINE)
+    assert release and files
+    return json.loads(release.group(1)), json.loads(files.group(1))
+
+
+def test_the_worker_knows_its_release_and_every_static_file_by_its_fingerprint(app, guest, basra):
+    answer = guest.client.get("/sw.js")
+    assert answer.status_code == 200
+    assert answer.mimetype == "text/javascript"
+    assert answer.headers["Cache-Control"] == "no-cache"
+    assert "Set-Cookie" not in answer.headers
+    code = answer.get_data(as_text=True)
+    release, files = told(code)
+    assert release == live.of(app).release
+    assert code.endswith((STATIC / "sw.js").read_text())
+    # Every file the pages load, each under the very URL a page asks for it by.
+    page = guest.get(f"/m/{basra}").get_data(as_text=True)
+    asked = set(re.findall(r'(?:href|src)="(/(?:static|js)/[^"]+)"', page))
+    assert asked and asked <= set(files)
+    names = {p.name for p in STATIC.iterdir() if p.is_file() and p.name != "sw.js"}
+    names |= {p.name for p in (STATIC / "js").iterdir()}
+    assert sorted(re.sub(r"\?v=.*", "", f).rsplit("/", 1)[1] for f in files) == sorted(names)
+    for url in files:
+        with guest.client.get(url) as served:
+            assert served.status_code == 200, url
+    # Asked again while unchanged: a 304, nothing drawn.
+    again = guest.client.get("/sw.js", headers={"If-None-Match": answer.headers["ETag"]})
+    assert again.status_code == 304
+
+
+def test_the_installed_app_opens_on_this_phone_s_last_match(host, guest, phones):
+    stranger = phones()
+    assert stranger.client.get("/history/last").location == "/"
+    first = host.create("basra", side_0="Alice", side_1="Ben")
+    guest.join(first, side=1)
+    assert guest.client.get("/history/last").location == f"/m/{first}"
+    latest = host.create("basra", side_0="Alice", side_1="Carla")
+    assert host.client.get("/history/last").location == f"/m/{latest}"
+    # Ben is not at the newer match: his last is still the first.
+    assert guest.client.get("/history/last").location == f"/m/{first}"
