@@ -36,8 +36,13 @@ class Page:
     hand_word: str
     hand_noun: str
     total_word: str
-    # The claim card: whether it asks which side this phone is (and its name), and the sides
-    # it may take; the host who keeps the sheet: the sides it may play on this phone.
+    # The actions this page offers this phone a button or link for, as the permission rules
+    # answer them now (the rules decide again, under the lock, when one is posted).
+    offers: frozenset[Action]
+    # The claim card: whether it is shown (a side free, or a phone not yet at the table),
+    # whether it asks which side this phone is (and its name), and the sides it may take; the
+    # host who keeps the sheet: the sides it may play on this phone.
+    asked_for_a_side: bool
     asks_name: bool
     claimable: tuple[StoredSide, ...]
     takeable: tuple[StoredSide, ...]
@@ -59,6 +64,10 @@ class Page:
     # Where the sides are level at the top: their names, "Us and Them".
     level: Markup
     trail: tuple[TrailLine, ...]
+    # Each tick's mark as a cell draws it beside its points (by the tick's key), and the key to
+    # every mark the sheet shows now: what it means, for the phones, the TV and the print.
+    tick_marks: dict[str, Markup]
+    marks_key: tuple[tuple[str, str], ...]
     # Whether the sheet's column heads stand up their columns (heads_stand).
     heads_stand: bool
 
@@ -79,6 +88,22 @@ def heads_stand(names: Sequence[str]) -> bool:
     as tall as its longest word."""
     most = ACROSS.get(len(names), 0)
     return any(len(word) > most for name in names for word in WORDS.findall(name))
+
+
+# The actions the match page offers by a button or a link of their own, beyond a cell's entry.
+OFFERED = (
+    Action.RENAME,
+    Action.CORRECT,
+    Action.DEALER,
+    Action.RELEASE,
+    Action.NOTE,
+    Action.CLOSE_TABLE,
+    Action.OPEN_TABLE,
+    Action.ABANDON,
+    Action.REOPEN,
+    Action.END,
+    Action.REMATCH,
+)
 
 
 def page_of(
@@ -105,6 +130,8 @@ def page_of(
     )
     is_host = viewer.is_host
     return Page(
+        offers=frozenset(action for action in OFFERED if viewer.may(action)),
+        asked_for_a_side=asked,
         hand_word=str(game.hand_word),
         hand_noun=sheet.hand_noun,
         total_word=str(game.total_word),
@@ -128,8 +155,35 @@ def page_of(
         waiting=waiting_for(sheet, seats) if sheet.current_hand else Markup(""),
         level=level_names(sheet) if sheet.in_play and sheet.state.running else Markup(""),
         trail=trail,
+        tick_marks={tick.key: _mark(tick.mark, say(tick.noted)) for tick in sheet.ticks},
+        marks_key=marks_key(sheet),
         heads_stand=heads_stand([side.name for side in sheet.sides]),
     )
+
+
+# The marks a cell carries besides a tick's: how it was entered and whether the host changed it.
+FROM_CALCULATOR, CORRECTED = "≡", "✎"
+
+
+def _mark(sign: str, meaning: str) -> Markup:
+    """A mark beside a cell's points, saying what it means when touched or read aloud."""
+    return Markup('<span class="mark tick" title="%s">%s</span>') % (meaning, sign)
+
+
+def marks_key(sheet: Sheet) -> tuple[tuple[str, str], ...]:
+    """Each mark the sheet's cells show now, with what it means, in the order a cell draws them:
+    entered with the calculator, corrected by the host, then the game's ticks."""
+    cells = [cell for row in sheet.rows for cell in row.cells if cell.entry is not None]
+    shown: list[tuple[str, str]] = []
+    if any(cell.breakdown for cell in cells):
+        # NOTE: the key under the sheet: a cell entered with the calculator.
+        shown.append((FROM_CALCULATOR, _("from the calculator")))
+    if any(cell.corrections for cell in cells):
+        # NOTE: the key under the sheet: a cell the host changed.
+        shown.append((CORRECTED, _("corrected by the host")))
+    ticked = {key for cell in cells if cell.entry for key in cell.entry.facts.ticks}
+    shown += [(tick.mark, say(tick.noted)) for tick in sheet.ticks if tick.key in ticked]
+    return tuple(shown)
 
 
 def tie_asked(sheet: Sheet) -> str:
