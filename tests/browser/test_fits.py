@@ -28,7 +28,7 @@ from tests.phones import Phone, seat_of
 
 pytestmark = pytest.mark.browser
 
-LANGUAGES = ["en", "ar", "ru", "es"]
+LANGUAGES = ["en", "ar", "ru", "es", "it"]
 
 # Long names, as tables name themselves: a word of 12 letters, a name of 24, and one in Arabic
 # (a number beside it must read its own way round in every language).
