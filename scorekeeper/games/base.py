@@ -80,6 +80,25 @@ def word_with(wording: Callable[[Term | Problem], str]) -> None:
     _wording = wording
 
 
+class Said(NamedTuple):
+    """The words a game declares for one of its codes (a Term's or a Problem's), in English as
+    the catalogs translate them: scorekeeper/terms.py says them in the reader's language with
+    the code's numbers and names. One form, or a singular and a plural chosen by its `num`."""
+
+    text: str
+    plural: str | None = None
+
+
+def says(text: str) -> Said:
+    """Words with one form ("Basras", "%(points)d each"); extracted for the catalogs."""
+    return Said(text)
+
+
+def says_n(singular: str, plural: str) -> Said:
+    """Words with plural forms, chosen by the code's `num`; extracted for the catalogs."""
+    return Said(singular, plural)
+
+
 # A label as the rules give it: a Term, or a card's sign ("2♣") that reads the same everywhere.
 Label = Term | str
 
