@@ -37,7 +37,13 @@ from werkzeug.wrappers import Response
 from scorekeeper.models import iso_utc
 
 # Each language by its own name, as a reader of it looks for it on the switch.
-LANGUAGES = {"en": "English", "ar": "العربية", "ru": "Русский", "es": "Español"}
+LANGUAGES = {
+    "en": "English",
+    "ar": "العربية",
+    "ru": "Русский",
+    "es": "Español",
+    "it": "Italiano",
+}
 DEFAULT_LANGUAGE = "en"
 # Unicode's marks for a number in a right-to-left line (_signed).
 LEFT_TO_RIGHT_ISOLATE, POP_DIRECTIONAL_ISOLATE = "\u2066", "\u2069"

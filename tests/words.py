@@ -13,7 +13,7 @@ from babel.support import Translations
 
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "scorekeeper" / "translations"
 # Every language the app speaks besides English (its source language).
-TRANSLATED = ("ar", "ru", "es")
+TRANSLATED = ("ar", "ru", "es", "it")
 
 
 @cache

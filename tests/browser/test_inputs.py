@@ -100,7 +100,7 @@ def test_an_arabic_indic_target_is_typed_and_saved(app, new_phone, artifacts):
     assert stored_match(app, code).target == 500
 
 
-@pytest.mark.parametrize("language", ["en", "ar", "ru", "es"])
+@pytest.mark.parametrize("language", ["en", "ar", "ru", "es", "it"])
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
 def test_this_phone_plays_on_reads_the_sides_from_the_first_paint(
     new_phone, language: str, javascript: bool

@@ -1,7 +1,7 @@
 """A whole hand in each of the players' languages, on two 360-px phones whose browsers ask for
 it: create, join, the calculator, an entry, End match. Each game in the language it is played
-in most: Basra in Arabic (right to left), Pastura in Russian, Brisca in Spanish. The words are
-asserted as each language's catalog has them."""
+in most: Basra in Arabic (right to left), Pastura in Russian, Brisca in Spanish and in Italian
+(briscola's players). The words are asserted as each language's catalog has them."""
 
 from __future__ import annotations
 
@@ -57,6 +57,18 @@ TABLES = [
         76,
         {"aces": 4},
         44,  # four aces, 11 each: with 76, the deck's 120
+        ("Card points this round (0–%(most)s)", {"most": 120}),
+        target="1",
+    ),
+    # Italy plays briscola, Brisca's sister, with the same 40 cards and points: smazzate, prese
+    # and briscola as its players say them.
+    Table(
+        "it",
+        "Brisca",
+        ("Giulia", "Marco"),
+        67,
+        {"aces": 3, "threes": 2},
+        53,  # three aces, 11 each, and two threes, 10 each: with 67, the deck's 120
         ("Card points this round (0–%(most)s)", {"most": 120}),
         target="1",
     ),

@@ -190,7 +190,7 @@ MEASURE_PLACEHOLDERS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("locale", ["en", "ar", "ru", "es"])
+@pytest.mark.parametrize("locale", ["en", "ar", "ru", "es", "it"])
 @pytest.mark.parametrize("game", ["basra", "other"])
 def test_new_match_placeholders_read_whole(new_phone, artifacts, locale, game):
     """Every placeholder of the New match form fits its field at 360 px in every language

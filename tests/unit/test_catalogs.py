@@ -18,8 +18,9 @@ from tests.words import TRANSLATED, TRANSLATIONS
 ROOT = TRANSLATIONS.parent.parent
 # The keywords `make messages` gives pybabel besides its defaults (the Makefile's extract line).
 KEYWORDS = {**DEFAULT_KEYWORDS, "_l": None, "lazy_ngettext": (1, 2), "lazy_pgettext": ((1, "c"), 2)}
-# The plural forms each language has (CLDR; Spanish has one for round millions).
-PLURAL_FORMS = {"ar": 6, "ru": 3, "es": 3}
+# The plural forms each language has (CLDR; Spanish and Italian have one for round millions:
+# "1.000.000 di punti").
+PLURAL_FORMS = {"ar": 6, "ru": 3, "es": 3, "it": 3}
 
 
 def texts(string: str | Sequence[str]) -> tuple[str, ...]:

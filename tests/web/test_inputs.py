@@ -17,7 +17,7 @@ def plays_on_options(page: str) -> list[str]:
     return re.findall(r"<option[^>]*>([^<]*)</option>", select)
 
 
-@pytest.mark.parametrize("language", ["en", "ar", "ru", "es"])
+@pytest.mark.parametrize("language", ["en", "ar", "ru", "es", "it"])
 def test_this_phone_plays_on_names_the_sides_in_the_phones_language(host, language):
     say = words(language)
     host.post("/language", {"lang": language, "next": "/"})

@@ -39,6 +39,8 @@ def said_in(page: str) -> tuple[str, str]:
         ("ar-EG,ar;q=0.9,en;q=0.5", "ar", "rtl"),
         ("ru-RU,ru;q=0.9", "ru", "ltr"),
         ("es-AR", "es", "ltr"),
+        ("it-IT,it;q=0.9,en;q=0.8", "it", "ltr"),
+        ("it-CH", "it", "ltr"),
         ("de-DE,fr;q=0.8", "en", "ltr"),  # none of ours: English
         ("de-DE,es;q=0.5", "es", "ltr"),  # the best of ours it takes
         ("", "en", "ltr"),
@@ -59,7 +61,7 @@ def test_the_switch_is_on_every_page_and_the_phone_remembers_it(host):
     for page in ("/", f"/m/{code}", "/history", "/new/basra", f"/m/{code}/qr"):
         shown = host.get(page).shown
         assert said_in(shown)[0] == "ar", page
-        for name in ("English", "العربية", "Русский", "Español"):
+        for name in ("English", "العربية", "Русский", "Español", "Italiano"):
             assert f">{name}</button>" in shown, (page, name)
 
     # Picked on the History page: back there, in Spanish, and so every page after it,
@@ -140,7 +142,13 @@ def test_phones_at_one_table_each_read_their_own_language(host, guest):
 def test_the_manifest_is_named_in_the_pages_language(phones):
     phone = speaking(phones(), "ru")
     assert 'href="/manifest.webmanifest?lang=ru"' in phone.get("/").shown
-    for language, direction in (("ru", "ltr"), ("ar", "rtl"), ("es", "ltr"), ("en", "ltr")):
+    for language, direction in (
+        ("ru", "ltr"),
+        ("ar", "rtl"),
+        ("es", "ltr"),
+        ("it", "ltr"),
+        ("en", "ltr"),
+    ):
         answer = phone.get(f"/manifest.webmanifest?lang={language}")
         manifest = json.loads(answer.get_data(as_text=True))
         assert manifest["name"] == words(language)("Scorekeeper"), language

@@ -207,11 +207,11 @@ def test_the_one_phone_table_s_rematch_is_kept_by_its_host_alone(app, host, phon
 
 def test_the_record_of_another_player_is_said_in_the_phone_s_language(app, phones):
     """The plain page for a phone that shared nothing, and the line saying how many matches
-    are counted, in Arabic, Russian and Spanish."""
+    are counted, in Arabic, Russian, Spanish and Italian."""
     omar, sam, zed = phones(), phones(), phones()
     code = play_three(omar, sam, zed, (5, 101, 10))
     record = f"/history/{code}/player/{seat_of(app, sam, code)}"
-    for language in ("ar", "ru", "es"):
+    for language in ("ar", "ru", "es", "it"):
         say = words(language)
         nothing = speaking(phones(), language).get(record).shown
         assert say(NOTHING_SHARED, name="Sam") in nothing

@@ -28,6 +28,7 @@ def heading(page: str) -> str:
         ("es", "other", "Nueva partida: Otro juego"),
         ("ru", "other", "Новая партия: Другая игра"),
         ("ar", "other", "مباراة جديدة: لعبة أخرى"),
+        ("it", "other", "Nuova partita: Altro gioco"),
     ],
 )
 def test_the_new_match_title_names_the_game_on_its_own(
@@ -56,6 +57,7 @@ def shown_text(page: str, css_class: str) -> str:
         ("en", "Omar (Us) deals hand 1."),
         ("es", "Reparte Omar (Us): mano 1."),
         ("ru", "Сдаёт Omar (Us): раздача 1."),
+        ("it", "Mazziere della mano 1: Omar (Us)."),
     ],
 )
 def test_the_dealer_line_starts_with_a_capital(host: Phone, language: str, said: str):
