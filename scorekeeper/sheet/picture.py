@@ -213,7 +213,8 @@ def sheet_picture(
     canvas = Canvas(height, language, rtl)
     width = WIDTH - 2 * MARGIN
     y = MARGIN
-    # NOTE: the heading of the sheet's picture: the game and its target ("Other game to 100 points").
+    # NOTE: the heading of the sheet's picture: the game and its target ("Other game 100
+    # points").
     canvas.text(
         (MARGIN, y),
         _(
