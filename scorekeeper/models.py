@@ -534,4 +534,8 @@ class Rating(Model):
     mu: so.Mapped[float]
     sigma: so.Mapped[float]
 
-    __table_args__ = (sa.Index("ix_rating_order", "group_id", "season", "ended_at", "match_id"),)
+    __table_args__ = (
+        # A player's latest rating, one seek (ratings.LATEST); and a season's from a match on.
+        sa.Index("ix_rating_player", "group_id", "season", "player_id", "ended_at", "match_id"),
+        sa.Index("ix_rating_order", "group_id", "season", "ended_at", "match_id"),
+    )

@@ -145,6 +145,11 @@ def upgrade():
         batch_op.create_index(
             "ix_rating_order", ["group_id", "season", "ended_at", "match_id"], unique=False
         )
+        batch_op.create_index(
+            "ix_rating_player",
+            ["group_id", "season", "player_id", "ended_at", "match_id"],
+            unique=False,
+        )
 
     op.create_table(
         "side_player",
@@ -178,6 +183,7 @@ def downgrade():
 
     op.drop_table("side_player")
     with op.batch_alter_table("rating", schema=None) as batch_op:
+        batch_op.drop_index("ix_rating_player")
         batch_op.drop_index("ix_rating_order")
 
     op.drop_table("rating")

@@ -67,24 +67,26 @@ def chances_now(group: StoredGroup, playing: Sequence[StoredMatch]) -> dict[int,
     if not group.rated or not playing:
         return {}
     ids = [match.id for match in playing]
-    rows = db.session.execute(
-        sa.union_all(
-            sa.select(
-                SidePlayer.match_id,
-                SidePlayer.side_id,
-                SidePlayer.player_id,
-                sa.literal(0),
-                sa.literal(0),
-            ).where(SidePlayer.match_id.in_(ids)),
-            sa.select(Seat.match_id, Seat.side_id, GroupPhone.player_id, sa.literal(1), Seat.id)
-            .join(GroupPhone, GroupPhone.phone == Seat.phone)
-            .where(
-                Seat.match_id.in_(ids),
-                GroupPhone.group_id == group.id,
-                GroupPhone.player_id.is_not(None),
-            ),
+    rows: list[Any] = list(
+        db.session.execute(
+            sa.union_all(
+                sa.select(
+                    SidePlayer.match_id,
+                    SidePlayer.side_id,
+                    SidePlayer.player_id,
+                    sa.literal(0),
+                    sa.literal(0),
+                ).where(SidePlayer.match_id.in_(ids)),
+                sa.select(Seat.match_id, Seat.side_id, GroupPhone.player_id, sa.literal(1), Seat.id)
+                .join(GroupPhone, GroupPhone.phone == Seat.phone)
+                .where(
+                    Seat.match_id.in_(ids),
+                    GroupPhone.group_id == group.id,
+                    GroupPhone.player_id.is_not(None),
+                ),
+            )
         )
-    ).all()
+    )
     rows.sort(key=lambda row: (row[3], row[4]))
     holders = holders_of(rows)
     now = ratings.current(group.id, group.season)

@@ -197,7 +197,7 @@ def export_csv(code: str) -> Response:
 def export_json(code: str) -> Response:
     """The season's standings and its matches as JSON, for keeping."""
     group = group_or_404(code)
-    standings = read_standings(group, _season(group))
+    standings = read_standings(group, _season(group), with_matches=True)
     text = json.dumps(exports.standings_json(standings), ensure_ascii=False, indent=1)
     return _download(
         text, "application/json; charset=utf-8", f"scorekeeper-group-{group.code}.json"
@@ -353,7 +353,7 @@ def _default_seats(
     order = [pid for pid, _name in roster]
     if first in order:
         order.remove(first)
-        order.insert(0, first)  # type: ignore[arg-type]
+        order.insert(0, first)
     filled = {}
     for at, pid in enumerate(order[: sides * per_side]):
         filled[seat_name(at % sides, at // sides)] = str(pid)
@@ -388,10 +388,10 @@ def new_match(code: str, game_key: str) -> ResponseReturnValue:
     form = group_match_form(game, table_format, sides, roster)
     if form.validate_on_submit():
         per_side = table_format.players_per_side
-        picked = [
+        chosen = [
             [form[seat_name(side, slot)].data for slot in range(per_side)] for side in range(sides)
         ]
-        players = [[int(value) for value in side if value] for side in picked]
+        players = [[int(value) for value in side if value] for side in chosen]
         if game.sides_named_freely:
             players = [side for side in players if side]
         choice = NewMatch(
@@ -407,10 +407,10 @@ def new_match(code: str, game_key: str) -> ResponseReturnValue:
             done = groups.start_match(group, game, choice, players, post_of(form))
         except SetupError as error:
             field = error.field if error.field in form else "target"
-            form[field].errors.append(error.reason)  # type: ignore[union-attr]
+            form[field].errors.append(error.reason)
         except Refusal as refusal:
             figures.refused("action")
-            form.target.errors.append(refusal.message)  # type: ignore[union-attr]
+            form.target.errors.append(refusal.message)
         else:
             if done.repeated and done.go_to is None:
                 return redirect(url_for("groups.group", code=group.code))

@@ -256,6 +256,7 @@ def join_group(group: StoredGroup, post: Post, player_id: int | None = None) -> 
     Omar"): its seats at the group's matches count for them from then on, and those before."""
 
     def work(viewer: GroupViewer) -> Done:
+        player = None
         if player_id is not None:
             player = db.session.execute(
                 sa.select(RosterPlayer.name).where(
@@ -278,6 +279,7 @@ def join_group(group: StoredGroup, post: Post, player_id: int | None = None) -> 
             db.session.add(
                 GroupPhone(group_id=viewer.group.id, phone=viewer.phone, player_id=player_id)
             )
+        name = player.name if player_id is not None and player is not None else ""
         if viewer.group.rated and (player_id is not None or viewer.player_id is not None):
             # Who its seats count for changed, at any of the group's matches.
             for season in range(1, viewer.group.season + 1):
@@ -285,7 +287,7 @@ def join_group(group: StoredGroup, post: Post, player_id: int | None = None) -> 
         if player_id is None:
             return Done(_("This phone joined the group."))
         # NOTE: %(player)s is a roster player's name.
-        return Done(_("This phone is %(player)s's in this group now.", player=player.name))
+        return Done(_("This phone is %(player)s's in this group now.", player=name))
 
     return group_act(
         group, post, GroupAction.JOIN if player_id is None else GroupAction.SAY_WHO, work

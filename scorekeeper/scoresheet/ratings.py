@@ -18,7 +18,7 @@ import sqlalchemy.orm as so
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Group, GroupMatch, Match, Rating
+from scorekeeper.models import Group, GroupMatch, Match, Rating, RosterPlayer
 from scorekeeper.scoresheet.standings import Played, read_played
 
 MODEL = PlackettLuce()
@@ -35,25 +35,30 @@ def shown(mu: float, sigma: float) -> tuple[int, int]:
     return round(mu * SCALE), round(sigma * SCALE)
 
 
-def _latest(before: bool) -> sa.Select[tuple[int, float, float]]:
-    """Each player's latest rating in a season (`group_id`, `season`), or their latest before
-    a match's place (`ended_at`, `match_id`) where `before`."""
-    later = so.aliased(Rating)
+def _latest(before: bool) -> sa.Select[int, float | None, float | None]:
+    """Each roster player's latest rating in a season (`group_id`, `season`), or their latest
+    before a match's place (`ended_at`, `match_id`) where `before`: one index seek a player
+    (ix_rating_player), however long the season (None for a player not rated in it)."""
     place = sa.tuple_(Rating.ended_at, Rating.match_id)
-    later_place = sa.tuple_(later.ended_at, later.match_id)
     bound = sa.tuple_(sa.bindparam("ended_at"), sa.bindparam("match_id"))
-    newer = sa.exists().where(
-        later.group_id == Rating.group_id,
-        later.season == Rating.season,
-        later.player_id == Rating.player_id,
-        later_place > place,
-        *((later_place < bound,) if before else ()),
-    )
-    return sa.select(Rating.player_id, Rating.mu, Rating.sigma).where(
-        Rating.group_id == sa.bindparam("group_id"),
-        Rating.season == sa.bindparam("season"),
-        *((place < bound,) if before else ()),
-        ~newer,
+
+    def last(column: so.InstrumentedAttribute[float]) -> sa.ScalarSelect[float]:
+        return (
+            sa.select(column)
+            .where(
+                Rating.group_id == RosterPlayer.group_id,
+                Rating.season == sa.bindparam("season"),
+                Rating.player_id == RosterPlayer.id,
+                *((place < bound,) if before else ()),
+            )
+            .order_by(Rating.ended_at.desc(), Rating.match_id.desc())
+            .limit(1)
+            .correlate(RosterPlayer)
+            .scalar_subquery()
+        )
+
+    return sa.select(RosterPlayer.id, last(Rating.mu), last(Rating.sigma)).where(
+        RosterPlayer.group_id == sa.bindparam("group_id")
     )
 
 
@@ -63,13 +68,21 @@ LATEST, LATEST_BEFORE = _latest(False), _latest(True)
 def latest_ratings(group_id: int, season: int) -> dict[int, tuple[int, int]]:
     """Each rated player's rating now, as shown, by roster id: one statement."""
     rows = db.session.execute(LATEST, {"group_id": group_id, "season": season})
-    return {player: shown(mu, sigma) for player, mu, sigma in rows}
+    return {
+        player: shown(mu, sigma)
+        for player, mu, sigma in rows
+        if mu is not None and sigma is not None
+    }
 
 
 def current(group_id: int, season: int) -> dict[int, PlackettLuceRating]:
     """Each rated player's rating now, as the model takes it."""
     rows = db.session.execute(LATEST, {"group_id": group_id, "season": season})
-    return {player: MODEL.create_rating([mu, sigma]) for player, mu, sigma in rows}
+    return {
+        player: MODEL.create_rating([mu, sigma])
+        for player, mu, sigma in rows
+        if mu is not None and sigma is not None
+    }
 
 
 def chances(
@@ -97,7 +110,7 @@ def rate(played: Sequence[Played], state: dict[int, PlackettLuceRating]) -> list
         if len(sides) < 2:
             continue
         teams = [[state.get(p) or MODEL.rating() for p in players] for players, _won in sides]
-        ranks = [1 if won else 2 for _players, won in sides]
+        ranks: list[float] = [1 if won else 2 for _players, won in sides]
         after = MODEL.rate(teams, ranks=ranks)
         for (players, _won), team in zip(sides, after, strict=True):
             for player, rating in zip(players, team, strict=True):
@@ -128,6 +141,7 @@ def rework(group_id: int, season: int, since: Since | None = None) -> None:
         state = {
             player: MODEL.create_rating([mu, sigma])
             for player, mu, sigma in db.session.execute(LATEST_BEFORE, bound)
+            if mu is not None and sigma is not None
         }
     rows = rate(read_played(group_id, season, since), state)
     for row in rows:
