@@ -114,7 +114,7 @@ def fill(matches: int = MATCHES, players: int = PLAYERS, seed: int = 43) -> str:
         (SidePlayer, placed),
     ):
         db.session.execute(sa.insert(model), rows)
-    ratings.rework(group.id, 1)
+    ratings.results_changed(group.id, 1, True, None)
     db.session.commit()
     return group.code
 

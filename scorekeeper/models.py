@@ -539,3 +539,57 @@ class Rating(Model):
         sa.Index("ix_rating_player", "group_id", "season", "player_id", "ended_at", "match_id"),
         sa.Index("ix_rating_order", "group_id", "season", "ended_at", "match_id"),
     )
+
+
+class Standing(Model):
+    """A roster player's figures over a season's counted matches, of one game or of all
+    (`game` ""), as scoresheet/standings.py worked them out from the stored results: written in
+    the same transaction as every change that moves them (a match that ends or is reopened,
+    taken out or put back, a phone that says which player it is), so a group's page reads a
+    row a player instead of adding a season up again."""
+
+    group_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("group.id", ondelete="CASCADE"), primary_key=True
+    )
+    season: so.Mapped[int] = so.mapped_column(primary_key=True)
+    game: so.Mapped[str] = so.mapped_column(sa.String(20), primary_key=True)
+    player_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("roster_player.id", ondelete="CASCADE"), primary_key=True
+    )
+    played: so.Mapped[int]
+    won: so.Mapped[int]
+    hands: so.Mapped[int]
+    points: so.Mapped[int]
+    against_hands: so.Mapped[int]
+    against_points: so.Mapped[int]
+    streak: so.Mapped[int]
+    best_streak: so.Mapped[int]
+    series: so.Mapped[int]
+    series_won: so.Mapped[int]
+    # The game's best hand: its points, its number, its match's code, and -1 where it is best
+    # for being the lowest.
+    best_hand: so.Mapped[int | None]
+    best_hand_number: so.Mapped[int | None]
+    best_code: so.Mapped[str | None] = so.mapped_column(sa.String(12))
+    best_sign: so.Mapped[int] = so.mapped_column(default=1)
+
+
+class Pairing(Model):
+    """Two roster players in a season's counted matches, of one game or of all (`game` ""):
+    on one side (`partners`, the first the lower id) or on different ones (head to head, the
+    first's wins), as worked out with the standings."""
+
+    group_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("group.id", ondelete="CASCADE"), primary_key=True
+    )
+    season: so.Mapped[int] = so.mapped_column(primary_key=True)
+    game: so.Mapped[str] = so.mapped_column(sa.String(20), primary_key=True)
+    partners: so.Mapped[bool] = so.mapped_column(primary_key=True)
+    player_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("roster_player.id", ondelete="CASCADE"), primary_key=True
+    )
+    other_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("roster_player.id", ondelete="CASCADE"), primary_key=True
+    )
+    played: so.Mapped[int]
+    won: so.Mapped[int]

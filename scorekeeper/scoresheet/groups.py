@@ -246,6 +246,8 @@ def keep_as_group(match: StoredMatch, post: Post) -> Done:
                         db.session.add(
                             SidePlayer(side_id=side_id, player_id=player.id, match_id=match_id)
                         )
+        db.session.flush()
+        ratings.results_changed(group.id, 1, False, None)
         return Done(_("Kept as a group: share its code with the table."), go_to=group.code)
 
     return act(match, post, Action.KEEP_AS_GROUP, work)
@@ -280,10 +282,10 @@ def join_group(group: StoredGroup, post: Post, player_id: int | None = None) -> 
                 GroupPhone(group_id=viewer.group.id, phone=viewer.phone, player_id=player_id)
             )
         name = player.name if player_id is not None and player is not None else ""
-        if viewer.group.rated and (player_id is not None or viewer.player_id is not None):
+        if player_id is not None or viewer.player_id is not None:
             # Who its seats count for changed, at any of the group's matches.
             for season in range(1, viewer.group.season + 1):
-                ratings.rework(viewer.group.id, season)
+                ratings.results_changed(viewer.group.id, season, viewer.group.rated, None)
         if player_id is None:
             return Done(_("This phone joined the group."))
         # NOTE: %(player)s is a roster player's name.
@@ -500,8 +502,9 @@ def count_match(group: StoredGroup, code: str, counted: bool, post: Post) -> Don
             .values(counted=counted)
         )
         _trail(viewer, "put_back" if counted else "taken_out", code=code)
-        if viewer.group.rated and found.ended_at is not None:
-            ratings.rework(viewer.group.id, found.season, (found.ended_at, found.match_id))
+        if found.ended_at is not None:
+            since = (found.ended_at, found.match_id)
+            ratings.results_changed(viewer.group.id, found.season, viewer.group.rated, since)
         if counted:
             # NOTE: %(code)s is a match's code.
             return Done(_("Match %(code)s counts in the standings again.", code=code))

@@ -19,6 +19,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Group, GroupMatch, Match, Rating, RosterPlayer
+from scorekeeper.scoresheet import standings
 from scorekeeper.scoresheet.standings import Played, read_played
 
 MODEL = PlackettLuce()
@@ -149,17 +150,26 @@ def rework(group_id: int, season: int, since: Since | None = None) -> None:
     db.session.add_all(rows)
 
 
+def results_changed(group_id: int, season: int, rated: bool, since: Since | None) -> None:
+    """A season's results changed from a match's place on (`since`; None: anywhere): its
+    standings are worked out again and stored, and (a rated group) its ratings from there."""
+    standings.store(group_id, season)
+    if rated:
+        rework(group_id, season, since)
+
+
 def match_changed(match_id: int, since: Since | None) -> None:
-    """A match's result changed (it ended, or was reopened): if it was played in a rated
-    group, that season's ratings are worked out again from its place on (`since`: where it
-    stood in the order before the change, or where it stands now; None: not ended before)."""
+    """A match's result changed (it ended, or was reopened): if it was played in a group,
+    that season's standings and (a rated group) ratings are worked out again, the ratings
+    from its place on (`since`: where it stood in the order before the change, or where it
+    stands now; None: not ended before)."""
     found = db.session.execute(
         sa.select(GroupMatch.group_id, GroupMatch.season, Group.rated, Match.ended_at)
         .join(Group, Group.id == GroupMatch.group_id)
         .join(Match, Match.id == GroupMatch.match_id)
         .where(GroupMatch.match_id == match_id)
     ).first()
-    if found is None or not found.rated:
+    if found is None:
         return
     places = [p for p in (since, (found.ended_at, match_id) if found.ended_at else None) if p]
-    rework(found.group_id, found.season, min(places) if places else None)
+    results_changed(found.group_id, found.season, found.rated, min(places) if places else None)

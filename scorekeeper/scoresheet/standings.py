@@ -27,11 +27,13 @@ from scorekeeper.models import (
     GroupMatch,
     GroupPhone,
     Match,
+    Pairing,
     RosterPlayer,
     Seat,
     Side,
     SidePlayer,
     SideResult,
+    Standing,
     StoredGroup,
 )
 from scorekeeper.scoresheet.series import Played as Link
@@ -409,27 +411,36 @@ def _figures() -> sa.CompoundSelect[*tuple[Any, ...]]:
         .join(totals, totals.c.match_id == ranked.c.match_id)
         .where(ranked.c.rn == 1, Match.status == Match.ENDED)
         .cte("seated")
+        # Worked out once for every part of the statement that reads it (PostgreSQL would
+        # anyway; SQLite would work it out again for each).
+        .prefix_with("MATERIALIZED")
     )
     c = seated.c
     nothing = sa.null()
-    width = 9
 
-    def row(kind: int, game: Any, *values: Any) -> list[Any]:
-        padded = [*values, *([nothing] * (width - len(values)))]
-        return [sa.literal(kind).label("kind"), game, *padded]
+    def row(kind: int, game: Any, numbers: Sequence[Any], words: Sequence[Any] = ()) -> list[Any]:
+        """A row of FIGURES: its kind, its game, seven whole numbers and two words (codes),
+        each column one type in every part, as a UNION needs on PostgreSQL."""
+        ints = [sa.cast(v, sa.BigInteger) for v in numbers]
+        ints += [sa.cast(nothing, sa.BigInteger)] * (7 - len(ints))
+        texts = [sa.cast(v, sa.String) for v in words]
+        texts += [sa.cast(nothing, sa.String)] * (2 - len(texts))
+        return [sa.literal(kind).label("kind"), sa.cast(game, sa.String), *ints, *texts]
 
     def lines(game: Any, by: tuple[Any, ...]) -> sa.Select[Any]:
         return sa.select(
             *row(
                 LINE,
                 game,
-                c.player,
-                sa.func.count(),
-                sa.func.sum(c.won),
-                sa.func.sum(c.hands),
-                sa.func.sum(c.points),
-                sa.func.sum(c.against_hands),
-                sa.func.sum(c.against_points),
+                [
+                    c.player,
+                    sa.func.count(),
+                    sa.func.sum(c.won),
+                    sa.func.sum(c.hands),
+                    sa.func.sum(c.points),
+                    sa.func.sum(c.against_hands),
+                    sa.func.sum(c.against_points),
+                ],
             )
         ).group_by(*by)
 
@@ -449,7 +460,7 @@ def _figures() -> sa.CompoundSelect[*tuple[Any, ...]]:
         ).subquery()
         lengths = (
             sa.select(
-                runs.c.game,
+                runs.c.game if game is not nothing else nothing.label("game"),
                 runs.c.player,
                 sa.func.count().label("length"),
                 sa.func.min(runs.c.from_last).label("from_last"),
@@ -463,9 +474,11 @@ def _figures() -> sa.CompoundSelect[*tuple[Any, ...]]:
             *row(
                 STREAK,
                 lengths.c.game if game is not nothing else nothing,
-                lengths.c.player,
-                sa.func.max(lengths.c.length),
-                sa.func.max(sa.case((lengths.c.from_last == 1, lengths.c.length), else_=0)),
+                [
+                    lengths.c.player,
+                    sa.func.max(lengths.c.length),
+                    sa.func.max(sa.case((lengths.c.from_last == 1, lengths.c.length), else_=0)),
+                ],
             )
         ).group_by(*grouped)
 
@@ -481,10 +494,7 @@ def _figures() -> sa.CompoundSelect[*tuple[Any, ...]]:
                 *row(
                     kind,
                     a.c.game if game is not nothing else nothing,
-                    a.c.player,
-                    b.c.player,
-                    sa.func.count(),
-                    sa.func.sum(a.c.won),
+                    [a.c.player, b.c.player, sa.func.count(), sa.func.sum(a.c.won)],
                 )
             )
             .select_from(a)
@@ -512,7 +522,7 @@ def _figures() -> sa.CompoundSelect[*tuple[Any, ...]]:
         .subquery()
     )
     links = (
-        sa.select(*row(LINK, nothing, Match.code, Match.rematch_code))
+        sa.select(*row(LINK, nothing, [], [Match.code, Match.rematch_code]))
         .join(GroupMatch, GroupMatch.match_id == Match.id)
         .where(
             *in_season,
@@ -530,11 +540,8 @@ def _figures() -> sa.CompoundSelect[*tuple[Any, ...]]:
             *row(
                 BEST,
                 bests.c.game,
-                bests.c.player,
-                bests.c.best_hand,
-                bests.c.best_hand_number,
-                bests.c.lowest_wins,
-                bests.c.code,
+                [bests.c.player, bests.c.best_hand, bests.c.best_hand_number, bests.c.lowest_wins],
+                [bests.c.code],
             )
         ).where(bests.c.rn == 1),
         together(c.game, PAIR, True),
@@ -545,13 +552,8 @@ def _figures() -> sa.CompoundSelect[*tuple[Any, ...]]:
             *row(
                 SERIES,
                 c.game,
-                c.player,
-                c.match_id,
-                c.position,
-                c.won,
-                c.code,
-                c.rematch_code,
-                c.ended_at,
+                [c.player, c.match_id, c.position, c.won],
+                [c.code, c.rematch_code],
             )
         ).where(c.in_series),
         links,
@@ -564,68 +566,201 @@ LINE, STREAK, BEST, PAIR, MET, SERIES, LINK = range(7)
 FIGURES = _figures()
 
 
+def _roster(group_id: int) -> dict[int, tuple[str, bool]]:
+    """The group's roster by id, in the order of their names: (name, whether they left)."""
+    return {
+        player_id: (name, left)
+        for player_id, name, left in db.session.execute(
+            sa.select(RosterPlayer.id, RosterPlayer.name, RosterPlayer.left)
+            .where(RosterPlayer.group_id == group_id)
+            .order_by(RosterPlayer.name, RosterPlayer.id)
+        )
+    }
+
+
+def work_out(group_id: int, season: int) -> list[Scope]:
+    """A season's standings added up again by the database from the stored results (FIGURES,
+    one statement however long the season)."""
+    rows = db.session.execute(FIGURES, {"group_id": group_id, "season": season}).all()
+    return _added_up(_roster(group_id), rows)
+
+
+def store(group_id: int, season: int) -> None:
+    """Work a season's standings out again and store them, in the writer's transaction: called
+    by every change that moves them (ratings.results_changed, groups.py)."""
+    scopes = work_out(group_id, season)
+    where = (Standing.group_id == group_id, Standing.season == season)
+    db.session.execute(sa.delete(Standing).where(*where))
+    db.session.execute(
+        sa.delete(Pairing).where(Pairing.group_id == group_id, Pairing.season == season)
+    )
+    standing_rows = [
+        {
+            "group_id": group_id,
+            "season": season,
+            "game": scope.game or "",
+            "player_id": line.player,
+            "played": line.played,
+            "won": line.won,
+            "hands": line.hands,
+            "points": line.points,
+            "against_hands": line.against_hands,
+            "against_points": line.against_points,
+            "streak": line.streak,
+            "best_streak": line.best_streak,
+            "series": line.series,
+            "series_won": line.series_won,
+            "best_hand": line.best_hand.value if line.best_hand else None,
+            "best_hand_number": line.best_hand.hand if line.best_hand else None,
+            "best_code": line.best_hand.code if line.best_hand else None,
+            "best_sign": line.best_sign,
+        }
+        for scope in scopes
+        for line in scope.lines
+    ]
+    pairing_rows = [
+        {
+            "group_id": group_id,
+            "season": season,
+            "game": scope.game or "",
+            "partners": True,
+            "player_id": pair.first,
+            "other_id": pair.second,
+            "played": pair.played,
+            "won": pair.won,
+        }
+        for scope in scopes
+        for pair in scope.pairs
+    ] + [
+        {
+            "group_id": group_id,
+            "season": season,
+            "game": scope.game or "",
+            "partners": False,
+            "player_id": row,
+            "other_id": column,
+            "played": played,
+            "won": won,
+        }
+        for scope in scopes
+        for (row, column), (played, won) in scope.met.items()
+    ]
+    if standing_rows:
+        db.session.execute(sa.insert(Standing), standing_rows)
+    if pairing_rows:
+        db.session.execute(sa.insert(Pairing), pairing_rows)
+
+
+STANDINGS_OF = sa.select(
+    Standing.game,
+    Standing.player_id,
+    Standing.played,
+    Standing.won,
+    Standing.hands,
+    Standing.points,
+    Standing.against_hands,
+    Standing.against_points,
+    Standing.streak,
+    Standing.best_streak,
+    Standing.series,
+    Standing.series_won,
+    Standing.best_hand,
+    Standing.best_hand_number,
+    Standing.best_code,
+    Standing.best_sign,
+).where(Standing.group_id == sa.bindparam("group_id"), Standing.season == sa.bindparam("season"))
+PAIRINGS_OF = sa.select(
+    Pairing.game,
+    Pairing.partners,
+    Pairing.player_id,
+    Pairing.other_id,
+    Pairing.played,
+    Pairing.won,
+).where(Pairing.group_id == sa.bindparam("group_id"), Pairing.season == sa.bindparam("season"))
+
+
 def read_standings(
     group: StoredGroup, season: int | None = None, *, with_matches: bool = False
 ) -> Standings:
-    """A group's standings for a season (its current one by default): three statements (four
-    if it keeps a rating) however many matches it played, the figures added up by the
-    database; `with_matches`, the season's matches too (the JSON export), two more."""
+    """A group's standings for a season (its current one by default), as stored when they last
+    changed: three statements (four if it keeps a rating), a row a player and a row a pair,
+    however many matches it played; `with_matches`, the season's matches too (the JSON
+    export), two more."""
     # Imported here: ratings reads the matches the way the standings do (read_played).
     from scorekeeper.scoresheet.ratings import latest_ratings
 
     season = group.season if season is None else season
-    roster = {
-        player_id: (name, left)
-        for player_id, name, left in db.session.execute(
-            sa.select(RosterPlayer.id, RosterPlayer.name, RosterPlayer.left)
-            .where(RosterPlayer.group_id == group.id)
-            .order_by(RosterPlayer.name, RosterPlayer.id)
+    params = {"group_id": group.id, "season": season}
+    roster = _roster(group.id)
+    lines: dict[str | None, list[Line]] = {}
+    for row in db.session.execute(STANDINGS_OF, params):
+        (game, player, played, won, hands, points, ah, ap, streak, best_streak, series,
+         series_won, best_hand, best_number, best_code, best_sign) = row  # fmt: skip
+        best = (
+            Best(best_hand, best_code, best_number)
+            if best_hand is not None and best_code is not None and best_number is not None
+            else None
         )
-    }
-    rows = db.session.execute(FIGURES, {"group_id": group.id, "season": season}).all()
+        line = Line(
+            player, played, won, hands, points, ah, ap, streak, best_streak, series,
+            series_won, best, best_sign,
+        )  # fmt: skip
+        lines.setdefault(game or None, []).append(line)
+    pairs: dict[str | None, list[Pair]] = {}
+    met: dict[str | None, dict[tuple[int, int], tuple[int, int]]] = {}
+    for game, partners, first, second, played, won in db.session.execute(PAIRINGS_OF, params):
+        if partners:
+            pairs.setdefault(game or None, []).append(Pair(first, second, played, won))
+        else:
+            met.setdefault(game or None, {})[(first, second)] = (played, won)
     ratings = latest_ratings(group.id, season) if group.rated else {}
-    played = read_played(group.id, season) if with_matches else []
-    return add_up(group, season, roster, rows, ratings, played)
+    games = [key for key in GAMES if key in lines]
+    scopes = [
+        Scope(
+            game,
+            sorted(lines.get(game, []), key=lambda line: _order(line, roster)),
+            sorted(pairs.get(game, []), key=lambda p: (-p.played, -p.won, p.first, p.second)),
+            met.get(game, {}),
+        )
+        for game in [None, *games]
+    ]
+    for line in scopes[0].lines:
+        line.rating = ratings.get(line.player)
+    played_matches = read_played(group.id, season) if with_matches else []
+    return Standings(group, season, roster, played_matches, scopes)
 
 
-def add_up(
-    group: StoredGroup,
-    season: int,
-    roster: dict[int, tuple[str, bool]],
-    rows: Sequence[Any],
-    ratings: dict[int, tuple[int, int]],
-    played: Sequence[Played] = (),
-) -> Standings:
-    """The standings from FIGURES' rows: a scope for all games, then one a game played."""
+def _added_up(roster: dict[int, Any], rows: Sequence[Any]) -> list[Scope]:
+    """The scopes from FIGURES' rows: all games, then each game played."""
     lines: dict[str | None, dict[int, Line]] = {}
     pairs: dict[str | None, list[Pair]] = {}
     met: dict[str | None, dict[tuple[int, int], tuple[int, int]]] = {}
     series_rows = []
     links: dict[str, str] = {}
     for kind, game, *v in rows:
+        numbers, words = v[:7], v[7:]
         if kind == LINE:
-            player = v[0]
+            player = numbers[0]
             if player in roster:
-                lines.setdefault(game, {})[player] = Line(
-                    player, v[1], int(v[2]), int(v[3]), int(v[4]), int(v[5]), int(v[6])
-                )
+                lines.setdefault(game, {})[player] = Line(player, *numbers[1:7])
         elif kind == SERIES:
-            series_rows.append((game, *v[:7]))
+            series_rows.append((game, *numbers[:4], *words))
         elif kind == LINK:
-            links[v[0]] = v[1]
+            links[words[0]] = words[1]
         elif kind == PAIR:
-            pairs.setdefault(game, []).append(Pair(v[0], v[1], int(v[2]), int(v[3])))
+            pairs.setdefault(game, []).append(Pair(*numbers[:4]))
         elif kind == MET:
-            met.setdefault(game, {})[(v[0], v[1])] = (int(v[2]), int(v[3]))
+            met.setdefault(game, {})[(numbers[0], numbers[1])] = (numbers[2], numbers[3])
     for kind, game, *v in rows:
-        line = lines.get(game, {}).get(v[0]) if kind in (STREAK, BEST) else None
+        numbers, words = v[:7], v[7:]
+        line = lines.get(game, {}).get(numbers[0]) if kind in (STREAK, BEST) else None
         if line is None:
             continue
         if kind == STREAK:
-            line.best_streak, line.streak = int(v[1]), int(v[2])
+            line.best_streak, line.streak = numbers[1], numbers[2]
         else:
-            line.best_hand = Best(v[1], v[4], v[2])
-            line.best_sign = -1 if v[3] else 1
+            line.best_hand = Best(numbers[1], words[0], numbers[2])
+            line.best_sign = -1 if numbers[3] else 1
     _series(series_rows, links, lines)
     games = [key for key in GAMES if key in lines]
     scopes = []
@@ -640,9 +775,7 @@ def add_up(
                 {key: cell for key, cell in met.get(game, {}).items() if set(key) <= set(roster)},
             )
         )
-    for line in scopes[0].lines:
-        line.rating = ratings.get(line.player)
-    return Standings(group, season, roster, list(played), scopes)
+    return scopes
 
 
 def _order(line: Line, roster: dict[int, Any]) -> tuple[Any, ...]:
@@ -677,7 +810,7 @@ def _series(
     of the standings leaves the series it was in, which goes on through it (`links`: the
     rematch codes of those taken out). `rows`: SERIES rows, a player a counted match."""
     matches: dict[str, _InSeries] = {}
-    for game, player, match_id, position, won, code, rematch_code, _ended_at in rows:
+    for game, player, match_id, position, won, code, rematch_code in rows:
         one = matches.setdefault(code, _InSeries(match_id, game, rematch_code))
         one.players.setdefault(position, []).append(player)
         if won:
