@@ -104,7 +104,7 @@ def render_group(
     the season and game asked for, the season's matches, and the host's tools."""
     viewer = groups.group_viewer(group, current_phone())
     season = _season(group)
-    standings = read_standings(group, season)
+    standings = read_standings(group, season, scope=_game())
     listed = season_matches(group, season)
     playing = [one.match for one in listed if one.match.is_open]
     roster = [(pid, name) for pid, (name, left) in standings.roster.items() if not left]
@@ -155,7 +155,7 @@ def tv(code: str) -> str:
 def printed(code: str) -> str:
     """The standings on one printed page: the season's players, partners and head to head."""
     group = group_or_404(code)
-    standings = read_standings(group, _season(group))
+    standings = read_standings(group, _season(group), scope=_game())
     return render_template(
         "groups/print.html",
         group=group,
@@ -185,7 +185,7 @@ def rating_page(code: str) -> str:
 def export_csv(code: str) -> Response:
     """The season's standings as a spreadsheet: a line a player a game, and all games."""
     group = group_or_404(code)
-    standings = read_standings(group, _season(group))
+    standings = read_standings(group, _season(group), every_scope=True)
     out = io.StringIO()
     csv.writer(out).writerows(exports.standings_rows(standings))
     return _download(
@@ -197,7 +197,7 @@ def export_csv(code: str) -> Response:
 def export_json(code: str) -> Response:
     """The season's standings and its matches as JSON, for keeping."""
     group = group_or_404(code)
-    standings = read_standings(group, _season(group), with_matches=True)
+    standings = read_standings(group, _season(group), every_scope=True, with_matches=True)
     text = json.dumps(exports.standings_json(standings), ensure_ascii=False, indent=1)
     return _download(
         text, "application/json; charset=utf-8", f"scorekeeper-group-{group.code}.json"

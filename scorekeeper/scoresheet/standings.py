@@ -7,9 +7,11 @@ it is in the group (GroupPhone.player_id), so a table kept on one phone counts f
 at it. A player counts once a match, on the side the group's New match gave them first.
 
 Each match's results were worked out through its game's rules once, when it ended (SideResult,
-scoresheet/record.py): the standings are read from those rows in four statements whatever
-the season's size (the results, the players on each side, the roster, the latest ratings),
-and added up here in the order the matches ended.
+scoresheet/record.py). The standings are added up from those rows, in the order the matches
+ended, by every change that moves them (a match that ends or is reopened, taken out or put
+back, a phone that says which player it is), in its transaction, and stored as worked out
+(Standing, Pairing): a group's page reads a row a player and a row a pair of its scope, in
+three statements (four with a rating) however long the season (bench/standings.py).
 """
 
 from __future__ import annotations
@@ -314,258 +316,6 @@ def read_played(
     return list(matches.values())
 
 
-def _figures() -> sa.CompoundSelect[*tuple[Any, ...]]:
-    """Every figure of a season's standings (`group_id`, `season`) in one statement, added up
-    by the database from the stored results, whatever the season's size. Its rows, by kind:
-
-    LINE: (game or None, player, played, won, hands, points, against hands, against points)
-    STREAK: (game or None, player, best streak, current streak)
-    BEST: (game, player, points, hand number, lowest wins, match code)
-    PAIR: (game or None, player, partner, played, won)
-    MET: (game or None, player, opponent, played, won)
-    SERIES: (None, player, match, position, won, match code, its rematch's code)
-    LINK: a match taken out of the standings in a series: (match code, its rematch's code)
-    """
-    in_season = (
-        GroupMatch.group_id == sa.bindparam("group_id"),
-        GroupMatch.season == sa.bindparam("season"),
-    )
-    placed = (
-        sa.select(
-            SidePlayer.match_id,
-            SidePlayer.side_id,
-            SidePlayer.player_id,
-            sa.literal(0).label("said"),
-            sa.literal(0).label("seat_id"),
-        )
-        .join(GroupMatch, GroupMatch.match_id == SidePlayer.match_id)
-        .where(*in_season, GroupMatch.counted.is_(True))
-    )
-    said = (
-        sa.select(Seat.match_id, Seat.side_id, GroupPhone.player_id, sa.literal(1), Seat.id)
-        .join(GroupMatch, GroupMatch.match_id == Seat.match_id)
-        .join(
-            GroupPhone,
-            sa.and_(GroupPhone.group_id == GroupMatch.group_id, GroupPhone.phone == Seat.phone),
-        )
-        .where(
-            *in_season,
-            GroupMatch.counted.is_(True),
-            Seat.side_id.is_not(None),
-            GroupPhone.player_id.is_not(None),
-        )
-    )
-    held = sa.union_all(placed, said).subquery("held")
-    # A player counts once a match: where its New match put them, else their first seat.
-    ranked = sa.select(
-        held.c.match_id,
-        held.c.side_id,
-        held.c.player_id,
-        sa.func.row_number()
-        .over(
-            partition_by=(held.c.match_id, held.c.player_id),
-            order_by=(held.c.said, held.c.seat_id),
-        )
-        .label("rn"),
-    ).subquery("ranked")
-    every_side = sa.orm.aliased(SideResult)
-    totals = (
-        sa.select(
-            every_side.match_id,
-            sa.func.sum(every_side.hands).label("hands"),
-            sa.func.sum(every_side.points).label("points"),
-        )
-        .join(GroupMatch, GroupMatch.match_id == every_side.match_id)
-        .where(*in_season, GroupMatch.counted.is_(True))
-        .group_by(every_side.match_id)
-        .subquery("totals")
-    )
-    won = sa.case((SideResult.won, 1), else_=0)
-    followed = sa.orm.aliased(Match)
-    seated = (
-        sa.select(
-            ranked.c.player_id.label("player"),
-            ranked.c.match_id.label("match_id"),
-            ranked.c.side_id.label("side_id"),
-            Side.position.label("position"),
-            Match.game.label("game"),
-            Match.code.label("code"),
-            Match.rematch_code.label("rematch_code"),
-            Match.ended_at.label("ended_at"),
-            won.label("won"),
-            SideResult.hands.label("hands"),
-            SideResult.points.label("points"),
-            (totals.c.hands - SideResult.hands).label("against_hands"),
-            (totals.c.points - SideResult.points).label("against_points"),
-            SideResult.best_hand.label("best_hand"),
-            SideResult.best_hand_number.label("best_hand_number"),
-            sa.case((SideResult.lowest_wins, 1), else_=0).label("lowest_wins"),
-            sa.or_(
-                Match.rematch_code.is_not(None),
-                sa.exists().where(followed.rematch_code == Match.code),
-            ).label("in_series"),
-        )
-        .join(SideResult, SideResult.side_id == ranked.c.side_id)
-        .join(Side, Side.id == ranked.c.side_id)
-        .join(Match, Match.id == ranked.c.match_id)
-        .join(totals, totals.c.match_id == ranked.c.match_id)
-        .where(ranked.c.rn == 1, Match.status == Match.ENDED)
-        .cte("seated")
-        # Worked out once for every part of the statement that reads it (PostgreSQL would
-        # anyway; SQLite would work it out again for each).
-        .prefix_with("MATERIALIZED")
-    )
-    c = seated.c
-    nothing = sa.null()
-
-    def row(kind: int, game: Any, numbers: Sequence[Any], words: Sequence[Any] = ()) -> list[Any]:
-        """A row of FIGURES: its kind, its game, seven whole numbers and two words (codes),
-        each column one type in every part, as a UNION needs on PostgreSQL."""
-        ints = [sa.cast(v, sa.BigInteger) for v in numbers]
-        ints += [sa.cast(nothing, sa.BigInteger)] * (7 - len(ints))
-        texts = [sa.cast(v, sa.String) for v in words]
-        texts += [sa.cast(nothing, sa.String)] * (2 - len(texts))
-        return [sa.literal(kind).label("kind"), sa.cast(game, sa.String), *ints, *texts]
-
-    def lines(game: Any, by: tuple[Any, ...]) -> sa.Select[Any]:
-        return sa.select(
-            *row(
-                LINE,
-                game,
-                [
-                    c.player,
-                    sa.func.count(),
-                    sa.func.sum(c.won),
-                    sa.func.sum(c.hands),
-                    sa.func.sum(c.points),
-                    sa.func.sum(c.against_hands),
-                    sa.func.sum(c.against_points),
-                ],
-            )
-        ).group_by(*by)
-
-    def streaks(game: Any, by: tuple[Any, ...]) -> sa.Select[Any]:
-        order = (c.ended_at, c.match_id)
-        runs = sa.select(
-            c.game,
-            c.player,
-            c.won,
-            (
-                sa.func.row_number().over(partition_by=by, order_by=order)
-                - sa.func.row_number().over(partition_by=(*by, c.won), order_by=order)
-            ).label("run"),
-            sa.func.row_number()
-            .over(partition_by=by, order_by=(c.ended_at.desc(), c.match_id.desc()))
-            .label("from_last"),
-        ).subquery()
-        lengths = (
-            sa.select(
-                runs.c.game if game is not nothing else nothing.label("game"),
-                runs.c.player,
-                sa.func.count().label("length"),
-                sa.func.min(runs.c.from_last).label("from_last"),
-            )
-            .where(runs.c.won == 1)
-            .group_by(*(runs.c[col.name] for col in by), runs.c.run)
-            .subquery()
-        )
-        grouped = tuple(lengths.c[col.name] for col in by)
-        return sa.select(
-            *row(
-                STREAK,
-                lengths.c.game if game is not nothing else nothing,
-                [
-                    lengths.c.player,
-                    sa.func.max(lengths.c.length),
-                    sa.func.max(sa.case((lengths.c.from_last == 1, lengths.c.length), else_=0)),
-                ],
-            )
-        ).group_by(*grouped)
-
-    def together(game: Any, kind: int, same_side: bool) -> sa.Select[Any]:
-        # Each pairing's own names: a CTE's aliases must differ across the statement.
-        named = f"{kind}_{'game' if game is not nothing else 'all'}"
-        a, b = seated.alias(f"a_{named}"), seated.alias(f"b_{named}")
-        side = a.c.side_id == b.c.side_id if same_side else a.c.side_id != b.c.side_id
-        pairing = a.c.player < b.c.player if same_side else a.c.player != b.c.player
-        by = (a.c.game, a.c.player, b.c.player) if game is not nothing else (a.c.player, b.c.player)
-        return (
-            sa.select(
-                *row(
-                    kind,
-                    a.c.game if game is not nothing else nothing,
-                    [a.c.player, b.c.player, sa.func.count(), sa.func.sum(a.c.won)],
-                )
-            )
-            .select_from(a)
-            .join(b, sa.and_(a.c.match_id == b.c.match_id, side, pairing))
-            .group_by(*by)
-        )
-
-    signed = sa.case((c.lowest_wins == 1, -c.best_hand), else_=c.best_hand)
-    bests = (
-        sa.select(
-            c.game,
-            c.player,
-            c.best_hand,
-            c.best_hand_number,
-            c.lowest_wins,
-            c.code,
-            sa.func.row_number()
-            .over(
-                partition_by=(c.game, c.player),
-                order_by=(c.lowest_wins, signed.desc(), c.ended_at, c.match_id),
-            )
-            .label("rn"),
-        )
-        .where(c.best_hand.is_not(None))
-        .subquery()
-    )
-    links = (
-        sa.select(*row(LINK, nothing, [], [Match.code, Match.rematch_code]))
-        .join(GroupMatch, GroupMatch.match_id == Match.id)
-        .where(
-            *in_season,
-            GroupMatch.counted.is_(False),
-            Match.status == Match.ENDED,
-            Match.rematch_code.is_not(None),
-        )
-    )
-    return sa.union_all(
-        lines(c.game, (c.game, c.player)),
-        lines(nothing, (c.player,)),
-        streaks(c.game, (c.game, c.player)),
-        streaks(nothing, (c.player,)),
-        sa.select(
-            *row(
-                BEST,
-                bests.c.game,
-                [bests.c.player, bests.c.best_hand, bests.c.best_hand_number, bests.c.lowest_wins],
-                [bests.c.code],
-            )
-        ).where(bests.c.rn == 1),
-        together(c.game, PAIR, True),
-        together(nothing, PAIR, True),
-        together(c.game, MET, False),
-        together(nothing, MET, False),
-        sa.select(
-            *row(
-                SERIES,
-                c.game,
-                [c.player, c.match_id, c.position, c.won],
-                [c.code, c.rematch_code],
-            )
-        ).where(c.in_series),
-        links,
-    )
-
-
-# The kinds of FIGURES' rows.
-LINE, STREAK, BEST, PAIR, MET, SERIES, LINK = range(7)
-# Built once: building a statement costs more than running it.
-FIGURES = _figures()
-
-
 def _roster(group_id: int) -> dict[int, tuple[str, bool]]:
     """The group's roster by id, in the order of their names: (name, whether they left)."""
     return {
@@ -579,10 +329,16 @@ def _roster(group_id: int) -> dict[int, tuple[str, bool]]:
 
 
 def work_out(group_id: int, season: int) -> list[Scope]:
-    """A season's standings added up again by the database from the stored results (FIGURES,
-    one statement however long the season)."""
-    rows = db.session.execute(FIGURES, {"group_id": group_id, "season": season}).all()
-    return _added_up(_roster(group_id), rows)
+    """A season's standings added up again from the stored results, in the order the matches
+    ended (three statements: the roster, the results, who held each side): all games first,
+    then each game in the registry's order."""
+    roster = _roster(group_id)
+    played = read_played(group_id, season)
+    games = [key for key in GAMES if any(one.game == key and one.counted for one in played)]
+    return [
+        _scope(None, played, roster),
+        *(_scope(key, [one for one in played if one.game == key], roster) for key in games),
+    ]
 
 
 def store(group_id: int, season: int) -> None:
@@ -677,14 +433,22 @@ PAIRINGS_OF = sa.select(
     Pairing.played,
     Pairing.won,
 ).where(Pairing.group_id == sa.bindparam("group_id"), Pairing.season == sa.bindparam("season"))
+# Only one scope's: a page shows one game's partners and grid (or all games').
+PAIRINGS_OF_SCOPE = PAIRINGS_OF.where(Pairing.game == sa.bindparam("game"))
 
 
 def read_standings(
-    group: StoredGroup, season: int | None = None, *, with_matches: bool = False
+    group: StoredGroup,
+    season: int | None = None,
+    *,
+    scope: str | None = None,
+    every_scope: bool = False,
+    with_matches: bool = False,
 ) -> Standings:
     """A group's standings for a season (its current one by default), as stored when they last
-    changed: three statements (four if it keeps a rating), a row a player and a row a pair,
-    however many matches it played; `with_matches`, the season's matches too (the JSON
+    changed: three statements (four if it keeps a rating), a row a player a scope and a row a
+    pair of `scope` (a game's key; None: all games), however many matches it played;
+    `every_scope`, every scope's pairs; `with_matches`, the season's matches too (the JSON
     export), two more."""
     # Imported here: ratings reads the matches the way the standings do (read_played).
     from scorekeeper.scoresheet.ratings import latest_ratings
@@ -708,7 +472,12 @@ def read_standings(
         lines.setdefault(game or None, []).append(line)
     pairs: dict[str | None, list[Pair]] = {}
     met: dict[str | None, dict[tuple[int, int], tuple[int, int]]] = {}
-    for game, partners, first, second, played, won in db.session.execute(PAIRINGS_OF, params):
+    pairings = (
+        db.session.execute(PAIRINGS_OF, params)
+        if every_scope
+        else db.session.execute(PAIRINGS_OF_SCOPE, {**params, "game": scope or ""})
+    )
+    for game, partners, first, second, played, won in pairings:
         if partners:
             pairs.setdefault(game or None, []).append(Pair(first, second, played, won))
         else:
@@ -730,52 +499,53 @@ def read_standings(
     return Standings(group, season, roster, played_matches, scopes)
 
 
-def _added_up(roster: dict[int, Any], rows: Sequence[Any]) -> list[Scope]:
-    """The scopes from FIGURES' rows: all games, then each game played."""
-    lines: dict[str | None, dict[int, Line]] = {}
-    pairs: dict[str | None, list[Pair]] = {}
-    met: dict[str | None, dict[tuple[int, int], tuple[int, int]]] = {}
-    series_rows = []
-    links: dict[str, str] = {}
-    for kind, game, *v in rows:
-        numbers, words = v[:7], v[7:]
-        if kind == LINE:
-            player = numbers[0]
-            if player in roster:
-                lines.setdefault(game, {})[player] = Line(player, *numbers[1:7])
-        elif kind == SERIES:
-            series_rows.append((game, *numbers[:4], *words))
-        elif kind == LINK:
-            links[words[0]] = words[1]
-        elif kind == PAIR:
-            pairs.setdefault(game, []).append(Pair(*numbers[:4]))
-        elif kind == MET:
-            met.setdefault(game, {})[(numbers[0], numbers[1])] = (numbers[2], numbers[3])
-    for kind, game, *v in rows:
-        numbers, words = v[:7], v[7:]
-        line = lines.get(game, {}).get(numbers[0]) if kind in (STREAK, BEST) else None
-        if line is None:
-            continue
-        if kind == STREAK:
-            line.best_streak, line.streak = numbers[1], numbers[2]
-        else:
-            line.best_hand = Best(numbers[1], words[0], numbers[2])
-            line.best_sign = -1 if numbers[3] else 1
-    _series(series_rows, links, lines)
-    games = [key for key in GAMES if key in lines]
-    scopes = []
-    for game in [None, *games]:
-        ordered = sorted(lines.get(game, {}).values(), key=lambda line: _order(line, roster))
-        kept = [p for p in pairs.get(game, []) if p.first in roster and p.second in roster]
-        scopes.append(
-            Scope(
-                game,
-                ordered,
-                sorted(kept, key=lambda p: (-p.played, -p.won, p.first, p.second)),
-                {key: cell for key, cell in met.get(game, {}).items() if set(key) <= set(roster)},
-            )
-        )
-    return scopes
+def _scope(game: str | None, played: Sequence[Played], roster: dict[int, Any]) -> Scope:
+    """One scope's lines, pairs and grid, from its matches in the order they ended (those
+    taken out of the standings left out)."""
+    counted = [one for one in played if one.counted]
+    lines: dict[int, Line] = {}
+    pairs: dict[tuple[int, int], Pair] = {}
+    met: dict[tuple[int, int], list[int]] = {}
+    for one in counted:
+        by_place = {side.position: side for side in one.sides}
+        for place, players in one.players.items():
+            mine = by_place[place]
+            others = [side for side in one.sides if side.position != place]
+            for player in players:
+                if player not in roster:
+                    continue
+                line = lines.setdefault(player, Line(player))
+                line.played += 1
+                line.won += mine.won
+                line.streak = line.streak + 1 if mine.won else 0
+                line.best_streak = max(line.best_streak, line.streak)
+                line.hands += mine.hands
+                line.points += mine.points
+                line.against_hands += sum(side.hands for side in others)
+                line.against_points += sum(side.points for side in others)
+                if game is not None:
+                    _best_hand(line, mine, one.code)
+            for first in players:
+                for second in players:
+                    if first < second:
+                        pair = pairs.setdefault((first, second), Pair(first, second))
+                        pair.played += 1
+                        pair.won += mine.won
+                for other_place, opponents in one.players.items():
+                    if other_place == place:
+                        continue
+                    for opponent in opponents:
+                        cell = met.setdefault((first, opponent), [0, 0])
+                        cell[0] += 1
+                        cell[1] += mine.won
+    _series_of(played, lines)
+    ordered = sorted(lines.values(), key=lambda line: _order(line, roster))
+    return Scope(
+        game,
+        ordered,
+        sorted(pairs.values(), key=lambda p: (-p.played, -p.won, p.first, p.second)),
+        {key: (cell[0], cell[1]) for key, cell in met.items()},
+    )
 
 
 def _order(line: Line, roster: dict[int, Any]) -> tuple[Any, ...]:
@@ -787,66 +557,49 @@ def _order(line: Line, roster: dict[int, Any]) -> tuple[Any, ...]:
     return (1, -line.played, 0, 0, name)
 
 
-@dataclass
-class _InSeries:
-    """A counted match of a series as the standings judge it: its game, its rematch's code,
-    its winner's place and the roster players on each side (by place)."""
+def _best_hand(line: Line, mine: GroupResult, code: str) -> None:
+    """A game's best hand: the highest, or the lowest where its table played for the lowest
+    (a table played for the highest ranks above one played for the lowest: the Other game
+    may hold both, whose hands don't compare), as a phone's record ranks them."""
+    if mine.best_hand is None or mine.best_hand_number is None:
+        return
+    sign = -1 if mine.lowest_wins else 1
+    best = line.best_hand
+    ranked = (sign > 0, sign * mine.best_hand)
+    if best is None or ranked > (line.best_sign > 0, line.best_sign * best.value):
+        line.best_hand = Best(mine.best_hand, code, mine.best_hand_number)
+        line.best_sign = sign
 
-    match_id: int
-    game: str
-    rematch_code: str | None
-    winner: int | None = None
-    players: dict[int, list[int]] = field(default_factory=dict)
 
-
-def _series(
-    rows: Sequence[tuple[Any, ...]],
-    links: dict[str, str],
-    lines: dict[str | None, dict[int, Line]],
-) -> None:
+def _series_of(played: Sequence[Played], lines: dict[int, Line]) -> None:
     """Each series (a match and the rematches after it, two counted matches or more) counted
     for the players at its last counted match, and won by those whose side there leads it
     alone, judged by who played (series.py), with roster players for phones. A match taken out
-    of the standings leaves the series it was in, which goes on through it (`links`: the
-    rematch codes of those taken out). `rows`: SERIES rows, a player a counted match."""
-    matches: dict[str, _InSeries] = {}
-    for game, player, match_id, position, won, code, rematch_code in rows:
-        one = matches.setdefault(code, _InSeries(match_id, game, rematch_code))
-        one.players.setdefault(position, []).append(player)
-        if won:
-            one.winner = position
-    following = {**links}
-    following.update({code: one.rematch_code for code, one in matches.items() if one.rematch_code})
-    followed = set(following.values())
-    for first in [code for code in [*links, *matches] if code not in followed]:
-        chain: list[_InSeries] = []
-        at: str | None = first
-        while at is not None and len(chain) <= len(matches):
-            if at in matches:
-                chain.append(matches[at])
-            at = following.get(at)
+    of the standings leaves the series it was in, which goes on through it."""
+    by_code = {one.code: one for one in played}
+    followed = {one.rematch_code for one in played if one.rematch_code in by_code}
+    for first in played:
+        if first.code in followed:
+            continue
+        chain = [first]
+        while chain[-1].rematch_code in by_code and len(chain) <= len(played):
+            chain.append(by_code[chain[-1].rematch_code])
+        chain = [one for one in chain if one.counted]
         if len(chain) < 2:
             continue
-        places = 1 + max(
-            max([*one.players, one.winner if one.winner is not None else 0]) for one in chain
-        )
-        series = judge(
-            [
-                Link(
-                    one.match_id,
-                    True,
-                    one.winner,
-                    {place: {str(p) for p in held} for place, held in one.players.items()},
-                )
-                for one in chain
-            ],
-            places,
-        )
+        links = [
+            Link(
+                one.match_id,
+                True,
+                one.winner,
+                {place: {str(p) for p in players} for place, players in one.players.items()},
+            )
+            for one in chain
+        ]
         last = chain[-1]
+        series = judge(links, len(last.sides))
         for place, players in last.players.items():
             for player in players:
-                for scope in (None, last.game):
-                    line = lines.get(scope, {}).get(player)
-                    if line is not None:
-                        line.series += 1
-                        line.series_won += series.leaders == (place,)
+                if player in lines:
+                    lines[player].series += 1
+                    lines[player].series_won += series.leaders == (place,)
