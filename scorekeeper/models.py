@@ -543,10 +543,11 @@ class Rating(Model):
 
 class Standing(Model):
     """A roster player's figures over a season's counted matches, of one game or of all
-    (`game` ""), as scoresheet/standings.py worked them out from the stored results: written in
-    the same transaction as every change that moves them (a match that ends or is reopened,
-    taken out or put back, a phone that says which player it is), so a group's page reads a
-    row a player instead of adding a season up again."""
+    (`game` ""), their partners and rivals among them, and their rating, as scoresheet/
+    standings.py worked them out from the stored results: written in the same transaction as
+    every change that moves them (a match that ends or is reopened, taken out or put back, a
+    phone that says which player it is), so a group's page reads a row a player instead of
+    adding a season up again."""
 
     group_id: so.Mapped[int] = so.mapped_column(
         sa.ForeignKey("group.id", ondelete="CASCADE"), primary_key=True
@@ -572,24 +573,11 @@ class Standing(Model):
     best_hand_number: so.Mapped[int | None]
     best_code: so.Mapped[str | None] = so.mapped_column(sa.String(12))
     best_sign: so.Mapped[int] = so.mapped_column(default=1)
-
-
-class Pairing(Model):
-    """Two roster players in a season's counted matches, of one game or of all (`game` ""):
-    on one side (`partners`, the first the lower id) or on different ones (head to head, the
-    first's wins), as worked out with the standings."""
-
-    group_id: so.Mapped[int] = so.mapped_column(
-        sa.ForeignKey("group.id", ondelete="CASCADE"), primary_key=True
-    )
-    season: so.Mapped[int] = so.mapped_column(primary_key=True)
-    game: so.Mapped[str] = so.mapped_column(sa.String(20), primary_key=True)
-    partners: so.Mapped[bool] = so.mapped_column(primary_key=True)
-    player_id: so.Mapped[int] = so.mapped_column(
-        sa.ForeignKey("roster_player.id", ondelete="CASCADE"), primary_key=True
-    )
-    other_id: so.Mapped[int] = so.mapped_column(
-        sa.ForeignKey("roster_player.id", ondelete="CASCADE"), primary_key=True
-    )
-    played: so.Mapped[int]
-    won: so.Mapped[int]
+    # The players they played with on one side, and against (head to head: their wins), by
+    # roster id: {"12": [played, won]}. Kept on their row: a page reads a row a player.
+    partners: so.Mapped[dict[str, list[int]]] = so.mapped_column(sa.JSON, default=dict)
+    met: so.Mapped[dict[str, list[int]]] = so.mapped_column(sa.JSON, default=dict)
+    # Their rating after their latest match of the season (all games' row, a rated group):
+    # openskill's mu and sigma, copied from Rating as it is worked out.
+    mu: so.Mapped[float | None]
+    sigma: so.Mapped[float | None]

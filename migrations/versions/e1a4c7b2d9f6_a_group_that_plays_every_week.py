@@ -176,41 +176,6 @@ def upgrade():
     with op.batch_alter_table("side_player", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_side_player_match_id"), ["match_id"], unique=False)
     op.create_table(
-        "pairing",
-        sa.Column("group_id", sa.Integer(), nullable=False),
-        sa.Column("season", sa.Integer(), nullable=False),
-        sa.Column("game", sa.String(length=20), nullable=False),
-        sa.Column("partners", sa.Boolean(), nullable=False),
-        sa.Column("player_id", sa.Integer(), nullable=False),
-        sa.Column("other_id", sa.Integer(), nullable=False),
-        sa.Column("played", sa.Integer(), nullable=False),
-        sa.Column("won", sa.Integer(), nullable=False),
-        sa.ForeignKeyConstraint(
-            ["group_id"], ["group.id"], name=op.f("fk_pairing_group_id_group"), ondelete="CASCADE"
-        ),
-        sa.ForeignKeyConstraint(
-            ["other_id"],
-            ["roster_player.id"],
-            name=op.f("fk_pairing_other_id_roster_player"),
-            ondelete="CASCADE",
-        ),
-        sa.ForeignKeyConstraint(
-            ["player_id"],
-            ["roster_player.id"],
-            name=op.f("fk_pairing_player_id_roster_player"),
-            ondelete="CASCADE",
-        ),
-        sa.PrimaryKeyConstraint(
-            "group_id",
-            "season",
-            "game",
-            "partners",
-            "player_id",
-            "other_id",
-            name=op.f("pk_pairing"),
-        ),
-    )
-    op.create_table(
         "standing",
         sa.Column("group_id", sa.Integer(), nullable=False),
         sa.Column("season", sa.Integer(), nullable=False),
@@ -230,6 +195,10 @@ def upgrade():
         sa.Column("best_hand_number", sa.Integer(), nullable=True),
         sa.Column("best_code", sa.String(length=12), nullable=True),
         sa.Column("best_sign", sa.Integer(), nullable=False),
+        sa.Column("partners", sa.JSON(), nullable=False),
+        sa.Column("met", sa.JSON(), nullable=False),
+        sa.Column("mu", sa.Double(), nullable=True),
+        sa.Column("sigma", sa.Double(), nullable=True),
         sa.ForeignKeyConstraint(
             ["group_id"], ["group.id"], name=op.f("fk_standing_group_id_group"), ondelete="CASCADE"
         ),
@@ -247,7 +216,6 @@ def upgrade():
 
 def downgrade():
     op.drop_table("standing")
-    op.drop_table("pairing")
     with op.batch_alter_table("side_player", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_side_player_match_id"))
 

@@ -33,6 +33,7 @@ from scorekeeper.models import (
     Seat,
     Side,
     SidePlayer,
+    Standing,
     StoredGroup,
     StoredMatch,
     new_code,
@@ -523,8 +524,12 @@ def set_rated(group: StoredGroup, rated: bool, post: Post) -> Done:
         if rated:
             for season in range(1, viewer.group.season + 1):
                 ratings.rework(viewer.group.id, season)
+                ratings.onto_standings(viewer.group.id, season)
             return Done(_("The group keeps a rating now."))
         db.session.execute(sa.delete(Rating).where(Rating.group_id == group.id))
+        db.session.execute(
+            sa.update(Standing).where(Standing.group_id == group.id).values(mu=None, sigma=None)
+        )
         return Done(_("The group keeps no rating now."))
 
     return group_act(group, post, GroupAction.RATING, work)

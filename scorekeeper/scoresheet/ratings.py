@@ -18,7 +18,7 @@ import sqlalchemy.orm as so
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Group, GroupMatch, Match, Rating, RosterPlayer
+from scorekeeper.models import Group, GroupMatch, Match, Rating, RosterPlayer, Standing
 from scorekeeper.scoresheet import standings
 from scorekeeper.scoresheet.standings import Played, read_played
 
@@ -156,6 +156,33 @@ def results_changed(group_id: int, season: int, rated: bool, since: Since | None
     standings.store(group_id, season)
     if rated:
         rework(group_id, season, since)
+        onto_standings(group_id, season)
+
+
+def onto_standings(group_id: int, season: int) -> None:
+    """Copy each player's rating now onto their row of the season's standings (all games),
+    where the group's page reads it: one statement for every player."""
+    db.session.flush()
+    rows = db.session.execute(LATEST, {"group_id": group_id, "season": season})
+    values = [
+        {"b_player": player, "b_mu": mu, "b_sigma": sigma}
+        for player, mu, sigma in rows
+        if mu is not None
+    ]
+    if values:
+        # On the table, not the model: one statement sent for every player (executemany).
+        table: sa.Table = Standing.__table__  # type: ignore[assignment]
+        db.session.connection().execute(
+            sa.update(table)
+            .where(
+                table.c.group_id == group_id,
+                table.c.season == season,
+                table.c.game == "",
+                table.c.player_id == sa.bindparam("b_player"),
+            )
+            .values(mu=sa.bindparam("b_mu"), sigma=sa.bindparam("b_sigma")),
+            values,
+        )
 
 
 def match_changed(match_id: int, since: Since | None) -> None:

@@ -10,8 +10,8 @@ Each match's results were worked out through its game's rules once, when it ende
 scoresheet/record.py). The standings are added up from those rows, in the order the matches
 ended, by every change that moves them (a match that ends or is reopened, taken out or put
 back, a phone that says which player it is), in its transaction, and stored as worked out
-(Standing, Pairing): a group's page reads a row a player and a row a pair of its scope, in
-three statements (four with a rating) however long the season (bench/standings.py).
+(Standing, with each player's partners, rivals and rating): a group's page reads a row a
+player a scope, in two statements however long the season (bench/standings.py).
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ from scorekeeper.models import (
     GroupMatch,
     GroupPhone,
     Match,
-    Pairing,
     RosterPlayer,
     Seat,
     Side,
@@ -342,71 +341,54 @@ def work_out(group_id: int, season: int) -> list[Scope]:
 
 
 def store(group_id: int, season: int) -> None:
-    """Work a season's standings out again and store them, in the writer's transaction: called
-    by every change that moves them (ratings.results_changed, groups.py)."""
+    """Work a season's standings out again and store them, a row a player a scope, in the
+    writer's transaction: called by every change that moves them (ratings.results_changed)."""
     scopes = work_out(group_id, season)
-    where = (Standing.group_id == group_id, Standing.season == season)
-    db.session.execute(sa.delete(Standing).where(*where))
     db.session.execute(
-        sa.delete(Pairing).where(Pairing.group_id == group_id, Pairing.season == season)
+        sa.delete(Standing).where(Standing.group_id == group_id, Standing.season == season)
     )
-    standing_rows = [
-        {
-            "group_id": group_id,
-            "season": season,
-            "game": scope.game or "",
-            "player_id": line.player,
-            "played": line.played,
-            "won": line.won,
-            "hands": line.hands,
-            "points": line.points,
-            "against_hands": line.against_hands,
-            "against_points": line.against_points,
-            "streak": line.streak,
-            "best_streak": line.best_streak,
-            "series": line.series,
-            "series_won": line.series_won,
-            "best_hand": line.best_hand.value if line.best_hand else None,
-            "best_hand_number": line.best_hand.hand if line.best_hand else None,
-            "best_code": line.best_hand.code if line.best_hand else None,
-            "best_sign": line.best_sign,
-        }
-        for scope in scopes
-        for line in scope.lines
-    ]
-    pairing_rows = [
-        {
-            "group_id": group_id,
-            "season": season,
-            "game": scope.game or "",
-            "partners": True,
-            "player_id": pair.first,
-            "other_id": pair.second,
-            "played": pair.played,
-            "won": pair.won,
-        }
-        for scope in scopes
-        for pair in scope.pairs
-    ] + [
-        {
-            "group_id": group_id,
-            "season": season,
-            "game": scope.game or "",
-            "partners": False,
-            "player_id": row,
-            "other_id": column,
-            "played": played,
-            "won": won,
-        }
-        for scope in scopes
-        for (row, column), (played, won) in scope.met.items()
-    ]
-    if standing_rows:
-        db.session.execute(sa.insert(Standing), standing_rows)
-    if pairing_rows:
-        db.session.execute(sa.insert(Pairing), pairing_rows)
+    rows = []
+    for scope in scopes:
+        partners: dict[int, dict[str, list[int]]] = {}
+        for pair in scope.pairs:
+            partners.setdefault(pair.first, {})[str(pair.second)] = [pair.played, pair.won]
+            partners.setdefault(pair.second, {})[str(pair.first)] = [pair.played, pair.won]
+        met: dict[int, dict[str, list[int]]] = {}
+        for (row, column), (played, won) in scope.met.items():
+            met.setdefault(row, {})[str(column)] = [played, won]
+        for line in scope.lines:
+            best = line.best_hand
+            rows.append(
+                {
+                    "group_id": group_id,
+                    "season": season,
+                    "game": scope.game or "",
+                    "player_id": line.player,
+                    "played": line.played,
+                    "won": line.won,
+                    "hands": line.hands,
+                    "points": line.points,
+                    "against_hands": line.against_hands,
+                    "against_points": line.against_points,
+                    "streak": line.streak,
+                    "best_streak": line.best_streak,
+                    "series": line.series,
+                    "series_won": line.series_won,
+                    "best_hand": best.value if best else None,
+                    "best_hand_number": best.hand if best else None,
+                    "best_code": best.code if best else None,
+                    "best_sign": line.best_sign,
+                    "partners": partners.get(line.player, {}),
+                    "met": met.get(line.player, {}),
+                    "mu": None,
+                    "sigma": None,
+                }
+            )
+    if rows:
+        db.session.execute(sa.insert(Standing), rows)
 
 
+# Built once: building a statement costs more than running it.
 STANDINGS_OF = sa.select(
     Standing.game,
     Standing.player_id,
@@ -424,17 +406,22 @@ STANDINGS_OF = sa.select(
     Standing.best_hand_number,
     Standing.best_code,
     Standing.best_sign,
+    # Only the shown scope's partners and rivals: decoding every game's cost more than the rest.
+    sa.case(
+        (
+            sa.or_(sa.bindparam("every", sa.Boolean), Standing.game == sa.bindparam("scope")),
+            Standing.partners,
+        )
+    ),
+    sa.case(
+        (
+            sa.or_(sa.bindparam("every", sa.Boolean), Standing.game == sa.bindparam("scope")),
+            Standing.met,
+        )
+    ),
+    Standing.mu,
+    Standing.sigma,
 ).where(Standing.group_id == sa.bindparam("group_id"), Standing.season == sa.bindparam("season"))
-PAIRINGS_OF = sa.select(
-    Pairing.game,
-    Pairing.partners,
-    Pairing.player_id,
-    Pairing.other_id,
-    Pairing.played,
-    Pairing.won,
-).where(Pairing.group_id == sa.bindparam("group_id"), Pairing.season == sa.bindparam("season"))
-# Only one scope's: a page shows one game's partners and grid (or all games').
-PAIRINGS_OF_SCOPE = PAIRINGS_OF.where(Pairing.game == sa.bindparam("game"))
 
 
 def read_standings(
@@ -446,20 +433,24 @@ def read_standings(
     with_matches: bool = False,
 ) -> Standings:
     """A group's standings for a season (its current one by default), as stored when they last
-    changed: three statements (four if it keeps a rating), a row a player a scope and a row a
-    pair of `scope` (a game's key; None: all games), however many matches it played;
-    `every_scope`, every scope's pairs; `with_matches`, the season's matches too (the JSON
-    export), two more."""
-    # Imported here: ratings reads the matches the way the standings do (read_played).
-    from scorekeeper.scoresheet.ratings import latest_ratings
+    changed: two statements, a row a player a scope (their rating on it), however many
+    matches it played, with the partners and rivals of `scope` (a game's key; None: all games)
+    or of `every_scope`; `with_matches`, the season's matches too (the JSON export), two
+    more."""
+    # Imported here: ratings works the matches out the way the standings do (read_played).
+    from scorekeeper.scoresheet.ratings import shown
 
     season = group.season if season is None else season
-    params = {"group_id": group.id, "season": season}
+    params = {"group_id": group.id, "season": season, "scope": scope or "", "every": every_scope}
     roster = _roster(group.id)
     lines: dict[str | None, list[Line]] = {}
+    pairs: dict[str | None, list[Pair]] = {}
+    met: dict[str | None, dict[tuple[int, int], tuple[int, int]]] = {}
     for row in db.session.execute(STANDINGS_OF, params):
         (game, player, played, won, hands, points, ah, ap, streak, best_streak, series,
-         series_won, best_hand, best_number, best_code, best_sign) = row  # fmt: skip
+         series_won, best_hand, best_number, best_code, best_sign, partners, rivals, mu,
+         sigma) = row  # fmt: skip
+        scope = game or None
         best = (
             Best(best_hand, best_code, best_number)
             if best_hand is not None and best_code is not None and best_number is not None
@@ -469,20 +460,14 @@ def read_standings(
             player, played, won, hands, points, ah, ap, streak, best_streak, series,
             series_won, best, best_sign,
         )  # fmt: skip
-        lines.setdefault(game or None, []).append(line)
-    pairs: dict[str | None, list[Pair]] = {}
-    met: dict[str | None, dict[tuple[int, int], tuple[int, int]]] = {}
-    pairings = (
-        db.session.execute(PAIRINGS_OF, params)
-        if every_scope
-        else db.session.execute(PAIRINGS_OF_SCOPE, {**params, "game": scope or ""})
-    )
-    for game, partners, first, second, played, won in pairings:
-        if partners:
-            pairs.setdefault(game or None, []).append(Pair(first, second, played, won))
-        else:
-            met.setdefault(game or None, {})[(first, second)] = (played, won)
-    ratings = latest_ratings(group.id, season) if group.rated else {}
+        if group.rated and mu is not None and sigma is not None:
+            line.rating = shown(mu, sigma)
+        lines.setdefault(scope, []).append(line)
+        for other, (together, won_together) in (partners or {}).items():
+            if player < int(other):
+                pairs.setdefault(scope, []).append(Pair(player, int(other), together, won_together))
+        for other, (against, beat) in (rivals or {}).items():
+            met.setdefault(scope, {})[(player, int(other))] = (against, beat)
     games = [key for key in GAMES if key in lines]
     scopes = [
         Scope(
@@ -493,8 +478,6 @@ def read_standings(
         )
         for game in [None, *games]
     ]
-    for line in scopes[0].lines:
-        line.rating = ratings.get(line.player)
     played_matches = read_played(group.id, season) if with_matches else []
     return Standings(group, season, roster, played_matches, scopes)
 
