@@ -14,7 +14,6 @@ from playwright.sync_api import Page, expect
 from tests.browser.conftest import PHONE_VIEWPORT
 from tests.browser.moves import told
 from tests.groups import keep_whole_hand, new_match, roster_ids
-from tests.phones import Phone
 
 pytestmark = pytest.mark.browser
 
