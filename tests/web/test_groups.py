@@ -155,3 +155,49 @@ def test_keep_this_table_as_a_group(app, host, guest):
     for phone in (host, guest):
         sheet = phone.get(f"/m/{match}").shown
         assert code not in sheet and "Keep this table as a group" not in sheet
+
+
+def ratings_of(export: dict) -> dict[str, dict | None]:
+    """Each player's rating in the export's standings of all games."""
+    everyone = next(s for s in export["standings"] if s["game"] is None)
+    return {line["player"]: line["rating"] for line in everyone["players"]}
+
+
+def test_ratings_follow_the_results_and_each_side_s_chance_shows_before_a_match(app, host):
+    code = start_group(host)
+    add_players(host, code, "Ana", "Ben", "Cleo")
+    ids = roster_ids(host, code)
+    assert "The group keeps a rating now." in host.post(f"/g/{code}/rating").shown
+    played = []
+    for first, second, points in (
+        ("Ana", "Ben", [101, 3]),
+        ("Ben", "Cleo", [101, 50]),
+        ("Ana", "Cleo", [101, 0]),
+    ):
+        match = new_match(host, code, "basra", [[ids[first]], [ids[second]]])
+        keep_whole_hand(host, match, 1, points)
+        host.post(f"/m/{match}/end")
+        played.append(match)
+    before = ratings_of(standings_json(host, code))
+    assert all(rating is not None for rating in before.values())
+    # Everyone starts at 1000: the player who won twice is above it, the one who lost twice below.
+    assert (
+        before["Cleo"]["rating"] > 1000 > before["Ana"]["rating"] or before["Ben"]["rating"] > 1000
+    )
+
+    # Taken out, the first match changes every rating after it; put back, they are as before.
+    host.post(f"/g/{code}/out", {"code": played[0]})
+    assert ratings_of(standings_json(host, code)) != before
+    host.post(f"/g/{code}/back", {"code": played[0]})
+    assert ratings_of(standings_json(host, code)) == before
+    # Reopened and ended again, the last match gives the ratings it gave.
+    host.post(f"/m/{played[-1]}/reopen")
+    assert ratings_of(standings_json(host, code))["Ana"] != before["Ana"]
+    host.post(f"/m/{played[-1]}/end")
+    assert ratings_of(standings_json(host, code)) == before
+
+    # Before the next match, the group's page gives each side its chance to win.
+    new_match(host, code, "basra", [[ids["Ana"]], [ids["Ben"]]])
+    page = host.get(f"/g/{code}").shown
+    assert "Playing now" in page
+    assert "Ana: " in page and "%" in page.split("Playing now", 1)[1].split("</section>", 1)[0]
