@@ -323,8 +323,8 @@ def roster(code: str, how: str) -> ResponseReturnValue:
     return _carried(group, lambda: groups.rename_player(group, form.target.data, name, post))
 
 
-@bp.post("/<code>/<any(remove, host, close, open, season, rating, unrated, out, back):tap>")
-def tapped(code: str, tap: str) -> ResponseReturnValue:
+@bp.post("/<code>/<any(remove, host, close, open, season, rating, unrated, out, back):deed>")
+def tapped(code: str, deed: str) -> ResponseReturnValue:
     """A one-button tool of the group's host."""
     group = group_or_404(code)
     form = PickForm()
@@ -342,7 +342,7 @@ def tapped(code: str, tap: str) -> ResponseReturnValue:
         "out": lambda: groups.count_match(group, match_code, False, post),
         "back": lambda: groups.count_match(group, match_code, True, post),
     }
-    return _carried(group, actions[tap])
+    return _carried(group, actions[deed])
 
 
 def _default_seats(

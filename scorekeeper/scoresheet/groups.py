@@ -290,7 +290,7 @@ def join_group(group: StoredGroup, post: Post, player_id: int | None = None) -> 
         if player_id is None:
             return Done(_("This phone joined the group."))
         # NOTE: %(player)s is a roster player's name.
-        return Done(_("This phone is %(player)s's in this group now.", player=name))
+        return Done(_("This phone is %(player)s in this group now.", player=name))
 
     return group_act(
         group, post, GroupAction.JOIN if player_id is None else GroupAction.SAY_WHO, work

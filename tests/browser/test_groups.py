@@ -70,7 +70,7 @@ def test_a_group_from_home_to_its_standings_tv_and_print(new_phone, phones, arti
         told(omar, f"{name} joined the roster.")
     omar.get_by_label("I am").select_option(label="Omar")
     omar.get_by_role("button", name="That's me").click()
-    told(omar, "This phone is Omar's in this group now.")
+    told(omar, "This phone is Omar in this group now.")
     omar.get_by_role("button", name="Keep a rating").click()
     told(omar, "The group keeps a rating now.")
 

@@ -13,7 +13,16 @@ from flask import Flask
 from scorekeeper.errors import Refusal
 from scorekeeper.matches import read_match
 from scorekeeper.models import Match, StoredMatch, StoredSeat, StoredSide
-from scorekeeper.permissions import RULES, Action, Viewer, refusal, seats_at, viewer_at
+from scorekeeper.permissions import (
+    GROUP_RULES,
+    RULES,
+    Action,
+    GroupAction,
+    Viewer,
+    refusal,
+    seats_at,
+    viewer_at,
+)
 from scorekeeper.scoresheet.writing import Done, Post, act
 from tests.phones import snapshot
 
@@ -118,7 +127,39 @@ def test_every_action_goes_through_the_write_path_with_its_action() -> None:
     named |= {Action.ENTER, Action.FILL}
     assert named == set(Action)
     bare = {module for module, _call in _calls("write")} - {"writing.py"}
-    assert bare == {"moving.py", "setup.py"}
+    # And a group's: starting one, and group_act, which checks its own actions.
+    assert bare == {"moving.py", "setup.py", "groups.py"}
+
+
+def test_every_group_action_goes_through_group_act_with_its_action() -> None:
+    """In a group, every action names its GroupAction to group_act, which asks permissions.py
+    under the group's lock; the bare write there only starts a group (nobody's yet) and runs
+    group_act itself. Every GroupAction has its rule."""
+    named = set()
+    for module, call in _calls("group_act"):
+        assert module == "groups.py"
+        action = call.args[2]
+        if isinstance(action, ast.IfExp):
+            choices = [action.body, action.orelse]
+        else:
+            choices = [action]
+        for choice in choices:
+            assert isinstance(choice, ast.Attribute), ast.unparse(call)
+            assert isinstance(choice.value, ast.Name) and choice.value.id == "GroupAction"
+            named.add(GroupAction[choice.attr])
+    assert named == set(GroupAction)
+    assert set(GROUP_RULES) == set(GroupAction)
+    tree = ast.parse((SCORESHEET / "groups.py").read_text())
+    writers = {
+        function.name
+        for function in ast.walk(tree)
+        if isinstance(function, ast.FunctionDef)
+        for node in ast.walk(function)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "write"
+    }
+    assert writers == {"create_group", "group_act"}
 
 
 def test_every_action_has_its_rule() -> None:

@@ -76,7 +76,7 @@ def test_a_phone_says_who_it_is_and_its_seats_count_for_that_player(app, host, g
     # Ben's phone opens the group and says it is Ben; the host starts a match nobody is on.
     assert "Join the group" in guest.get(f"/g/{code}").shown
     said = say_who(guest, code, "Ben", ids)
-    assert "This phone is Ben's in this group now." in said.shown
+    assert "This phone is Ben in this group now." in said.shown
     match = new_match(host, code, "basra", [[ids["Ana"]], []])
     guest.join(match, side=1)
     host.post(f"/m/{match}/hand/1/enter", {"points_0": 10, "revision_0": 0})
