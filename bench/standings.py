@@ -44,7 +44,7 @@ from tests.statements import counting
 # Issue 43: the standings of a group with 10,000 matches and 40 players, p50, milliseconds.
 STANDINGS_MS = 50.0
 MATCHES, PLAYERS = 10_000, 40
-TIMES = 21
+TIMES = 101
 
 
 def fill(matches: int = MATCHES, players: int = PLAYERS, seed: int = 43) -> str:
@@ -126,11 +126,13 @@ def matches_in(group_id: int) -> int:
     return db.session.scalar(sa.select(sa.func.count()).where(GroupMatch.group_id == group_id)) or 0
 
 
-def measure(times: int = TIMES) -> tuple[float, int, int]:
-    """The standings read `times` times: p50 in ms, statements per read, matches counted."""
+def measure(times: int = TIMES) -> tuple[float, float, int, int]:
+    """The standings read `times` times: p50 and fastest in ms (on a shared machine the p50
+    follows its load; the fastest, the work itself), statements per read, matches counted."""
     group = read_group("BENCHG")
     assert group is not None
-    read_standings(group)  # warm: the statements built, the caches full
+    for _ in range(5):  # warm: the statements built and prepared, the caches full
+        read_standings(group)
     spent = []
     with counting(db.engine) as sent:
         standings = read_standings(group)
@@ -146,7 +148,7 @@ def measure(times: int = TIMES) -> tuple[float, int, int]:
     )
 
 
-def run(database: str | None) -> tuple[float, int, int]:
+def run(database: str | None) -> tuple[float, float, int, int]:
     """Fill a fresh database (a SQLite file, or a schema of `database`), measure, clean up."""
     config: dict[str, Any] = {"TESTING": True, "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False}
     schema = None
@@ -168,8 +170,12 @@ def run(database: str | None) -> tuple[float, int, int]:
                 db.create_all()
                 fill()
                 if schema is not None:
-                    with db.engine.begin() as connection:
-                        connection.execute(sa.text("ANALYZE"))
+                    # The fill's rows settled, as a group's of years would be: no vacuum or
+                    # analysis of 100,000 fresh rows running beside the reads.
+                    with db.engine.connect().execution_options(
+                        isolation_level="AUTOCOMMIT"
+                    ) as connection:
+                        connection.execute(sa.text("VACUUM ANALYZE"))
                 return measure()
             finally:
                 db.session.rollback()
@@ -179,12 +185,13 @@ def run(database: str | None) -> tuple[float, int, int]:
                 db.engine.dispose()
 
 
-def line(p50: float, statements: int, matches: int) -> str:
+def line(p50: float, fastest: float, statements: int, matches: int) -> str:
     """The diagnostic's markdown line."""
     ok = "met" if p50 <= STANDINGS_MS else "MISSED"
     return (
         f"| group standings, {matches:,} matches, {PLAYERS} players (diagnostic) | "
-        f"{statements} statements | {p50:.1f} ms | p50 ≤ {STANDINGS_MS:g} ms | {ok} |"
+        f"{statements} statements | p50 {p50:.1f} ms (fastest {fastest:.1f} ms) | "
+        f"p50 ≤ {STANDINGS_MS:g} ms | {ok} |"
     )
 
 
@@ -193,8 +200,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database", help="a PostgreSQL URL (default: SQLite)")
     args = parser.parse_args(argv)
-    p50, statements, matches = run(args.database)
-    print(line(p50, statements, matches))
+    p50, fastest, statements, matches = run(args.database)
+    print(line(p50, fastest, statements, matches))
     return 0 if p50 <= STANDINGS_MS else 1
 
 
