@@ -201,3 +201,20 @@ def test_ratings_follow_the_results_and_each_side_s_chance_shows_before_a_match(
     page = host.get(f"/g/{code}").shown
     assert "Playing now" in page
     assert "Ana: " in page and "%" in page.split("Playing now", 1)[1].split("</section>", 1)[0]
+
+
+def test_a_name_typed_at_a_group_match_is_offered_to_the_host(app, host, guest):
+    code = start_group(host)
+    add_players(host, code, "Ana")
+    ids = roster_ids(host, code)
+    match = new_match(host, code, "basra", [[ids["Ana"]], []])
+    guest.post("/join", {"code": match})
+    guest.post(f"/m/{match}/claim", {"target": 1, "player": "Zeynep"})
+    page = host.get(f"/g/{code}").shown
+    assert "Names typed at the group's matches that the roster lacks:" in page
+    assert "Add Zeynep" in page
+    # Only the host is offered it; the guest's page of the group says nothing of it.
+    assert "Add Zeynep" not in guest.get(f"/g/{code}").shown
+    added = host.post(f"/g/{code}/roster/add", {"name": "Zeynep"})
+    assert "Zeynep joined the roster." in added.shown
+    assert "Add Zeynep" not in host.get(f"/g/{code}").shown
