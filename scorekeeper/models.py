@@ -577,7 +577,7 @@ class Standing(Model):
     # roster id: {"12": [played, won]}. Kept on their row: a page reads a row a player.
     partners: so.Mapped[dict[str, list[int]]] = so.mapped_column(sa.JSON, default=dict)
     met: so.Mapped[dict[str, list[int]]] = so.mapped_column(sa.JSON, default=dict)
-    # Their rating after their latest match of the season (all games' row, a rated group):
-    # openskill's mu and sigma, copied from Rating as it is worked out.
-    mu: so.Mapped[float | None]
-    sigma: so.Mapped[float | None]
+    # Their rating after their latest match of the season (all games' row, a rated group), as
+    # shown with its uncertainty (ratings.shown), copied from Rating as it is worked out.
+    rating: so.Mapped[int | None]
+    uncertainty: so.Mapped[int | None]

@@ -197,8 +197,8 @@ def upgrade():
         sa.Column("best_sign", sa.Integer(), nullable=False),
         sa.Column("partners", sa.JSON(), nullable=False),
         sa.Column("met", sa.JSON(), nullable=False),
-        sa.Column("mu", sa.Double(), nullable=True),
-        sa.Column("sigma", sa.Double(), nullable=True),
+        sa.Column("rating", sa.Integer(), nullable=True),
+        sa.Column("uncertainty", sa.Integer(), nullable=True),
         sa.ForeignKeyConstraint(
             ["group_id"], ["group.id"], name=op.f("fk_standing_group_id_group"), ondelete="CASCADE"
         ),

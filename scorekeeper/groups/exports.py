@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from scorekeeper.games import GAMES
 from scorekeeper.models import iso_utc
 from scorekeeper.scoresheet.standings import LEAST_TO_RANK, Line, Standings
-from scorekeeper.sheet.exports import spreadsheet_safe
+from scorekeeper.spreadsheets import spreadsheet_safe
 
 # The JSON export's shape, for whatever reads it: "format" and "version" first.
 JSON_FORMAT, JSON_VERSION = "scorekeeper-group", 1

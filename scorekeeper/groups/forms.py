@@ -10,9 +10,15 @@ from flask_wtf import FlaskForm
 from wtforms import IntegerField, RadioField, SelectChoice, SelectField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
-from scorekeeper.forms import RELOAD, KeyedForm, printable
+from scorekeeper.forms import (
+    MOST_TARGET_BUTTONS,
+    NOT_A_CHOICE,
+    RELOAD,
+    KeyedForm,
+    TargetField,
+    printable,
+)
 from scorekeeper.games import Game, TableFormat
-from scorekeeper.tables.forms import MOST_TARGET_BUTTONS, NOT_A_CHOICE, TargetField
 
 # Past any roster player's or phone's id: a larger one is junk, refused before any look-up.
 MOST_ID = 10**9

@@ -81,7 +81,7 @@ def _season(group: StoredGroup) -> int:
 
 
 def _game() -> str | None:
-    """The game whose standings the page asks for (?game=basra); None: all games."""
+    """The game whose standings the page asks for (?game=<its key>); None: all games."""
     game = request.args.get("game")
     return game if game in GAMES else None
 

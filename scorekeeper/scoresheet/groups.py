@@ -528,7 +528,9 @@ def set_rated(group: StoredGroup, rated: bool, post: Post) -> Done:
             return Done(_("The group keeps a rating now."))
         db.session.execute(sa.delete(Rating).where(Rating.group_id == group.id))
         db.session.execute(
-            sa.update(Standing).where(Standing.group_id == group.id).values(mu=None, sigma=None)
+            sa.update(Standing)
+            .where(Standing.group_id == group.id)
+            .values(rating=None, uncertainty=None)
         )
         return Done(_("The group keeps no rating now."))
 

@@ -165,9 +165,11 @@ def onto_standings(group_id: int, season: int) -> None:
     db.session.flush()
     rows = db.session.execute(LATEST, {"group_id": group_id, "season": season})
     values = [
-        {"b_player": player, "b_mu": mu, "b_sigma": sigma}
+        dict(
+            zip(("b_player", "b_rating", "b_uncertainty"), (player, *shown(mu, sigma)), strict=True)
+        )
         for player, mu, sigma in rows
-        if mu is not None
+        if mu is not None and sigma is not None
     ]
     if values:
         # On the table, not the model: one statement sent for every player (executemany).
@@ -180,7 +182,7 @@ def onto_standings(group_id: int, season: int) -> None:
                 table.c.game == "",
                 table.c.player_id == sa.bindparam("b_player"),
             )
-            .values(mu=sa.bindparam("b_mu"), sigma=sa.bindparam("b_sigma")),
+            .values(rating=sa.bindparam("b_rating"), uncertainty=sa.bindparam("b_uncertainty")),
             values,
         )
 

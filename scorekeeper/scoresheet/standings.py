@@ -380,8 +380,8 @@ def store(group_id: int, season: int) -> None:
                     "best_sign": line.best_sign,
                     "partners": partners.get(line.player, {}),
                     "met": met.get(line.player, {}),
-                    "mu": None,
-                    "sigma": None,
+                    "rating": None,
+                    "uncertainty": None,
                 }
             )
     if rows:
@@ -419,8 +419,8 @@ STANDINGS_OF = sa.select(
             Standing.met,
         )
     ),
-    Standing.mu,
-    Standing.sigma,
+    Standing.rating,
+    Standing.uncertainty,
 ).where(Standing.group_id == sa.bindparam("group_id"), Standing.season == sa.bindparam("season"))
 
 
@@ -437,9 +437,6 @@ def read_standings(
     matches it played, with the partners and rivals of `scope` (a game's key; None: all games)
     or of `every_scope`; `with_matches`, the season's matches too (the JSON export), two
     more."""
-    # Imported here: ratings works the matches out the way the standings do (read_played).
-    from scorekeeper.scoresheet.ratings import shown
-
     season = group.season if season is None else season
     params = {"group_id": group.id, "season": season, "scope": scope or "", "every": every_scope}
     roster = _roster(group.id)
@@ -448,8 +445,8 @@ def read_standings(
     met: dict[str | None, dict[tuple[int, int], tuple[int, int]]] = {}
     for row in db.session.execute(STANDINGS_OF, params):
         (game, player, played, won, hands, points, ah, ap, streak, best_streak, series,
-         series_won, best_hand, best_number, best_code, best_sign, partners, rivals, mu,
-         sigma) = row  # fmt: skip
+         series_won, best_hand, best_number, best_code, best_sign, partners, rivals, rating,
+         uncertainty) = row  # fmt: skip
         scope = game or None
         best = (
             Best(best_hand, best_code, best_number)
@@ -460,8 +457,8 @@ def read_standings(
             player, played, won, hands, points, ah, ap, streak, best_streak, series,
             series_won, best, best_sign,
         )  # fmt: skip
-        if group.rated and mu is not None and sigma is not None:
-            line.rating = shown(mu, sigma)
+        if group.rated and rating is not None and uncertainty is not None:
+            line.rating = (rating, uncertainty)
         lines.setdefault(scope, []).append(line)
         for other, (together, won_together) in (partners or {}).items():
             if player < int(other):
