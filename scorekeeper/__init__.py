@@ -149,8 +149,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Scorekeeper:
     from scorekeeper import errors, headers, words
     from scorekeeper.calculator.routes import bp as calculator_bp
     from scorekeeper.forms import DIGITS, new_key
+    from scorekeeper.groups.routes import bp as groups_bp
     from scorekeeper.history.routes import bp as history_bp
-    from scorekeeper.permissions import Action
+    from scorekeeper.permissions import Action, GroupAction
     from scorekeeper.sheet.routes import bp as sheet_bp
     from scorekeeper.tables.routes import bp as tables_bp
 
@@ -158,6 +159,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Scorekeeper:
     # form its key, and tells the page's script which digits the server reads (the
     # calculator's data-digits, for its steppers to count on from).
     app.jinja_env.globals["Action"] = Action
+    app.jinja_env.globals["GroupAction"] = GroupAction
     app.jinja_env.globals["DIGITS"] = "".join(DIGITS)
     app.add_template_global(new_key)
     words.init_app(app)
@@ -165,6 +167,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Scorekeeper:
     app.register_blueprint(sheet_bp)
     app.register_blueprint(history_bp)
     app.register_blueprint(calculator_bp)
+    app.register_blueprint(groups_bp)
     headers.init_app(app)
     errors.register(app)
     live.init_app(app)

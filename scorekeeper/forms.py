@@ -185,6 +185,25 @@ class ActionForm(KeyedForm):
     player = player_field()
 
 
+# What a choice field says of a value that is none of its choices (a forged or stale form).
+NOT_A_CHOICE = _l("Not a valid choice.")
+# More targets than this are a list to pick from rather than a column of radio buttons.
+MOST_TARGET_BUTTONS = 5
+
+
+class TargetField(PointsField):
+    """A free target as the host types it: read as every number here is (whole_number)."""
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        """Read the typed target, in words about a target."""
+        try:
+            super().process_formdata(valuelist)
+        except ValueError as error:
+            if str(error) == ENTER_A_NUMBER:
+                raise
+            raise ValueError(_("Type the points that win as a whole number, like 500.")) from None
+
+
 def reason_field() -> StringField:
     """The host's optional reason for a correction, kept in the trail."""
     return StringField(

@@ -396,3 +396,191 @@ class HistoryCode(Model):
     made_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
     expires_at: so.Mapped[datetime]
     used_at: so.Mapped[datetime | None]
+
+
+# The group that plays every week (docs/groups.md): its roster of players (names, not phones),
+# the matches played in it, the phones that opened it, and what its host did.
+
+
+class Group(Model):
+    """A group that meets to play: a code and QR code like a match's, a host (the phone that
+    made it, or the one it was handed to), a roster, and the season its standings count."""
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    code: so.Mapped[str] = so.mapped_column(sa.String(12), unique=True)
+    name: so.Mapped[str] = so.mapped_column(sa.String(40), default="", server_default="")
+    host_phone: so.Mapped[str] = so.mapped_column(sa.String(64))
+    # No new phone may join (say who it is, start a match); its code still shows the standings.
+    closed: so.Mapped[bool] = so.mapped_column(default=False, server_default=sa.false())
+    # Whether the group keeps a rating (openskill): opt-in, as a rating is not every table's taste.
+    rated: so.Mapped[bool] = so.mapped_column(default=False, server_default=sa.false())
+    # The season new matches count for: 1 until the host starts another.
+    season: so.Mapped[int] = so.mapped_column(default=1, server_default="1")
+    created_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
+    # Goes up with every change to the group: its writers lock on it, as a match's do.
+    version: so.Mapped[int] = so.mapped_column(default=1, server_default="1")
+    # The idempotency key of the post that made it: a resent "Start a group" goes on to it.
+    made_by: so.Mapped[str | None] = so.mapped_column(sa.String(64), unique=True)
+
+    __table_args__ = (sa.CheckConstraint("season > 0", name="season_positive"),)
+
+
+@dataclass(frozen=True)
+class StoredGroup:
+    """A group as read: plain values for its pages and the checks of its actions."""
+
+    id: int
+    code: str
+    name: str
+    host_phone: str
+    closed: bool
+    rated: bool
+    season: int
+    created_at: datetime
+    version: int
+
+    @property
+    def title(self) -> str:
+        """The group as its pages name it: its name, or its code before it has one."""
+        # NOTE: %(code)s is a group's code, before its host gives it a name.
+        return self.name or _("Group %(code)s", code=self.code)
+
+
+class RosterPlayer(Model):
+    """A player of a group's roster: a name, not a phone. A player taken off the roster
+    (`left`) keeps their name in the standings of the matches they played."""
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    group_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("group.id", ondelete="CASCADE"))
+    name: so.Mapped[str] = so.mapped_column(sa.String(40))
+    left: so.Mapped[bool] = so.mapped_column(default=False, server_default=sa.false())
+
+    __table_args__ = (sa.UniqueConstraint("group_id", "name"),)
+
+
+class GroupPhone(Model):
+    """A phone that opened a group and joined it: listed on its Home, and able to say which
+    roster player it is (`player_id`), from which all its seats at the group's matches count
+    for that player. Leaving the group deletes the row."""
+
+    # Its own id: the host's page names another phone by it, never by its token.
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    group_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("group.id", ondelete="CASCADE"))
+    phone: so.Mapped[str] = so.mapped_column(sa.String(64), index=True)
+    player_id: so.Mapped[int | None] = so.mapped_column(
+        sa.ForeignKey("roster_player.id", ondelete="SET NULL")
+    )
+    joined_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
+
+    __table_args__ = (sa.UniqueConstraint("group_id", "phone"),)
+
+
+class GroupMatch(Model):
+    """A match played in a group: the season it counts for, and whether the host took it out
+    of the standings (kept, and put back as easily)."""
+
+    match_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("match.id", ondelete="CASCADE"), primary_key=True
+    )
+    group_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("group.id", ondelete="CASCADE"))
+    season: so.Mapped[int]
+    counted: so.Mapped[bool] = so.mapped_column(default=True, server_default=sa.true())
+
+    __table_args__ = (sa.Index("ix_group_match_season", "group_id", "season"),)
+
+
+class SidePlayer(Model):
+    """A roster player holding a side of a group's match, as the group's New match filled it
+    (a table kept on one phone counts for every player at it)."""
+
+    side_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("side.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("roster_player.id", ondelete="CASCADE"), primary_key=True
+    )
+    match_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("match.id", ondelete="CASCADE"), index=True
+    )
+
+
+class GroupTrail(Model):
+    """What a group's host did, in the order it was done: a match taken out of the standings
+    or put back, a new season, the roster changed, the host role handed over. `what` is the
+    deed's code and `facts` its values, worded on the page in its reader's language."""
+
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    group_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("group.id", ondelete="CASCADE"), index=True
+    )
+    what: so.Mapped[str] = so.mapped_column(sa.String(20))
+    facts: so.Mapped[dict[str, Any]] = so.mapped_column(sa.JSON, default=dict)
+    by_phone: so.Mapped[str] = so.mapped_column(sa.String(64))
+    made_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
+
+
+class Rating(Model):
+    """A roster player's rating after a match of a rated group's season (openskill's mu and
+    sigma), in the order the matches ended: stored as worked out, and worked out again from
+    the first match a change touches (scoresheet/ratings.py)."""
+
+    match_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("match.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("roster_player.id", ondelete="CASCADE"), primary_key=True
+    )
+    group_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("group.id", ondelete="CASCADE"))
+    season: so.Mapped[int]
+    # The match's place in the order: when it ended, then its id.
+    ended_at: so.Mapped[datetime]
+    mu: so.Mapped[float]
+    sigma: so.Mapped[float]
+
+    __table_args__ = (
+        # A player's latest rating, one seek (ratings.LATEST); and a season's from a match on.
+        sa.Index("ix_rating_player", "group_id", "season", "player_id", "ended_at", "match_id"),
+        sa.Index("ix_rating_order", "group_id", "season", "ended_at", "match_id"),
+    )
+
+
+class Standing(Model):
+    """A roster player's figures over a season's counted matches, of one game or of all
+    (`game` ""), their partners and rivals among them, and their rating, as scoresheet/
+    standings.py worked them out from the stored results: written in the same transaction as
+    every change that moves them (a match that ends or is reopened, taken out or put back, a
+    phone that says which player it is), so a group's page reads a row a player instead of
+    adding a season up again."""
+
+    group_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("group.id", ondelete="CASCADE"), primary_key=True
+    )
+    season: so.Mapped[int] = so.mapped_column(primary_key=True)
+    game: so.Mapped[str] = so.mapped_column(sa.String(20), primary_key=True)
+    player_id: so.Mapped[int] = so.mapped_column(
+        sa.ForeignKey("roster_player.id", ondelete="CASCADE"), primary_key=True
+    )
+    played: so.Mapped[int]
+    won: so.Mapped[int]
+    hands: so.Mapped[int]
+    points: so.Mapped[int]
+    against_hands: so.Mapped[int]
+    against_points: so.Mapped[int]
+    streak: so.Mapped[int]
+    best_streak: so.Mapped[int]
+    series: so.Mapped[int]
+    series_won: so.Mapped[int]
+    # The game's best hand: its points, its number, its match's code, and -1 where it is best
+    # for being the lowest.
+    best_hand: so.Mapped[int | None]
+    best_hand_number: so.Mapped[int | None]
+    best_code: so.Mapped[str | None] = so.mapped_column(sa.String(12))
+    best_sign: so.Mapped[int] = so.mapped_column(default=1)
+    # The players they played with on one side, and against (head to head: their wins), by
+    # roster id: {"12": [played, won]}. Kept on their row: a page reads a row a player.
+    partners: so.Mapped[dict[str, list[int]]] = so.mapped_column(sa.JSON, default=dict)
+    met: so.Mapped[dict[str, list[int]]] = so.mapped_column(sa.JSON, default=dict)
+    # Their rating after their latest match of the season (all games' row, a rated group), as
+    # shown with its uncertainty (ratings.shown), copied from Rating as it is worked out.
+    rating: so.Mapped[int | None]
+    uncertainty: so.Mapped[int | None]

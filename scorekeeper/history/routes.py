@@ -28,6 +28,7 @@ from scorekeeper.models import HistoryCode, Match, Seat, normalise_code
 from scorekeeper.permissions import become, current_phone, ensure_phone
 from scorekeeper.qr import qr_svg
 from scorekeeper.scoresheet import moving
+from scorekeeper.scoresheet.groups import groups_of
 from scorekeeper.scoresheet.record import Record, read_record
 from scorekeeper.scoresheet.seats import remove_from_list, seat_of
 from scorekeeper.scoresheet.series import Series, read_series
@@ -267,6 +268,8 @@ def _render_record(
         name=name or (record.name if record else ""),
         came_from=came_from,
         chart=results_chart(record) if record is not None else None,
+        # Only on this phone's own record: the groups it joined, each with its standings.
+        groups=groups_of(current_phone()) if mine else [],
     )
 
 

@@ -14,6 +14,8 @@ from scorekeeper.extensions import db
 from scorekeeper.games import get_game
 from scorekeeper.models import Hand, Match, Seat, StoredMatch, history_order, utcnow
 from scorekeeper.permissions import Action, Viewer
+from scorekeeper.scoresheet.groups import follow_rematch
+from scorekeeper.scoresheet.ratings import match_changed
 from scorekeeper.scoresheet.record import clear_results, store_results
 from scorekeeper.scoresheet.setup import NewMatch, add_match
 from scorekeeper.scoresheet.sheet import load_sheet
@@ -52,6 +54,8 @@ def end_match(match: StoredMatch, post: Post) -> Done:
         # Each side's result is a fact of the match from now on, as its winner is: a record
         # reads it instead of working every sheet out again.
         store_results(sheet, sheet.winner.id)
+        # A rated group's ratings take the result in (scoresheet/ratings.py).
+        match_changed(match.id, None)
         return Done(_("Match over: %(side)s won.", side=sheet.winner.name))
 
     return act(match, post, Action.END, work)
@@ -72,6 +76,12 @@ def reopen_match(match: StoredMatch, post: Post) -> Done:
             rematch_code=None,
         )
         clear_results(viewer.match)
+        # A rated group's ratings are worked out again from where it ended.
+        ended_at = viewer.match.ended_at
+        match_changed(
+            viewer.match.id,
+            (ended_at, viewer.match.id) if viewer.match.is_ended and ended_at else None,
+        )
         return Done(_("Match reopened."), series_from=viewer.match.rematch_code)
 
     return act(match, post, Action.REOPEN, work)
@@ -139,6 +149,8 @@ def rematch(match: StoredMatch, post: Post) -> Done:
         # take it in one tap (permissions.py), until the host opens the table. A stranger
         # with this match's code must not sit at the next one first.
         started.closed = True
+        # A group's match is followed by its rematch in the group.
+        follow_rematch(viewer.match, started)
         change(viewer.match, rematch_code=started.code)
         return Done(
             _("Rematch! Every phone of the last match is asked to take its side."),

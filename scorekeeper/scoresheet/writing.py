@@ -39,7 +39,15 @@ from scorekeeper.extensions import db
 from scorekeeper.live import versions
 from scorekeeper.live.fanout import announced
 from scorekeeper.models import Match, StoredMatch, StoredSeat, StoredSide, Submission, utcnow
-from scorekeeper.permissions import Action, PhoneAction, Viewer, phone_refusal, viewer_at
+from scorekeeper.permissions import (
+    Action,
+    GroupAction,
+    GroupViewer,
+    PhoneAction,
+    Viewer,
+    phone_refusal,
+    viewer_at,
+)
 
 # The columns of a match that actions change (the lock bumps the version; end, reopen,
 # abandon, hand over, closing the table, the rematch and the dealer change the rest): read
@@ -305,6 +313,26 @@ def act_as_phone(post: Post, action: PhoneAction, work: Callable[[], Done]) -> D
         if (refused := phone_refusal(action, post.phone)) is not None:
             raise refused
         return work()
+
+    return _write(post, checked)
+
+
+def act_in_group(
+    post: Post,
+    locked: Callable[[], GroupViewer],
+    action: GroupAction,
+    work: Callable[[GroupViewer], Done],
+    to: Callable[[], str | None] | None = None,
+) -> Done:
+    """An action in a group (scoresheet/groups.py group_act), checked here as a match's is:
+    after a repeated post is answered, the group locked and the posting phone read as it sees
+    it then (`locked`), asked whether it may take `action` (`to`: the phone the host role would
+    go to, read under the lock), and only then given to `work`."""
+
+    def checked(_no_match: StoredMatch | None) -> Done:
+        viewer = locked()
+        viewer.require(action, to() if to else None)
+        return work(viewer)
 
     return _write(post, checked)
 

@@ -15,21 +15,14 @@ from flask_babel import pgettext
 
 from scorekeeper.models import StoredSeat, iso_utc
 from scorekeeper.scoresheet.sheet import Sheet, cell_values
+from scorekeeper.spreadsheets import spreadsheet_safe
 
-# What a spreadsheet takes for a formula (or a field separator) at the start of a cell.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # The JSON export's shape, for whatever reads it: "format" and "version" first. Version 2 added
 # the host's note and the code of the match's rematch; version 3 gives why the winner won as a
 # fact, "win_reason" (games.WinRule's code and its numbers), instead of an English "result";
 # version 4 gives a cell's ticks as one list of the keys its game declares ("ticks":
 # ["a_tick"]), where each tick had a yes or no of its own, in cells and the trail alike.
 JSON_FORMAT, JSON_VERSION = "scorekeeper-match", 4
-
-
-def spreadsheet_safe(text: str) -> str:
-    """A player's words as a spreadsheet shows them, never run: a name like "=HYPERLINK(…)" or
-    "-Bob" gets a leading apostrophe. Numbers are written as numbers, negative ones too."""
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def _who(seats: Sequence[StoredSeat], phone: str, host: str = "the host") -> str:

@@ -10,20 +10,16 @@ from wtforms import Field, RadioField, SelectChoice, SelectField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.forms import (
-    ENTER_A_NUMBER,
+    MOST_TARGET_BUTTONS,
+    NOT_A_CHOICE,
     KeyedForm,
     PhoneForm,
-    PointsField,
+    TargetField,
     player_field,
     printable,
 )
 from scorekeeper.games import Game
 from scorekeeper.scoresheet.setup import side_name
-
-# What a choice field says of a value that is none of its choices (a forged or stale form).
-NOT_A_CHOICE = _l("Not a valid choice.")
-# More targets than this are a list to pick from rather than a column of radio buttons.
-MOST_TARGET_BUTTONS = 5
 
 
 class JoinForm(PhoneForm):
@@ -37,19 +33,6 @@ class JoinForm(PhoneForm):
         ],
         render_kw={"autocapitalize": "characters", "autocomplete": "off", "spellcheck": "false"},
     )
-
-
-class TargetField(PointsField):
-    """A free target as the host types it: read as every number here is (whole_number)."""
-
-    def process_formdata(self, valuelist: list[str]) -> None:
-        """Read the typed target, in words about a target."""
-        try:
-            super().process_formdata(valuelist)
-        except ValueError as error:
-            if str(error) == ENTER_A_NUMBER:
-                raise
-            raise ValueError(_("Type the points that win as a whole number, like 500.")) from None
 
 
 def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:

@@ -35,6 +35,7 @@ from scorekeeper.matches import find_match, read_matches
 from scorekeeper.models import CODE_LENGTH, Match, Seat, StoredMatch, normalise_code
 from scorekeeper.new_matches import wait_before_creating
 from scorekeeper.permissions import current_phone, ensure_phone, player_name, remember_name
+from scorekeeper.scoresheet.groups import groups_of, read_group
 from scorekeeper.scoresheet.setup import NewMatch, SetupError, create_match
 from scorekeeper.tables.forms import JoinForm, fields, new_match_form
 
@@ -67,6 +68,7 @@ def _home(join_form: JoinForm) -> str:
         games=GAMES.values(),
         game_names={key: game.name for key, game in GAMES.items()},
         unfinished=unfinished_matches(),
+        groups=groups_of(current_phone()),
     )
 
 
@@ -82,6 +84,10 @@ def join() -> ResponseReturnValue:
     form = JoinForm()
     if form.validate_on_submit():
         code = normalise_code(form.code.data or "")
+        # A group's code opens its page (a group's code is never a match's: groups.py).
+        group = read_group(code) if len(code) == CODE_LENGTH else None
+        if group is not None:
+            return redirect(url_for("groups.group", code=group.code))
         match = find_match(code) if len(code) == CODE_LENGTH else None
         if match is not None:
             return redirect(url_for("sheet.match", code=match.code))

@@ -16,8 +16,10 @@ from scorekeeper.errors import Refusal
 from scorekeeper.matches import read_match
 from scorekeeper.models import Match, StoredMatch, StoredSeat, StoredSide
 from scorekeeper.permissions import (
+    GROUP_RULES,
     RULES,
     Action,
+    GroupAction,
     PhoneAction,
     Viewer,
     phone_refusal,
@@ -174,6 +176,27 @@ def test_a_phone_s_own_action_is_checked_before_its_work_runs(app: Flask) -> Non
         )
         assert done.message == "done" and ran == [PhoneAction.TAKE_HISTORY]
         assert phone_refusal(PhoneAction.START, "a-phone") is None
+
+
+def test_every_group_action_goes_through_group_act_with_its_action() -> None:
+    """In a group, every action names its GroupAction to group_act, which asks permissions.py
+    under the group's lock (through the write path's act_in_group); starting a group is a
+    phone's own action. Every GroupAction has its rule."""
+    named = set()
+    for module, call in _calls("group_act"):
+        assert module == "groups.py"
+        action = call.args[2]
+        if isinstance(action, ast.IfExp):
+            choices = [action.body, action.orelse]
+        else:
+            choices = [action]
+        for choice in choices:
+            assert isinstance(choice, ast.Attribute), ast.unparse(call)
+            assert isinstance(choice.value, ast.Name) and choice.value.id == "GroupAction"
+            named.add(GroupAction[choice.attr])
+    assert named == set(GroupAction)
+    assert set(GROUP_RULES) == set(GroupAction)
+    assert [module for module, _call in _calls("act_in_group")] == ["groups.py"]
 
 
 def test_every_action_has_its_rule() -> None:

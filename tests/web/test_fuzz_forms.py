@@ -207,6 +207,9 @@ ADDRESS_VALUES: dict[str, list[object]] = {
     "position": [0, 1, 5],
     "tap": ["end", "reopen", "rematch", "close", "open"],
     "game_key": ["basra", "other", "brisca"],
+    # A group's host's taps and its roster's forms (its address takes a match's code: 404).
+    "deed": ["remove", "host", "close", "open", "season", "rating", "unrated", "out", "back"],
+    "how": ["add", "rename"],
 }
 
 

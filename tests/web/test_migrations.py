@@ -274,3 +274,46 @@ def test_the_ticks_go_down_to_a_column_each_and_come_back_as_every_sheet_showed_
 
     upgrade(unmigrated_app)
     assert {code: exported(code) for code in (basra, brisca)} == before
+
+
+# The revision before groups (e1a4c7b2d9f6).
+BEFORE_GROUPS = "d7e1a3c5b9f2"
+GROUP_TABLES = {
+    "group",
+    "roster_player",
+    "group_phone",
+    "group_match",
+    "side_player",
+    "group_trail",
+    "rating",
+    "standing",
+}
+
+
+def test_the_groups_downgrade_drops_their_tables_and_leaves_the_matches(
+    unmigrated_app, upgrade, downgrade
+):
+    upgrade(unmigrated_app)
+    host = Phone(unmigrated_app)
+    code = host.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
+    host.post(
+        f"/m/{code}/hand/1/enter",
+        {"points_0": 110, "revision_0": 0, "points_1": 3, "revision_1": 0},
+    )
+    host.post(f"/m/{code}/end")
+    assert host.post(f"/g/from/{code}").status_code == 200
+    with unmigrated_app.app_context():
+        names = set(sa.inspect(db.engine).get_table_names())
+    assert GROUP_TABLES <= names
+
+    downgrade(unmigrated_app, BEFORE_GROUPS)
+    with unmigrated_app.app_context():
+        left = set(sa.inspect(db.engine).get_table_names())
+        matches = db.session.scalar(
+            sa.select(sa.func.count()).select_from(db.metadata.tables["match"])
+        )
+    assert not GROUP_TABLES & left and matches == 1
+
+    upgrade(unmigrated_app)
+    # Kept again from the same match, which no group holds now.
+    assert "Kept as a group" in host.post(f"/g/from/{code}").shown

@@ -1,0 +1,220 @@
+"""The group that plays every week: made from Home or an ended match, its roster and host role,
+its matches started from its page and kept on one phone, standings, seasons, matches taken out
+and put back, and what its code shows (and a match's does not)."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Group, GroupMatch, RosterPlayer, SidePlayer
+from tests.groups import (
+    add_players,
+    keep_whole_hand,
+    line_of,
+    new_match,
+    roster_ids,
+    say_who,
+    standings_json,
+    start_group,
+)
+from tests.phones import snapshot
+
+
+def test_a_group_kept_on_one_phone_counts_for_every_player_at_its_tables(app, host):
+    code = start_group(host, "Fridays at Omar's")
+    add_players(host, code, "Omar", "Ana", "Ben", "Dov")
+    ids = roster_ids(host, code)
+    page = host.get(f"/g/{code}").shown
+    assert "Fridays at Omar's" in page and code in page
+
+    # Two partnerships, the sheet kept on the host's phone: Omar & Ana beat Ben & Dov.
+    match = new_match(
+        host,
+        code,
+        "basra",
+        [[ids["Omar"], ids["Ana"]], [ids["Ben"], ids["Dov"]]],
+        table_format="2v2",
+    )
+    sheet = host.get(f"/m/{match}").shown
+    assert "Omar & Ana" in sheet and "Ben & Dov" in sheet
+    keep_whole_hand(host, match, 1, [101, 30])
+    assert "Match over" in host.post(f"/m/{match}/end").shown
+
+    export = standings_json(host, code)
+    omar, ben = line_of(export, "Omar"), line_of(export, "Ben")
+    assert (omar["played"], omar["won"], omar["points"], omar["hands"]) == (1, 1, 101, 1)
+    assert (ben["played"], ben["won"], ben["against_points"]) == (1, 0, 101)
+    scope = export["standings"][0]
+    assert {"players": ["Ana", "Omar"], "played": 1, "won": 1} in [
+        {**p, "players": sorted(p["players"])} for p in scope["partners"]
+    ]
+    grid = {(m["player"], m["opponent"]): (m["played"], m["won"]) for m in scope["head_to_head"]}
+    assert grid[("Omar", "Ben")] == (1, 1) and grid[("Ben", "Omar")] == (1, 0)
+    # The group's page names the players, in the order it states.
+    assert "Ranked by win share" in host.get(f"/g/{code}").shown
+
+
+def test_a_rematch_stays_in_the_group_with_its_players(app, host):
+    code = start_group(host)
+    add_players(host, code, "Ana", "Ben")
+    ids = roster_ids(host, code)
+    first = new_match(host, code, "basra", [[ids["Ana"]], [ids["Ben"]]])
+    keep_whole_hand(host, first, 1, [101, 0])
+    host.post(f"/m/{first}/end")
+    host.post(f"/m/{first}/rematch")
+    with app.app_context():
+        kept = db.session.execute(sa.select(GroupMatch.match_id)).scalars().all()
+        placed = db.session.execute(sa.select(SidePlayer.player_id)).scalars().all()
+    assert len(kept) == 2 and sorted(placed) == sorted([ids["Ana"], ids["Ben"]] * 2)
+
+
+def test_a_phone_says_who_it_is_and_its_seats_count_for_that_player(app, host, guest):
+    code = start_group(host)
+    add_players(host, code, "Ana", "Ben")
+    ids = roster_ids(host, code)
+    # Ben's phone opens the group and says it is Ben; the host starts a match nobody is on.
+    assert "Join the group" in guest.get(f"/g/{code}").shown
+    said = say_who(guest, code, "Ben", ids)
+    assert "This phone is Ben in this group now." in said.shown
+    match = new_match(host, code, "basra", [[ids["Ana"]], []])
+    guest.join(match, side=1)
+    host.post(f"/m/{match}/hand/1/enter", {"points_0": 10, "revision_0": 0})
+    guest.enter(match, 1, 1, 101)
+    guest.post(f"/m/{match}/end")
+    export = standings_json(guest, code)
+    assert line_of(export, "Ben")["won"] == 1
+    assert line_of(export, "Ana")["played"] == 1
+
+
+def test_only_the_host_changes_the_roster_and_nothing_changes_when_refused(app, host, guest):
+    code = start_group(host)
+    add_players(host, code, "Ana")
+    guest.post(f"/g/{code}/join")
+    before = snapshot(app)
+    refused = guest.post(f"/g/{code}/roster/add", {"name": "Mallory"})
+    assert refused.status_code == 403
+    assert "Only the group's host can do that." in refused.shown
+    assert snapshot(app) == before
+
+
+def test_a_closed_group_keeps_new_phones_out_but_shows_its_standings(app, host, guest):
+    code = start_group(host)
+    host.post(f"/g/{code}/close")
+    page = guest.get(f"/g/{code}")
+    assert page.status_code == 200
+    assert "closed this group to new phones" in page.shown
+    refused = guest.post(f"/g/{code}/join")
+    assert refused.status_code == 409
+
+
+def test_a_match_taken_out_leaves_the_standings_and_comes_back(app, host):
+    code = start_group(host)
+    add_players(host, code, "Ana", "Ben")
+    ids = roster_ids(host, code)
+    match = new_match(host, code, "basra", [[ids["Ana"]], [ids["Ben"]]])
+    keep_whole_hand(host, match, 1, [101, 0])
+    host.post(f"/m/{match}/end")
+    host.post(f"/g/{code}/out", {"code": match})
+    assert standings_json(host, code)["standings"][0]["players"] == []
+    page = host.get(f"/g/{code}").shown
+    assert f"Match {match} taken out of the standings" in page
+    host.post(f"/g/{code}/back", {"code": match})
+    assert line_of(standings_json(host, code), "Ana")["won"] == 1
+
+
+def test_a_new_season_starts_afresh_and_the_last_stays_readable(app, host):
+    code = start_group(host)
+    add_players(host, code, "Ana", "Ben")
+    ids = roster_ids(host, code)
+    match = new_match(host, code, "basra", [[ids["Ana"]], [ids["Ben"]]])
+    keep_whole_hand(host, match, 1, [101, 0])
+    host.post(f"/m/{match}/end")
+    assert "Season 2 has started." in host.post(f"/g/{code}/season").shown
+    assert standings_json(host, code)["standings"][0]["players"] == []
+    assert line_of(standings_json(host, code, season=1), "Ana")["won"] == 1
+
+
+def test_keep_this_table_as_a_group(app, host, guest):
+    match = host.create("basra", table_format="2", side_0="Omar", side_1="Ana", player="Omar")
+    guest.join(match, side=1)
+    host.enter(match, 1, 0, 101)
+    guest.enter(match, 1, 1, 20)
+    ended = guest.post(f"/m/{match}/end").shown
+    assert "Keep this table as a group" in ended
+    made = guest.post(f"/g/from/{match}", follow=False)
+    assert made.status_code == 302
+    code = made.headers["Location"].split("/")[-1]
+    with app.app_context():
+        names = db.session.scalars(sa.select(RosterPlayer.name).order_by(RosterPlayer.name)).all()
+        kept_code = db.session.scalar(sa.select(Group.code))
+    assert names == ["Ana", "Omar"]
+    assert kept_code == code
+    assert line_of(standings_json(guest, code), "Omar")["won"] == 1
+    # The match's page says nothing of its group: not its code, nor that it has one.
+    for phone in (host, guest):
+        sheet = phone.get(f"/m/{match}").shown
+        assert code not in sheet and "Keep this table as a group" not in sheet
+
+
+def ratings_of(export: dict) -> dict[str, dict | None]:
+    """Each player's rating in the export's standings of all games."""
+    everyone = next(s for s in export["standings"] if s["game"] is None)
+    return {line["player"]: line["rating"] for line in everyone["players"]}
+
+
+def test_ratings_follow_the_results_and_each_side_s_chance_shows_before_a_match(app, host):
+    code = start_group(host)
+    add_players(host, code, "Ana", "Ben", "Cleo")
+    ids = roster_ids(host, code)
+    assert "The group keeps a rating now." in host.post(f"/g/{code}/rating").shown
+    played = []
+    for first, second, points in (
+        ("Ana", "Ben", [101, 3]),
+        ("Ben", "Cleo", [101, 50]),
+        ("Ana", "Cleo", [101, 0]),
+    ):
+        match = new_match(host, code, "basra", [[ids[first]], [ids[second]]])
+        keep_whole_hand(host, match, 1, points)
+        host.post(f"/m/{match}/end")
+        played.append(match)
+    before = ratings_of(standings_json(host, code))
+    assert all(rating is not None for rating in before.values())
+    # Everyone starts at 1000: the player who won twice is above it, the one who lost twice below.
+    assert (
+        before["Cleo"]["rating"] > 1000 > before["Ana"]["rating"] or before["Ben"]["rating"] > 1000
+    )
+
+    # Taken out, the first match changes every rating after it; put back, they are as before.
+    host.post(f"/g/{code}/out", {"code": played[0]})
+    assert ratings_of(standings_json(host, code)) != before
+    host.post(f"/g/{code}/back", {"code": played[0]})
+    assert ratings_of(standings_json(host, code)) == before
+    # Reopened and ended again, the last match gives the ratings it gave.
+    host.post(f"/m/{played[-1]}/reopen")
+    assert ratings_of(standings_json(host, code))["Ana"] != before["Ana"]
+    host.post(f"/m/{played[-1]}/end")
+    assert ratings_of(standings_json(host, code)) == before
+
+    # Before the next match, the group's page gives each side its chance to win.
+    new_match(host, code, "basra", [[ids["Ana"]], [ids["Ben"]]])
+    page = host.get(f"/g/{code}").shown
+    assert "Playing now" in page
+    assert "Ana: " in page and "%" in page.split("Playing now", 1)[1].split("</section>", 1)[0]
+
+
+def test_a_name_typed_at_a_group_match_is_offered_to_the_host(app, host, guest):
+    code = start_group(host)
+    add_players(host, code, "Ana")
+    ids = roster_ids(host, code)
+    match = new_match(host, code, "basra", [[ids["Ana"]], []])
+    guest.post("/join", {"code": match})
+    guest.post(f"/m/{match}/claim", {"target": 1, "player": "Zeynep"})
+    page = host.get(f"/g/{code}").shown
+    assert "Names typed at the group's matches that the roster lacks:" in page
+    assert "Add Zeynep" in page
+    # Only the host is offered it; the guest's page of the group says nothing of it.
+    assert "Add Zeynep" not in guest.get(f"/g/{code}").shown
+    added = host.post(f"/g/{code}/roster/add", {"name": "Zeynep"})
+    assert "Zeynep joined the roster." in added.shown
+    assert "Add Zeynep" not in host.get(f"/g/{code}").shown
