@@ -277,7 +277,7 @@ def test_the_ticks_go_down_to_a_column_each_and_come_back_as_every_sheet_showed_
 
 
 # The revision before groups (e1a4c7b2d9f6).
-BEFORE_GROUPS = "d7e1a3c5b9f2"
+BEFORE_GROUPS = "0b7d3e9a5c21"
 GROUP_TABLES = {
     "group",
     "roster_player",
