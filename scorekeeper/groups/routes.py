@@ -112,6 +112,9 @@ def render_group(
         "groups/group.html",
         group=group,
         viewer=viewer,
+        # What this phone may do in the group, as the rules answer now (they decide again,
+        # under the lock, when one is posted).
+        offers=frozenset(action for action in GroupAction if viewer.may(action)),
         standings=standings,
         scope=standings.scope(_game()) or standings.scopes[0],
         season=season,

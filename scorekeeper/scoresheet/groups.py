@@ -207,11 +207,11 @@ def keep_as_group(match: StoredMatch, post: Post) -> Done:
     (with those of its series before it, not yet in a group) its first; this phone its host."""
 
     def work(viewer: Viewer) -> Done:
-        if in_a_group(match.id):
-            raise Refusal(_("This match is kept in a group already."), 409, match)
+        if in_a_group(viewer.match.id):
+            raise Refusal(_("This match is kept in a group already."), 409, viewer.match)
         group = _new_group(post.phone or "", post.key)
-        chain = walk_back([match.id]).get(match.id, [])
-        ended = [link.id for link in chain if link.ended] or [match.id]
+        chain = walk_back([viewer.match.id]).get(viewer.match.id, [])
+        ended = [link.id for link in chain if link.ended] or [viewer.match.id]
         taken = set(
             db.session.scalars(sa.select(GroupMatch.match_id).where(GroupMatch.match_id.in_(ended)))
         )
@@ -228,8 +228,10 @@ def keep_as_group(match: StoredMatch, post: Post) -> Done:
         by_position = {(m, pos): side_id for m, side_id, pos in sides}
         # Players by the places they held at this match; earlier matches of its series
         # count for the players at the same places.
-        names = _names_at(match, [(s.side_id, s.player) for s in seats if s.match_id == match.id])
-        for side in match.sides:
+        names = _names_at(
+            viewer.match, [(s.side_id, s.player) for s in seats if s.match_id == viewer.match.id]
+        )
+        for side in viewer.match.sides:
             for name in names.get(side.id, []):
                 if name.casefold() not in roster and len(roster) < MOST_PLAYERS:
                     roster[name.casefold()] = RosterPlayer(group_id=group.id, name=name)
@@ -237,7 +239,7 @@ def keep_as_group(match: StoredMatch, post: Post) -> Done:
         db.session.flush()
         for match_id in ids:
             db.session.add(GroupMatch(match_id=match_id, group_id=group.id, season=1))
-            for side in match.sides:
+            for side in viewer.match.sides:
                 side_id = by_position.get((match_id, side.position))
                 for name in names.get(side.id, []):
                     player = roster.get(name.casefold())

@@ -55,7 +55,7 @@ def end_match(match: StoredMatch, post: Post) -> Done:
         # reads it instead of working every sheet out again.
         store_results(sheet, sheet.winner.id)
         # A rated group's ratings take the result in (scoresheet/ratings.py).
-        match_changed(match.id, None)
+        match_changed(viewer.match.id, None)
         return Done(_("Match over: %(side)s won.", side=sheet.winner.name))
 
     return act(match, post, Action.END, work)

@@ -103,6 +103,7 @@ OFFERED = (
     Action.REOPEN,
     Action.END,
     Action.REMATCH,
+    Action.KEEP_AS_GROUP,
 )
 
 
