@@ -87,6 +87,12 @@ TERMS: dict[str, Wording] = {
     "points": lambda a: ngettext("%(num)d point", "%(num)d points", **a),
     "rounds.target": lambda a: ngettext("%(num)d round", "%(num)d rounds", **a),
     "hands.target": lambda a: ngettext("%(num)d hand", "%(num)d hands", **a),
+    # NOTE: Some hands of the score sheet by their numbers, inside a sentence: "hands 1–3, 5"
+    # (%(num)d is how many there are, %(numbers)s their numbers).
+    "hands.numbered": lambda a: ngettext("hand %(numbers)s", "hands %(numbers)s", **a),
+    # NOTE: Some rounds of Brisca's score sheet by their numbers, inside a sentence: "rounds
+    # 1–3, 5" (%(num)d is how many there are, %(numbers)s their numbers).
+    "rounds.numbered": lambda a: ngettext("round %(numbers)s", "rounds %(numbers)s", **a),
     # NOTE: The names of Brasta's three targets (201, 401, 601 points): a short, a standard and a
     # long match.
     "target.quick": lambda a: _("Quick"),

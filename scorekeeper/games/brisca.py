@@ -77,6 +77,7 @@ class Brisca(Game):
     # the row under it that counts each side's rounds won.
     hand_word = Term("round")
     hand_noun = Term("round.noun")
+    rows_numbered = Term("rounds.numbered")
     total_word = Term("rounds")
     # docs/rules/brisca.md, "Who takes a round": 60–60 goes to the side that took the last
     # trick.

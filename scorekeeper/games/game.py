@@ -86,6 +86,9 @@ class Game:
     # sentence ("Correct hand 3"), and the row under the sheet that adds up each side's points.
     hand_word = Term("hand")
     hand_noun = Term("hand.noun")
+    # Some rows by their numbers inside a sentence ("hands 1–3, 5"), worded given how many
+    # and which: Term.of(game.rows_numbered.code, num=4, numbers="1–3, 5").
+    rows_numbered = Term("hands.numbered")
     total_word = Term("total")
     # Whether a tie at the top asks who took the last trick (the correction form's tick).
     asks_last_trick = False

@@ -111,9 +111,10 @@ def correct_cell(match: StoredMatch, number: int, fix: Fix, reason: str, post: P
         # side's name, %(old)s and %(points)s the cell's points before and after.
         said = {"hand": sheet.game.hand_word, "number": number, "side": fix.side.name}
         if entry is None:
+            # A fill is an entry made in the side's place, told as the side's own would be.
             return Done(
                 _(
-                    "%(hand)s %(number)s: %(side)s filled in to %(points)s.",
+                    "%(hand)s %(number)s: %(side)s %(points)s recorded.",
                     points=fix.facts.points,
                     **said,
                 )

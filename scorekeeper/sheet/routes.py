@@ -78,7 +78,7 @@ from scorekeeper.sheet.forms import (
     hand_form,
     posted_positions,
 )
-from scorekeeper.sheet.page import page_of
+from scorekeeper.sheet.page import host_named, page_of
 from scorekeeper.stream_caps import kept, stream_caps
 from scorekeeper.stream_caps import refused as too_many_streams
 from scorekeeper.terms import listed
@@ -565,6 +565,9 @@ def cell(code: str, number: int, position: int) -> str:
     if found is None:
         abort(404)
     trail = [c for c in sheet.trail if c.hand_number == number and c.side_id == side.id]
+    # A fill is how the cell was entered (the host, in its side's place), not a correction.
+    filled = next((c for c in trail if c.is_fill), None)
+    seat = next((s for s in seats_at(match) if filled and s.phone == filled.by_phone), None)
     return render_template(
         "sheet/cell.html",
         sheet=sheet,
@@ -572,7 +575,9 @@ def cell(code: str, number: int, position: int) -> str:
         side=side,
         number=number,
         cell=found,
-        trail=trail,
+        filled=filled,
+        filled_by=host_named(seat),
+        trail=[c for c in trail if not c.is_fill],
     )
 
 

@@ -106,14 +106,14 @@ def test_basra_kept_on_one_phone_through_the_calculators(new_phone, artifacts: P
         page.locator(field).fill(str(count))
     page.locator("#n_ten_diamonds").check()
     page.get_by_role("button", name="Enter 48").click()
-    told(page, "Hand 1: Alice filled in to 48.")
+    told(page, "Hand 1: Alice 48 recorded.")
 
     page.get_by_role("link", name="Count Ben with the calculator").click()
     for field, count in (("#n_cards", 22), ("#n_aces", 1), ("#n_jacks", 2)):
         page.locator(field).fill(str(count))
     page.locator("#n_two_clubs").check()
     page.get_by_role("button", name="Enter 5").click()
-    told(page, "Hand 1: Ben filled in to 5.")
+    told(page, "Hand 1: Ben 5 recorded.")
     totals_are(page, ["48", "5"])
 
     split = "Cards split evenly (26–26): nobody took the majority"
@@ -122,8 +122,9 @@ def test_basra_kept_on_one_phone_through_the_calculators(new_phone, artifacts: P
     totals_are(page, ["58", "11"])
     enter_hand(page, 3, {"Alice": 70, "Ben": 4})
     totals_are(page, ["128", "15"])
-    # The trail names the host's fills.
-    expect(page.locator(".trail")).to_contain_text("Hand 3, Ben: 4 filled in")
+    # The trail names the host's fills as entries, once a side: nothing is a correction.
+    expect(page.locator(".trail.filled")).to_contain_text("Ben, hands 1–3: by Hosni, the host")
+    expect(page.get_by_role("heading", name="Corrections")).to_have_count(0)
     end_match(page, "Alice")
     page.screenshot(path=artifacts / "one-phone-basra-ended.png", full_page=True)
 
@@ -173,8 +174,8 @@ def test_other_game_kept_by_a_host_who_plays_a_side(new_phone, artifacts: Path):
     enter_hand(page, 2, {"Us": 45, "Them": 30, "You": 5, "Others": 12})
     totals_are(page, ["105", "40", "25", "12"])
     trail = page.locator(".trail")
-    expect(trail).to_contain_text("Hand 2, Them: 30 filled in")
-    expect(trail).not_to_contain_text("Hand 2, Us")
+    expect(trail).to_contain_text("Them, hands 1, 2: by Hosni (Us), the host")
+    expect(trail).not_to_contain_text("Us, hand")
     end_match(page, "Us")
 
 
