@@ -288,6 +288,70 @@ def _both_said(a: Mapping[str, Any]) -> str:
     return f"{a['mine']} {a['theirs']} {end}"
 
 
+def _over_the_pack(a: Mapping[str, Any]) -> str:
+    """A count past the pack beside the other sides' counts: to the side's own phone, or to
+    the host writing its cell (who named it: `me`)."""
+    said = {key: value for key, value in a.items() if key != "me"}
+    if a.get("me") is None:
+        # NOTE: "Aces: Side 1 3 already, and your 2 would make 5; there are only 4." %(what)s
+        # is what was counted; %(named)s each other side's name and count.
+        return _(
+            "%(what)s: %(named)s already, and your %(own)d would make %(got)d; "
+            "there are only %(total)d.",
+            **said,
+        )
+    # NOTE: as the sentence before, to the host writing the cell of %(me)s (a side's name):
+    # "Cards: Ben 26 already, and Ana 27 would make 53; there are only 52."
+    return _(
+        "%(what)s: %(named)s already, and %(me)s %(own)d would make %(got)d; "
+        "there are only %(total)d.",
+        **a,
+    )
+
+
+def _past_the_deck_last(a: Mapping[str, Any]) -> str:
+    """The last side's card points not bringing the round to the deck's: to the side's own
+    phone, or to the host writing its cell (`me`), who writes the others' too."""
+    said = {key: value for key, value in a.items() if key != "me"}
+    if a.get("me") is None:
+        # NOTE: %(named)s is each other side's name and card points ("Side 1 70").
+        return _(
+            "%(named)s already: with your %(points)d the round's card points come to "
+            "%(total)d, and the deck holds %(deck)d. Yours would be %(yours)d. If theirs is "
+            "wrong, the host can correct it.",
+            **said,
+        )
+    # NOTE: said to the host, who writes every side's cell: %(named)s is each other side's
+    # name and card points ("Lucía 60"), %(me)s the side whose %(points)d points were typed.
+    return _(
+        "%(named)s already: with %(me)s %(points)d the round's card points come to "
+        "%(total)d, and the deck holds %(deck)d. %(me)s would be %(yours)d; or correct "
+        "whichever is wrong.",
+        **a,
+    )
+
+
+def _past_the_deck(a: Mapping[str, Any]) -> str:
+    """Card points past the deck's beside the other sides': to the side's own phone, or to
+    the host writing its cell (`me`)."""
+    said = {key: value for key, value in a.items() if key != "me"}
+    if a.get("me") is None:
+        # NOTE: %(named)s is each other side's name and card points ("Side 1 70").
+        return _(
+            "%(named)s already: with your %(points)d the round's card points come to "
+            "%(total)d, and the deck holds %(deck)d. If theirs is wrong, the host can correct "
+            "it.",
+            **said,
+        )
+    # NOTE: said to the host, who writes every side's cell: %(named)s is each other side's
+    # name and card points ("Lucía 60"), %(me)s the side whose %(points)d points were typed.
+    return _(
+        "%(named)s already: with %(me)s %(points)d the round's card points come to "
+        "%(total)d, and the deck holds %(deck)d. Correct whichever is wrong.",
+        **a,
+    )
+
+
 PROBLEMS: dict[str, Wording] = {
     # A calculator's count it can't take (CountError).
     # NOTE: %(label)s is a calculator field's label ("Aces", "Cards captured").
@@ -387,26 +451,9 @@ PROBLEMS: dict[str, Wording] = {
     # An entry that can't stand beside another side's in the same hand (Conflict).
     # NOTE: %(side)s is a side's name; %(what)s a single card or event: "2♣", "Last Hand".
     "taken_already": lambda a: _("%(side)s has the %(what)s already: only one side can.", **a),
-    # NOTE: "Aces: Side 1 3 already, and your 2 would make 5; there are only 4." %(what)s
-    # is what was counted; %(named)s each other side's name and count.
-    "over_the_pack": lambda a: _(
-        "%(what)s: %(named)s already, and your %(own)d would make %(got)d; "
-        "there are only %(total)d.",
-        **a,
-    ),
-    # NOTE: %(named)s is each other side's name and card points ("Side 1 70").
-    "past_the_deck_last": lambda a: _(
-        "%(named)s already: with your %(points)d the round's card points come to "
-        "%(total)d, and the deck holds %(deck)d. Yours would be %(yours)d. If theirs is "
-        "wrong, the host can correct it.",
-        **a,
-    ),
-    # NOTE: %(named)s is each other side's name and card points ("Side 1 70").
-    "past_the_deck": lambda a: _(
-        "%(named)s already: with your %(points)d the round's card points come to "
-        "%(total)d, and the deck holds %(deck)d. If theirs is wrong, the host can correct it.",
-        **a,
-    ),
+    "over_the_pack": _over_the_pack,
+    "past_the_deck_last": _past_the_deck_last,
+    "past_the_deck": _past_the_deck,
     "answered": _answered,
     "counted": _counted,
     "ticked": _ticked,

@@ -205,13 +205,18 @@ class Brisca(Game):
         # A black hand ends the round before every card is won: its points need not add up.
         if not theirs or self.black_hands(table, [entry, *(cell for _, cell in theirs)]):
             return found
-        points = self._past_the_deck(table, theirs, entry)
+        points = self._past_the_deck(table, theirs, entry, me)
         return found if points is None else [*found, Conflict(points)]
 
     def _past_the_deck(
-        self, table: Table, theirs: Sequence[tuple[int, EntryFacts]], entry: EntryFacts
+        self,
+        table: Table,
+        theirs: Sequence[tuple[int, EntryFacts]],
+        entry: EntryFacts,
+        me: Label | None = None,
     ) -> Problem | None:
-        """Why an entry's card points can't be beside the others' (None: they can)."""
+        """Why an entry's card points can't be beside the others' (None: they can); `me`
+        names the side entering (None: its own phone, "your")."""
         others = sum(cell.points for _, cell in theirs)
         total = others + entry.points
         last = len(theirs) == table.sides - 1
@@ -222,6 +227,7 @@ class Brisca(Game):
             "points": entry.points,
             "total": total,
             "deck": DECK_POINTS,
+            "me": me,
         }
         if last and others <= DECK_POINTS:
             return Problem.of("past_the_deck_last", yours=DECK_POINTS - others, **said)

@@ -232,7 +232,7 @@ class Game:
         found: list[Conflict] = []
         if entry.counts is not None and self.expected:
             counted = [(name, cell.counts) for name, cell in others if cell.counts is not None]
-            found += over_the_pack(counted, entry.counts, self.expected)
+            found += over_the_pack(counted, entry.counts, self.expected, me)
         mine = self.claim_of(table, entry)
         if mine is not None:
             claims = [

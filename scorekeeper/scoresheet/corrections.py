@@ -216,9 +216,9 @@ def fill_hand(match: StoredMatch, number: int, fixes: Sequence[Fix], post: Post)
         hand = as_entered(sheet, number)
         for fix, _entry in changed:
             hand[fix.side.position] = fix.facts
+        # The keeper typed every total in this form: the words name each side, its own too.
         for fix, _entry in changed:
-            named = fix.side.id != own
-            check_beside_the_others(sheet, number, fix.side, fix.facts, hand, named=named)
+            check_beside_the_others(sheet, number, fix.side, fix.facts, hand, named=True)
         word = sheet.game.hand_word
         if not changed:
             return as_it_was(sheet, number)

@@ -494,3 +494,50 @@ def test_a_keepers_fills_read_as_entries_and_only_a_change_as_a_correction(
     blank = [at for at, row in enumerate(rows) if not row]
     # The hands, then the corrections (one), then the fills (16), then the game.
     assert [b - a - 2 for a, b in itertools.pairwise(blank)] == [1, 16]
+
+
+# What the keeper who typed both totals is told, per language: both sides named, and no
+# "check with Lucía; if theirs is wrong, the host can correct it" (the host is the reader).
+KEEPER_TOLD = {
+    "en": (
+        "Lucía 60 already: with Ana 70 the round's card points come to 130, and the deck "
+        "holds 120. Ana would be 60; or correct whichever is wrong.",
+        "Only one of these can be true: make Ana and Lucía agree.",
+        ("the host can correct", "check with"),
+    ),
+    "es": (
+        "Ya anotado: Lucía 60. Con 70 de Ana, los puntos en cartas de la ronda suman 130, y la "
+        "baraja tiene 120. Ana tendría 60; o corrige el que esté mal.",
+        "Solo una de las dos cosas puede ser cierta: haz que Ana y Lucía coincidan.",
+        ("el anfitrión puede corregirlo", "habla con"),
+    ),
+    "ar": (
+        "مسجَّل من قبل: Lucía 60. مع رقم Ana (70) يصبح مجموع نقاط الورق في الجولة 130، بينما "
+        "مجموعها في الورق كله 120. رقم Ana إذن 60، أو صحّحوا الرقم الخاطئ.",
+        "لا يصحّ إلا واحد من الاثنين: اجعلوا Ana وLucía متّفقين.",
+        ("المضيف تصحيحه", "المضيف يستطيع تصحيحه", "راجعوا"),
+    ),
+}
+
+
+@pytest.mark.parametrize("language", KEEPER_TOLD)
+def test_a_refusal_at_one_phone_speaks_to_the_keeper_who_typed_both_totals(
+    host: Phone, language: str
+):
+    """Issue 42, point 5: the host plays Ana and keeps Lucía's cells on the same phone; a
+    hand that can't stand is refused naming both sides, never "check with Lucía; if theirs
+    is wrong, the host can correct it" (Brisca past the deck, Basra's split ticked by one)."""
+    past, split, never = KEEPER_TOLD[language]
+    brisca = host.create("brisca", table_format="2", side_0="Ana", side_1="Lucía")
+    basra = host.create("basra", table_format="2", side_0="Ana", side_1="Lucía")
+    speaking(host, language)
+    refused = enter_hand(host, brisca, {0: 70, 1: 60})
+    assert past in refused.shown
+    refused = enter_hand(host, basra, {0: 40, 1: 5}, even_split_0="y")
+    assert split in refused.shown
+    # Nor when Lucía's cell was filled first and Ana's own entry comes after it.
+    assert host.correct(basra, 1, 1, 5).status_code == 200
+    alone = host.enter(basra, 1, 0, 40, even_split="y")
+    assert alone.status_code == 409 and split in alone.shown
+    for words in never:
+        assert words not in refused.shown and words not in alone.shown
