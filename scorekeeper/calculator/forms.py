@@ -39,7 +39,7 @@ class CountField(IntegerField):
             raise ValueError(_("Type a count as a whole number, like 3.")) from None
 
 
-def _field_for(calc: CalcField) -> Field:
+def count_field(calc: CalcField) -> Field:
     """The form field for one scoring row."""
     if calc.kind == "flag":
         return BooleanField(calc.label, description=calc.hint)
@@ -99,7 +99,7 @@ def calculator_form(game: Game, table: Table, *args: object, **kwargs: object) -
         black_hand = BooleanField(_l("Black hand: we held Ace, Three and King of trumps"))
 
     for calc in calc_fields:
-        setattr(CalculatorForm, f"n_{calc.key}", _field_for(calc))
+        setattr(CalculatorForm, f"n_{calc.key}", count_field(calc))
     form = CalculatorForm(*args, **kwargs)
     form.calc_fields = calc_fields
     return form

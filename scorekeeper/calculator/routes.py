@@ -17,6 +17,7 @@ from scorekeeper.permissions import Action, Viewer, viewer_for
 from scorekeeper.scoresheet import corrections, entries
 from scorekeeper.scoresheet.sheet import Sheet, load_sheet
 from scorekeeper.scoresheet.writing import Done
+from scorekeeper.sheet.forms import offers_whole_hand, whole_hand_form
 from scorekeeper.terms import say
 
 bp = Blueprint("calculator", __name__, url_prefix="/m")
@@ -90,6 +91,7 @@ def _calculator(
     conflicts: list[Conflict] = []
     status = 200
     given_back: str | None = None
+    typed: EntryFacts | None = None
     if not form.is_submitted():
         cell = sheet.cell(number, side)
         form.hand.data = number
@@ -115,7 +117,7 @@ def _calculator(
                 if refusal.given_back is None:
                     raise
                 figures.refused("action")
-                given_back = refusal.message
+                given_back, typed = refusal.message, refusal.given_back
     else:
         status = 400
     if status == 400 and _entering():
@@ -135,6 +137,11 @@ def _calculator(
         form.revision.data = cell.entry.revision if cell and cell.entry else 0
         form.hand.raw_data = form.revision.raw_data = []
         status = 409
+    offer = None
+    if typed is not None and correcting and not filling and offers_whole_hand(sheet, number):
+        # Refused because of the cells beside it: the way on is the whole hand's correction,
+        # here, with these counts in it (a 26-26 made 27-25 one cell at a time).
+        offer = whole_hand_form(sheet, number, (side, typed))
     # Each keystroke's breakdown, asked of the preview of this cell (a side's own or the
     # host's), by the page's script.
     preview_url = (
@@ -157,6 +164,7 @@ def _calculator(
         # A fill is worded as the side's own entry: "Enter 40", no reason asked.
         correcting=correcting and not filling,
         held=sheet.held_going_into(number),
+        offer=offer,
         error=given_back,
     ), status
 

@@ -132,8 +132,10 @@ def correct_cell(match: StoredMatch, number: int, fix: Fix, reason: str, post: P
 
 
 def _differs(entry: StoredEntry, fix: Fix) -> bool:
-    """Whether the host's value for a cell changes its points or a tick (the form carries no
-    counts: a calculator cell left as it was keeps them)."""
+    """Whether the host's value for a cell changes its points or a tick (a form that carries no
+    counts leaves a calculator cell's as they were), or the counts it carries."""
+    if fix.facts.counts is not None:
+        return entry.facts != fix.facts
     return entry.facts._replace(counts=None) != fix.facts._replace(counts=None)
 
 

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Collection, Iterable
+from typing import TYPE_CHECKING, Any
 
 from flask import request
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, IntegerField, StringField
+from wtforms import BooleanField, HiddenField, IntegerField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
+from scorekeeper.calculator.forms import count_field
 from scorekeeper.forms import (
     ENTER_A_NUMBER,
     RELOAD,
@@ -20,8 +21,12 @@ from scorekeeper.forms import (
     printable,
     reason_field,
 )
-from scorekeeper.games import EntryFacts, Game
+from scorekeeper.games import EntryFacts, Game, Table
 from scorekeeper.models import NOTE_LENGTH
+
+if TYPE_CHECKING:
+    from scorekeeper.models import StoredSide
+    from scorekeeper.scoresheet.sheet import Sheet
 
 
 def points_bounds(game: Game) -> str:
@@ -113,12 +118,15 @@ def hand_form(
     sides: int,
     ticks: tuple[str, ...],
     positions: Iterable[int] | None = None,
+    *,
+    table: Table | None = None,
+    counted: Collection[int] = (),
     **kwargs: object,
 ) -> FlaskForm:
     """The host's form for a whole hand: each side's points and ticks, and the revision of
     each cell the host saw (points_0, revision_0, even_split_0, …), and one reason. Every
     side's, or (the open hand's, which the host fills for the sides no phone holds) the sides
-    at `positions`."""
+    at `positions`; the sides at `counted` by their calculator's counts (of `table`)."""
 
     class HandForm(KeyedForm):
         reason = reason_field()
@@ -147,7 +155,53 @@ def hand_form(
         )
         for tick in ticks:
             setattr(HandForm, f"{tick}_{at}", BooleanField(TICKS[tick]))
+        if at in counted:
+            # A cell counted with the calculator is corrected by its counts (its total is
+            # what they work out to): c0_cards, c0_aces, …, and counted_0 saying so.
+            setattr(HandForm, f"counted_{at}", HiddenField(default="1"))
+            for calc in game.calculator_fields(table) if table is not None else ():
+                setattr(HandForm, f"c{at}_{calc.key}", count_field(calc))
     return HandForm(**kwargs)
+
+
+def offers_whole_hand(sheet: Sheet, number: int) -> bool:
+    """Whether a cell's refused correction offers hand `number`'s whole correction: a hand
+    every side entered (the open one is entered from the sheet's one form)."""
+    return number <= len(sheet.hands) and number != sheet.current_hand
+
+
+def whole_hand_form(
+    sheet: Sheet, number: int, typed: tuple[StoredSide, EntryFacts] | None = None
+) -> FlaskForm:
+    """The whole hand's correction as drawn: every side's cell as it stands; or, offered
+    beside a cell's correction refused because of the cells beside it (`typed`), that cell as
+    the host typed it, to change the others beside it and save them together, every
+    calculator cell by its counts (a 26–26 made 27–25 changes counts, not only totals)."""
+    ticks = sheet.ticks
+    shown: dict[int, tuple[EntryFacts | None, int]] = {}
+    for side in sheet.sides:
+        cell = sheet.cell(number, side)
+        entry = cell.entry if cell is not None else None
+        facts = typed[1] if typed and typed[0].id == side.id else entry.facts if entry else None
+        shown[side.position] = (facts, entry.revision if entry else 0)
+    counted = [
+        at for at, (facts, _) in shown.items() if typed and facts and facts.counts is not None
+    ]
+    form = hand_form(
+        sheet.game, len(sheet.sides), ticks, table=sheet.table, counted=counted, formdata=None
+    )
+    for at, (facts, revision) in shown.items():
+        form[f"revision_{at}"].data = revision
+        if facts is None:
+            continue
+        form[f"points_{at}"].data = facts.points
+        for tick in ticks:
+            form[f"{tick}_{at}"].data = getattr(facts, tick)
+        for key, count in (facts.counts or {}).items():
+            if f"c{at}_{key}" in form:
+                field = form[f"c{at}_{key}"]
+                field.data = bool(count) if isinstance(field, BooleanField) else count
+    return form
 
 
 def posted_positions(sides: int) -> list[int]:
@@ -155,12 +209,27 @@ def posted_positions(sides: int) -> list[int]:
     return [at for at in range(sides) if f"points_{at}" in request.form]
 
 
+def counted_positions(sides: int) -> list[int]:
+    """The columns a posted whole-hand form corrects by their counts (counted_0, …)."""
+    return [at for at in range(sides) if request.form.get(f"counted_{at}")]
+
+
 def hand_facts(form: FlaskForm, at: int, ticks: tuple[str, ...]) -> EntryFacts:
-    """What the whole-hand form says the cell of the side at `at` holds."""
+    """What the whole-hand form says the cell of the side at `at` holds: its points and
+    ticks, or its calculator's counts (whose total the caller works out)."""
     ticked: dict[str, Any] = {
         tick: tick in ticks and bool(form[f"{tick}_{at}"].data) for tick in TICKS
     }
-    return EntryFacts(points=form[f"points_{at}"].data or 0)._replace(**ticked)
+    facts = EntryFacts(points=form[f"points_{at}"].data or 0)._replace(**ticked)
+    if f"counted_{at}" not in form:
+        return facts
+    prefix = f"c{at}_"
+    counts = {
+        field.name.removeprefix(prefix): int(field.data or 0)
+        for field in form
+        if field.name.startswith(prefix)
+    }
+    return facts._replace(counts=counts)
 
 
 class CorrectionForm(EntryForm):

@@ -29,7 +29,7 @@ from scorekeeper import figures
 from scorekeeper import live as live_layer
 from scorekeeper.errors import Refusal
 from scorekeeper.forms import ActionForm, post_of
-from scorekeeper.games import EntryFacts, get_game
+from scorekeeper.games import CountError, EntryFacts, get_game
 from scorekeeper.languages import ZONE_COOKIE
 from scorekeeper.live.etags import (
     CACHE_CONTROL,
@@ -74,14 +74,17 @@ from scorekeeper.sheet.forms import (
     CorrectionForm,
     EntryForm,
     NoteForm,
+    counted_positions,
     hand_facts,
     hand_form,
+    offers_whole_hand,
     posted_positions,
+    whole_hand_form,
 )
 from scorekeeper.sheet.page import host_named, page_of
 from scorekeeper.stream_caps import kept, stream_caps
 from scorekeeper.stream_caps import refused as too_many_streams
-from scorekeeper.terms import listed
+from scorekeeper.terms import listed, say
 
 bp = Blueprint("sheet", __name__, url_prefix="/m")
 # The name this phone gave last, offered on the claim and watch form.
@@ -486,6 +489,12 @@ def correct(code: str, number: int, position: int) -> ResponseReturnValue:
     if filling:
         # The open hand's cell of a side a phone holds is that phone's to enter.
         viewer.require(Action.FILL, side)
+    offer = None
+    typed = refused.given_back if refused is not None else None
+    if typed is not None and not filling and offers_whole_hand(sheet, number):
+        # Refused because of the cells beside it: the way on is the whole hand's correction,
+        # here, with what was typed for this cell (a 26-26 made 27-25 one cell at a time).
+        offer = whole_hand_form(sheet, number, (side, typed))
     if not form.is_submitted():
         entry = cell.entry if cell else None
         form.hand.data = number
@@ -500,6 +509,7 @@ def correct(code: str, number: int, position: int) -> ResponseReturnValue:
         cell=cell,
         form=form,
         filling=filling,
+        offer=offer,
         error=refused.message if refused else None,
     ), (refused.status if refused else 400 if form.is_submitted() else 200)
 
@@ -510,13 +520,21 @@ def correct_hand(code: str, number: int) -> ResponseReturnValue:
     match = match_or_404(code)
     sheet = load_sheet(match)
     ticks = sheet.ticks
-    form = hand_form(sheet.game, len(sheet.sides), ticks)
+    if request.method == "POST":
+        counted = counted_positions(len(sheet.sides))
+        form = hand_form(sheet.game, len(sheet.sides), ticks, table=sheet.table, counted=counted)
+    else:
+        form = whole_hand_form(sheet, number)
     if form.validate_on_submit():
-        fixes = [
-            Fix(side, hand_facts(form, at, ticks), form[f"revision_{at}"].data)
-            for at, side in enumerate(sheet.sides)
-        ]
         try:
+            fixes = [
+                Fix(
+                    side,
+                    _counted(sheet, number, hand_facts(form, at, ticks)),
+                    form[f"revision_{at}"].data,
+                )
+                for at, side in enumerate(sheet.sides)
+            ]
             done = corrections.correct_hand(
                 match, number, fixes, form.reason.data or "", post_of(form)
             )
@@ -541,18 +559,22 @@ def correct_hand(code: str, number: int) -> ResponseReturnValue:
         # this phone may enter (its own) or fill (those no phone holds).
         return redirect(url_for("sheet.match", code=match.code, _anchor="entry"))
     check_started(sheet, number, len(sheet.hands))
-    if not form.is_submitted():
-        for side in sheet.sides:
-            cell = sheet.cell(number, side)
-            entry = cell.entry if cell else None
-            form[f"revision_{side.position}"].data = entry.revision if entry else 0
-            if entry is not None:
-                form[f"points_{side.position}"].data = entry.facts.points
-                for tick in ticks:
-                    form[f"{tick}_{side.position}"].data = getattr(entry.facts, tick)
     return render_template(
         "sheet/hand.html", sheet=sheet, match=match, number=number, form=form, ticks=ticks
     ), (400 if form.is_submitted() else 200)
+
+
+def _counted(sheet: Sheet, number: int, facts: EntryFacts) -> EntryFacts:
+    """A whole hand's cell as it will be stored: where the form corrects it by its counts
+    (offered beside a refused correction), the total they work out to, not the number in the
+    field; counts that can't be are refused, the form given back."""
+    if facts.counts is None:
+        return facts
+    try:
+        worked = sheet.game.calculate(sheet.table, facts.counts, sheet.held_going_into(number))
+    except CountError as error:
+        raise Refusal(say(error.reason), 400, sheet.match, given_back=facts) from None
+    return facts._replace(points=worked.total)
 
 
 @bp.get("/<code>/hand/<int(min=1, max=10000):number>/side/<int(max=7):position>")

@@ -224,3 +224,41 @@ def test_a_phone_that_takes_a_side_takes_it_from_the_keepers_form(new_phone):
     enter_hand(keeper, 1, {"Alice": 40})
     totals_are(keeper, ["40", "12"])
     expect(ben.locator("table.sheet tr.totals td")).to_have_text(["40", "12"], timeout=LIVE_MS)
+
+
+@pytest.mark.parametrize("arabic", [False, True], ids=["en-light", "ar-dark"])
+def test_a_miscounted_hand_corrected_from_the_cell_that_was_refused(
+    new_phone, artifacts: Path, arabic: bool
+):
+    """Issue 42, point 4: a 26–26 hand counted on both calculators was 27–25. Alice's cell
+    first is refused (Ben's 26 beside her 27 is 53 cards); the page offers the whole hand
+    with her counts in it, Ben's beside them: 25 there, and both are saved together."""
+    page = new_phone(dark=arabic)
+    code = keep_a_match(page, "Basra", "2 head to head", ["Alice", "Ben"])
+    if arabic:
+        page.locator("details.language summary").click()
+        page.get_by_role("button", name="العربية", exact=True).click()
+        expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    enter = page.locator("button[name=intent][value=enter]")
+    for position in (0, 1):
+        page.goto(f"/m/{code}/hand/1/side/{position}/calc")
+        page.locator("#n_cards").fill("26")
+        page.locator("#n_aces").fill("2")
+        enter.click()
+        expect(page.locator("table.sheet")).to_be_visible()
+    totals_are(page, ["2", "2"])
+
+    page.goto(f"/m/{code}/hand/1/side/0/calc")
+    page.locator("#n_cards").fill("27")
+    enter.click()
+    offer = page.locator("#whole-hand")
+    expect(page.locator(".flash.error")).to_contain_text("27")
+    expect(offer.locator("#c0_cards")).to_have_value("27")
+    expect(offer.locator("#c1_cards")).to_have_value("26")
+    fits(page)
+    name = "whole-hand-offer-ar-dark.png" if arabic else "whole-hand-offer.png"
+    offer.scroll_into_view_if_needed()
+    page.screenshot(path=artifacts / name, full_page=True)
+    offer.locator("#c1_cards").fill("25")
+    offer.locator("button[type=submit]").click()
+    totals_are(page, ["32", "2"])
