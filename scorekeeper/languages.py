@@ -125,6 +125,13 @@ def when(moment: datetime, with_year: bool = False) -> str:
     return shown
 
 
+def day(moment: datetime) -> str:
+    """A stored time's day in the phone's language and zone, with its year ("Dec 3, 2026",
+    "3 дек. 2026 г."): how people know a match they played."""
+    zone, locale = get_timezone(), get_locale() or Locale.parse(DEFAULT_LANGUAGE)
+    return format_skeleton("yMMMd", moment, tzinfo=zone, locale=locale)
+
+
 def number(value: int) -> str:
     """A number as the phone's language writes it (Babel: "1 234" in Russian). Arabic keeps
     Western digits: that is what Babel's (CLDR's) data gives plain "ar" (its default numbering
@@ -196,6 +203,7 @@ def init_app(app: Flask) -> None:
     )
     app.register_blueprint(bp)
     app.add_template_filter(when, "when")
+    app.add_template_filter(day, "day")
     app.add_template_filter(iso_utc, "iso_utc")
     app.add_template_filter(number, "number")
     app.add_template_filter(share, "share")

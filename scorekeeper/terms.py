@@ -87,6 +87,14 @@ TERMS: dict[str, Wording] = {
     "points": lambda a: ngettext("%(num)d point", "%(num)d points", **a),
     "rounds.target": lambda a: ngettext("%(num)d round", "%(num)d rounds", **a),
     "hands.target": lambda a: ngettext("%(num)d hand", "%(num)d hands", **a),
+    # The target after "to", as the sheet's heading says it ("Basra to 101 points"): its own
+    # words, since a language may say the number differently there (Arabic: «حتى جولتين»).
+    # NOTE: A match's target after its game's name: "Basra to 101 points".
+    "to.points": lambda a: ngettext("to %(num)d point", "to %(num)d points", **a),
+    # NOTE: A Brisca match's target after its game's name: "Brisca to 3 rounds".
+    "to.rounds": lambda a: ngettext("to %(num)d round", "to %(num)d rounds", **a),
+    # NOTE: A match's target in hands after its game's name: "Other game to 10 hands".
+    "to.hands": lambda a: ngettext("to %(num)d hand", "to %(num)d hands", **a),
     # NOTE: Some hands of the score sheet by their numbers, inside a sentence: "hands 1–3, 5"
     # (%(num)d is how many there are, %(numbers)s their numbers).
     "hands.numbered": lambda a: ngettext("hand %(numbers)s", "hands %(numbers)s", **a),
@@ -217,7 +225,8 @@ TERMS: dict[str, Wording] = {
     # NOTE: a phone's record: Brisca rounds its side won.
     "rounds_won": lambda a: _("Rounds won"),
     # NOTE: a phone's record: Brisca rounds tied at the top (60–60), settled by the last trick.
-    "sixty_sixty": lambda a: _("Rounds tied 60–60"),
+    # (With three sides a tie at the top is not 60–60: 50–50–20.)
+    "sixty_sixty": lambda a: _("Rounds tied at the top"),
     "black_hands": lambda a: _("Black hands"),
 }
 

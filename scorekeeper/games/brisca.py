@@ -113,6 +113,10 @@ class Brisca(Game):
         """The target in rounds won ("3 rounds")."""
         return Term.of("rounds.target", num=target)
 
+    def target_to(self, table: Table) -> Term:
+        """The target after "to", in rounds won ("to 3 rounds")."""
+        return Term.of("to.rounds", num=table.target)
+
     def goal(self, target: int) -> Goal:
         """What wins, in rounds won ("3 rounds wins.", words.goal)."""
         return Goal(Aim.ROUNDS, target)

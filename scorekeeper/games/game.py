@@ -142,6 +142,10 @@ class Game:
         """This table's target with its unit, as the sheet's heading says it ("101 points")."""
         return self.target_label(table.target)
 
+    def target_to(self, table: Table) -> Term:
+        """This table's target after "to", as the sheet's heading says it ("to 101 points")."""
+        return Term.of("to.points", num=table.target)
+
     def chart_target(self, table: Table) -> int | None:
         """The target as a line on a chart of the totals (None: it isn't a total)."""
         return table.target

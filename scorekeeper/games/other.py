@@ -85,6 +85,12 @@ class Other(PointsGame):
             return Term.of("hands.target", num=table.target)
         return super().target_words(table)
 
+    def target_to(self, table: Table) -> Term:
+        """The target after "to": points, or a number of hands ("to 10 hands")."""
+        if self.choice(table, "winner") == HANDS:
+            return Term.of("to.hands", num=table.target)
+        return super().target_to(table)
+
     def chart_target(self, table: Table) -> int | None:
         """No target line on a chart of points when the target is a number of hands."""
         return None if self.choice(table, "winner") == HANDS else table.target

@@ -119,6 +119,16 @@ def correct_cell(match: StoredMatch, number: int, fix: Fix, reason: str, post: P
                     **said,
                 )
             )
+        if entry.facts.points == fix.facts.points:
+            # Only the counts or a tick changed: "corrected from 5 to 5" said nothing.
+            # NOTE: a cell corrected in its counts or ticks, its total the same (%(points)s).
+            return Done(
+                _(
+                    "%(hand)s %(number)s: %(side)s corrected; the total stays %(points)s.",
+                    points=fix.facts.points,
+                    **said,
+                )
+            )
         return Done(
             _(
                 "%(hand)s %(number)s: %(side)s corrected from %(old)s to %(points)s.",
@@ -275,5 +285,8 @@ def _cell_change(fix: Fix, entry: StoredEntry | None) -> str:
     if entry is None:
         # NOTE: one cell of a corrected hand: a side's name, empty before, its points after.
         return _("%(side)s empty → %(new)s", side=side, new=now)
+    if entry.facts.points == now:
+        # NOTE: one cell of a corrected hand whose counts or ticks changed, not its points.
+        return _("%(side)s still %(points)s", side=side, points=now)
     # NOTE: one cell of a corrected hand: a side's name, its points before → after.
     return _("%(side)s %(old)s → %(new)s", side=side, old=entry.facts.points, new=now)

@@ -193,6 +193,16 @@ class Sheet:
         return say(self.game.target_words(self.table))
 
     @cached_property
+    def goal_to(self) -> str:
+        """The match's target after "to", as its heading says it: "to 101 points"."""
+        return say(self.game.target_to(self.table))
+
+    @property
+    def leads_in_rounds(self) -> bool:
+        """Whether a lead is counted in rounds won (Brisca), not in points."""
+        return self.game.unit_for(self.table) == "rounds"
+
+    @cached_property
     def hand_noun(self) -> str:
         """The game's word for a hand inside a sentence ("hand", Brisca's "round")."""
         return say(self.game.hand_noun)
