@@ -10,7 +10,6 @@ import re
 import pytest
 
 from tests.phones import Phone
-from tests.web.test_calculator import count
 from tests.web.test_correcting_a_hand import BEN_25, correct_by_calculator, counted_table
 from tests.web.test_languages import speaking
 from tests.web.test_one_phone import enter_hand
