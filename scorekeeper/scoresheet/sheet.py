@@ -198,6 +198,11 @@ class Sheet:
         return say(self.game.target_to(self.table))
 
     @property
+    def has_counted_cells(self) -> bool:
+        """Whether a cell of the sheet was counted with the calculator (marked ≡ on it)."""
+        return any(b is not None for result in self.state.hands for b in result.breakdowns)
+
+    @property
     def leads_in_rounds(self) -> bool:
         """Whether a lead is counted in rounds won (Brisca), not in points."""
         return self.game.unit_for(self.table) == "rounds"
