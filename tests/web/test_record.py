@@ -107,7 +107,7 @@ def test_brisca_rounds_won_and_sixty_sixties(host, guest):
     assert "Match over" in guest.post(f"/m/{code}/end").shown
     ana = figures(host.get("/history/record").shown, "Brisca")
     assert ana["Rounds won"] == "2" and ana["Rounds tied at the top"] == "1"
-    assert ana["Best hand"].startswith("90, round 3 of ")
+    assert ana["Best hand"].startswith("90, round 3 against Bea, ")
     bea = figures(guest.get("/history/record").shown, "Brisca")
     assert bea["Rounds won"] == "1" and bea["Rounds tied at the top"] == "1" and bea["Wins"] == "0"
 
@@ -255,7 +255,7 @@ def test_a_win_is_measured_at_the_hand_that_decided_it(host, guest):
     host.correct(code, 3, 1, 60)
     assert "Match over: Alice won." in host.post(f"/m/{code}/end").shown
     basra = figures(host.get("/history/record").shown, "Basra")
-    assert basra["Biggest win"].startswith("110–60 in ")
+    assert basra["Biggest win"].startswith("110–60 against ")
     assert "Biggest comeback" not in basra
 
 
@@ -320,7 +320,7 @@ def test_streaks_and_the_chart_follow_the_order_matches_ended(host, guest):
     host.post(f"/m/{first}/end")  # ended last: Alice loses
     page = host.get("/history/record").shown
     alice = figures(page, "In all")
-    assert alice["Current streak"] == "0 wins" and alice["Best streak"] == "1 win"
+    assert alice["Current streak"] == "1 loss" and alice["Best streak"] == "1 win"
     assert second
 
 
