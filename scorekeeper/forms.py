@@ -1,25 +1,39 @@
 """What every form here shares: numbers as phones type them, names and reasons, the
-idempotency key, the one-button action form, and the post as an action takes it."""
+idempotency key, the one-button action form, the post as an action takes it, a hand's points
+in bounds and a calculator row's field."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import uuid
+from collections.abc import Callable
 
 from flask import request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, HiddenField, IntegerField, StringField
+from wtforms import (
+    BooleanField,
+    Field,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectChoice,
+    StringField,
+)
 from wtforms.validators import (
+    InputRequired,
     Length,
     NumberRange,
     Optional,
     Regexp,
     ValidationError,
 )
+from wtforms.widgets import HiddenInput, TextInput
 
+from scorekeeper.games import CalcField, Game
 from scorekeeper.languages import language
 from scorekeeper.permissions import current_phone
 from scorekeeper.scoresheet.writing import Post
@@ -32,7 +46,7 @@ ENTER_A_NUMBER = _l("Enter a number.")
 RELOAD = _l("Reload the page.")
 
 # The digits the players' keyboards type: ASCII; Arabic-Indic, as Egyptian and Levantine
-# phones type them (the Basra tables); Extended Arabic-Indic, as Persian and Urdu keyboards do.
+# phones type them; Extended Arabic-Indic, as Persian and Urdu keyboards do.
 # Nothing else reads as a digit (int() alone would take fullwidth or Devanagari digits and
 # "4_5"), and a space inside a number is a typo, not a separator. In runs of ten, 0 to 9: the
 # calculator's steppers read a digit's value from its place (static/js/forms.js).
@@ -100,11 +114,23 @@ class PointsField(IntegerField):
     """A whole number as a phone types it (whole_number): blank, or anything but a number,
     is refused in our own words."""
 
+    # Typed as text with the number pad (inputmode), not type=number (Chromium's drops the
+    # Arabic-Indic digits the server reads): a text field, which carries no min or max.
+    widget = TextInput()
+
     def process_formdata(self, valuelist: list[str]) -> None:
         """Read the typed value."""
         self.data = None
         if valuelist and valuelist[0] is not None:
             self.data = whole_number(str(valuelist[0]))
+
+
+class HiddenNumberField(IntegerField):
+    """A number the page itself fills in (a hand, a side, a cell's revision), in a hidden
+    field: its bounds are the server's to check, not the field's (a hidden field carries no
+    min, max or required)."""
+
+    widget = HiddenInput()
 
 
 class PhoneForm(FlaskForm):
@@ -159,9 +185,13 @@ def player_field() -> StringField:
 class ActionForm(KeyedForm):
     """A one-button action: end, reopen, abandon, release, claim, last trick, hand over."""
 
-    target = IntegerField(validators=[Optional(), NumberRange(min=0, max=10**9, message=RELOAD)])
-    # The hand (Brisca's round) a button is about, where it matters: who took its last trick.
-    hand = IntegerField(validators=[Optional(), NumberRange(min=1, max=10_000, message=RELOAD)])
+    target = HiddenNumberField(
+        validators=[Optional(), NumberRange(min=0, max=10**9, message=RELOAD)]
+    )
+    # The hand a button is about, where it matters: the tied hand a tap settles.
+    hand = HiddenNumberField(
+        validators=[Optional(), NumberRange(min=1, max=10_000, message=RELOAD)]
+    )
     # The second tap an action that can't be taken back asks for (its confirm page's button).
     confirmed = BooleanField()
     # Who is taking a side or watching (claim, watch).
@@ -177,4 +207,109 @@ def reason_field() -> StringField:
             Length(max=200, message=_l("Keep the reason under 200 letters.")),
             printable,
         ],
+    )
+
+
+def points_bounds(game: Game) -> str:
+    """What a plain entry for one hand may be, in words, for a refused one."""
+    # NOTE: %(noun)s is the game's word for a hand inside a sentence ("hand", or
+    # "round"); %(low)s to %(num)d the points one may be worth.
+    said = {"noun": game.hand_noun, "low": game.min_points}
+    if game.deck_points:
+        return ngettext(
+            "A %(noun)s is worth %(low)s to %(num)d card point.",
+            "A %(noun)s is worth %(low)s to %(num)d card points.",
+            game.max_points,
+            **said,
+        )
+    return ngettext(
+        "A %(noun)s is worth %(low)s to %(num)d point.",
+        "A %(noun)s is worth %(low)s to %(num)d points.",
+        game.max_points,
+        **said,
+    )
+
+
+def points_in_bounds(game: Game) -> Callable[[object, IntegerField], None]:
+    """A validator refusing a total the game cannot produce in one hand, in points_bounds'
+    words (worked out when it refuses, in the language of the phone that posted)."""
+
+    def check(form: object, field: IntegerField) -> None:
+        # No number at all is said by the field itself (blank, or typed wrong).
+        if field.data is not None and not game.min_points <= field.data <= game.max_points:
+            raise ValidationError(points_bounds(game))
+
+    return check
+
+
+class CountField(IntegerField):
+    """A count from a side's pile: blank means none, anything but a whole number is refused.
+
+    None is shown blank (with a grey "0" placeholder) rather than as a "0" the player must
+    delete first: a thumb tapping the field and typing 30 would make it "300"."""
+
+    # A text field with the number pad, as every number here is typed (forms.PointsField):
+    # its bounds go to the steppers as data-min and data-max, a text field having no min/max.
+    widget = TextInput()
+
+    data: int | None
+
+    def _value(self) -> str:
+        """The count as the field shows it: blank for none, what was typed if it was refused."""
+        if self.raw_data:
+            return str(self.raw_data[0])
+        return str(self.data) if self.data else ""
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        """Read the typed count in our own words."""
+        text = str(valuelist[0]).strip() if valuelist and valuelist[0] is not None else ""
+        if not text:
+            self.data = 0
+            return
+        try:
+            self.data = whole_number(text)
+        except ValueError:
+            self.data = None
+            raise ValueError(_("Type a count as a whole number, like 3.")) from None
+
+
+def count_input(calc: CalcField) -> Field:
+    """The form field for one scoring row of a game's calculator (games.CalcField): the
+    calculator's own, and the whole-hand correction's for a cell counted with it."""
+    if calc.kind == "flag":
+        return BooleanField(calc.label, description=calc.hint)
+    if calc.kind == "choice":
+        return RadioField(
+            calc.label,
+            choices=[SelectChoice(str(value), label) for value, label in calc.choices],
+            coerce=int,
+            default=calc.choices[0][0],
+            description=calc.hint,
+            validators=[InputRequired(message=_l("Choose one."))],
+            invalid_choice_message=_l("Not a valid choice."),
+        )
+    return CountField(
+        calc.label,
+        default=0,
+        description=calc.hint,
+        validators=[
+            NumberRange(
+                min=calc.minimum,
+                max=calc.maximum,
+                # NOTE: A count out of its bounds: "Aces: 0 to 4." (%(label)s is the row's
+                # name, %(minimum)s and %(maximum)s the fewest and most it can be).
+                message=_l(
+                    "%(label)s: %(minimum)s to %(maximum)s.",
+                    label=calc.label,
+                    minimum=calc.minimum,
+                    maximum=calc.maximum,
+                ),
+            )
+        ],
+        render_kw={
+            "inputmode": "numeric",
+            "data-min": calc.minimum,
+            "data-max": calc.maximum,
+            "placeholder": "0",
+        },
     )

@@ -275,7 +275,7 @@ def seat_at(
 
 
 class Hand(Model):
-    """One row of the sheet: one hand dealt, played and counted (a round, in Brisca)."""
+    """One row of the sheet: one hand dealt, played and counted (a round, in some games)."""
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
     match_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("match.id", ondelete="CASCADE"))
@@ -301,9 +301,11 @@ class Entry(Model):
     side_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("side.id", ondelete="CASCADE"))
     points: so.Mapped[int]
     counts: so.Mapped[dict[str, int] | None] = so.mapped_column(sa.JSON)
-    even_split: so.Mapped[bool] = so.mapped_column(default=False)
-    last_trick: so.Mapped[bool] = so.mapped_column(default=False)
-    black_hand: so.Mapped[bool] = so.mapped_column(default=False)
+    # The keys of the ticks its game declares that the side ticked (games.Tick): a list, so a
+    # game that declares a new tick needs no new column.
+    ticks: so.Mapped[list[str]] = so.mapped_column(
+        sa.JSON, default=list, server_default=sa.text("'[]'")
+    )
     entered_by: so.Mapped[str] = so.mapped_column(sa.String(64))
     entered_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
     # Goes up with every change, so a correction made from a stale page is caught.
@@ -364,7 +366,8 @@ class SideResult(Model):
         sa.ForeignKey("match.id", ondelete="CASCADE"), index=True
     )
     won: so.Mapped[bool]
-    # Its complete hands, the points they scored (Brisca: card points), its best hand's points
+    # Its complete hands, the points they scored (card points where the
+    # hands are rounds), its best hand's points
     # and number (the lowest where the lowest total wins; None before any complete hand).
     hands: so.Mapped[int]
     points: so.Mapped[int]

@@ -122,7 +122,7 @@ def seats_at(match: StoredMatch) -> list[StoredSeat]:
     reads them under its lock), each with its side from the match's as read."""
     sides: dict[int | None, StoredSide] = {side.id: side for side in match.sides}
     rows = db.session.execute(SEATS_OF, {"match_id": match.id})
-    return [StoredSeat(*row, sides.get(row.side_id)) for row in rows]
+    return [StoredSeat(**row._mapping, side=sides.get(row.side_id)) for row in rows]
 
 
 class Action(Enum):
@@ -132,7 +132,7 @@ class Action(Enum):
     WATCH = "watch"
     ENTER = "enter"
     FILL = "fill"
-    LAST_TRICK = "last_trick"
+    SETTLE = "settle"
     END = "end"
     CORRECT = "correct"
     RELEASE = "release"
@@ -341,8 +341,8 @@ def refusal(
     action's rule (RULES).
 
     `side` is the column an entry goes into, or the side a phone claims; `among` the ids of
-    the sides tied on a Brisca round, whose phones (and the host) may say who took the last
-    trick; `to` the seat at this match the host role would go to.
+    the sides tied on a hand that waits for its settling tick, whose phones (and the host) may
+    say who settles it; `to` the seat at this match the host role would go to.
     """
     return RULES[action](viewer, About(side, among, to))
 
@@ -478,16 +478,15 @@ def _fill(viewer: Viewer, about: About) -> Refusal | None:
     return None
 
 
-def _last_trick(viewer: Viewer, about: About) -> Refusal | None:
-    """Who took a tied Brisca round's last trick: a phone of a side in the tie, or the host."""
+def _settle(viewer: Viewer, about: About) -> Refusal | None:
+    """Who settles a hand tied on its game's settling tick (who took the last trick):
+    a phone of a side in the tie, or the host."""
     match = viewer.match
     if refused := _settled(match):
         return refused
     if viewer.is_host or (viewer.side is not None and viewer.side.id in about.among):
         return None
-    return Refusal(
-        _l("Only a side in the tie (or the host) can say who took the last trick."), match=match
-    )
+    return Refusal(_l("Only a side in the tie (or the host) can say who settles it."), match=match)
 
 
 def _end(viewer: Viewer, about: About) -> Refusal | None:
@@ -609,7 +608,7 @@ RULES: dict[Action, Rule] = {
     Action.WATCH: _watch,
     Action.ENTER: _enter,
     Action.FILL: _fill,
-    Action.LAST_TRICK: _last_trick,
+    Action.SETTLE: _settle,
     Action.END: _end,
     Action.CORRECT: _host_tool,
     Action.RELEASE: _host_tool,
@@ -624,3 +623,40 @@ RULES: dict[Action, Rule] = {
     Action.DEALER: _host_tool,
     Action.NOTE: _note,
 }
+
+
+class PhoneAction(Enum):
+    """What a phone does as itself, at no match: every write through the one write path names
+    its action (scoresheet/writing.py), these as a match's do."""
+
+    # Start a match, hosting it.
+    START = "start"
+    # Show a one-time code that moves this phone's history to another browser.
+    SHOW_HISTORY_CODE = "show_history_code"
+    # Become the player whose phone showed a code.
+    TAKE_HISTORY = "take_history"
+
+
+def _a_phone_of_its_own(phone: str | None) -> Refusal | None:
+    """Only a phone with its cookie (every page gives one before it draws a form): what it
+    starts or shows is kept as its own, and a phone with none would own nothing."""
+    if phone:
+        return None
+    return Refusal(_l("This phone's cookie is missing: reload the page and try again."), 400)
+
+
+def _any_browser(phone: str | None) -> Refusal | None:
+    """Any browser, a new one without a cookie too: taking a history gives it the player's."""
+    return None
+
+
+PHONE_RULES: dict[PhoneAction, Callable[[str | None], Refusal | None]] = {
+    PhoneAction.START: _a_phone_of_its_own,
+    PhoneAction.SHOW_HISTORY_CODE: _a_phone_of_its_own,
+    PhoneAction.TAKE_HISTORY: _any_browser,
+}
+
+
+def phone_refusal(action: PhoneAction, phone: str | None) -> Refusal | None:
+    """Why this phone may not take one of its own actions now, or None if it may."""
+    return PHONE_RULES[action](phone)

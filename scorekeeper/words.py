@@ -43,7 +43,7 @@ def why(won: Won | None) -> str:
         return ""
     target = won.target or 0
     if won.rule is WinRule.EARLY_VICTORY:
-        # NOTE: Why a match was won: one side scored every card point of a hand (Pastura).
+        # NOTE: Why a match was won: one side scored every card point of a hand (an early victory).
         return _("Early victory")
     if won.rule is WinRule.REACHED_FIRST:
         # NOTE: Why a match was won: the one side that reached the target.
@@ -60,7 +60,7 @@ def why(won: Won | None) -> str:
             target=target,
         )
     if won.rule is WinRule.FIRST_TO_ROUNDS:
-        # NOTE: Why a match of Brisca was won: "First to 3 rounds".
+        # NOTE: Why a match played for rounds won was won: "First to 3 rounds".
         return ngettext("First to %(num)d round", "First to %(num)d rounds", target)
     if won.rule is WinRule.LOWEST_AT_LIMIT:
         # NOTE: Why a match was won: the lowest total once a side reached the target.
@@ -87,7 +87,7 @@ def goal(aim: Goal | None) -> str:
         # NOTE: What wins a match, under the score sheet: "101 points wins."
         return ngettext("%(num)d point wins.", "%(num)d points wins.", aim.target)
     if aim.aim is Aim.ROUNDS:
-        # NOTE: What wins a match of Brisca, under the score sheet: "3 rounds wins."
+        # NOTE: What wins a match played for rounds won, under the score sheet: "3 rounds wins."
         return ngettext("%(num)d round wins.", "%(num)d rounds wins.", aim.target)
     if aim.aim is Aim.LOWEST_AT_LIMIT:
         return _("The lowest total when a side reaches %(target)d wins.", target=aim.target)

@@ -2,82 +2,12 @@
 
 from __future__ import annotations
 
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, Field, IntegerField, RadioField, SelectChoice
+from wtforms import BooleanField
 from wtforms.validators import InputRequired, NumberRange, Optional
 
-from scorekeeper.forms import RELOAD, KeyedForm, reason_field, whole_number
-from scorekeeper.games import CalcField, Game, Table
-
-
-class CountField(IntegerField):
-    """A count from a side's pile: blank means none, anything but a whole number is refused.
-
-    None is shown blank (with a grey "0" placeholder) rather than as a "0" the player must
-    delete first: a thumb tapping the field and typing 30 would make it "300"."""
-
-    data: int | None
-
-    def _value(self) -> str:
-        """The count as the field shows it: blank for none, what was typed if it was refused."""
-        if self.raw_data:
-            return str(self.raw_data[0])
-        return str(self.data) if self.data else ""
-
-    def process_formdata(self, valuelist: list[str]) -> None:
-        """Read the typed count in our own words."""
-        text = str(valuelist[0]).strip() if valuelist and valuelist[0] is not None else ""
-        if not text:
-            self.data = 0
-            return
-        try:
-            self.data = whole_number(text)
-        except ValueError:
-            self.data = None
-            raise ValueError(_("Type a count as a whole number, like 3.")) from None
-
-
-def count_field(calc: CalcField) -> Field:
-    """The form field for one scoring row."""
-    if calc.kind == "flag":
-        return BooleanField(calc.label, description=calc.hint)
-    if calc.kind == "choice":
-        return RadioField(
-            calc.label,
-            choices=[SelectChoice(str(value), label) for value, label in calc.choices],
-            coerce=int,
-            default=calc.choices[0][0],
-            description=calc.hint,
-            validators=[InputRequired(message=_l("Choose one."))],
-            invalid_choice_message=_l("Not a valid choice."),
-        )
-    return CountField(
-        calc.label,
-        default=0,
-        description=calc.hint,
-        validators=[
-            NumberRange(
-                min=calc.minimum,
-                max=calc.maximum,
-                # NOTE: A count out of its bounds: "Basras: 0 to 20." (%(label)s is the row's
-                # name, %(minimum)s and %(maximum)s the fewest and most it can be).
-                message=_l(
-                    "%(label)s: %(minimum)s to %(maximum)s.",
-                    label=calc.label,
-                    minimum=calc.minimum,
-                    maximum=calc.maximum,
-                ),
-            )
-        ],
-        render_kw={
-            "inputmode": "numeric",
-            "min": calc.minimum,
-            "max": calc.maximum,
-            "placeholder": "0",
-        },
-    )
+from scorekeeper.forms import RELOAD, HiddenNumberField, KeyedForm, count_input, reason_field
+from scorekeeper.games import Game, Table
 
 
 def calculator_form(game: Game, table: Table, *args: object, **kwargs: object) -> FlaskForm:
@@ -86,23 +16,32 @@ def calculator_form(game: Game, table: Table, *args: object, **kwargs: object) -
 
     class CalculatorForm(KeyedForm):
         # Hidden: a page that sends them wrong is out of date (_breakdown.html says so).
-        hand = IntegerField(
+        hand = HiddenNumberField(
             validators=[
                 InputRequired(message=RELOAD),
                 NumberRange(min=1, max=10_000, message=RELOAD),
             ]
         )
-        revision = IntegerField(
+        revision = HiddenNumberField(
             validators=[Optional(), NumberRange(min=0, max=10**9, message=RELOAD)]
         )
         reason = reason_field()
-        black_hand = BooleanField(_l("Black hand: we held Ace, Three and King of trumps"))
 
     for calc in calc_fields:
-        setattr(CalculatorForm, f"n_{calc.key}", count_field(calc))
+        setattr(CalculatorForm, f"n_{calc.key}", count_input(calc))
+    # The ticks the counts cannot say, by their keys, as on the entry form.
+    ticks = game.calculator_ticks(table)
+    for tick in ticks:
+        setattr(CalculatorForm, tick.key, BooleanField(tick.label))
     form = CalculatorForm(*args, **kwargs)
     form.calc_fields = calc_fields
+    form.ticks = ticks
     return form
+
+
+def ticked_on(form: FlaskForm) -> frozenset[str]:
+    """The keys of the ticks ticked on a calculator form."""
+    return frozenset(tick.key for tick in form.ticks if form[tick.key].data)
 
 
 def counts_of(form: FlaskForm) -> dict[str, int]:

@@ -7,17 +7,17 @@ from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 
 from scorekeeper import figures
-from scorekeeper.calculator.forms import calculator_form, counts_of, fill
+from scorekeeper.calculator.forms import calculator_form, counts_of, fill, ticked_on
 from scorekeeper.errors import Refusal
 from scorekeeper.forms import post_of
 from scorekeeper.games import Calculation, Conflict, CountError, EntryFacts
+from scorekeeper.hand_forms import offers_whole_hand, whole_hand_form
 from scorekeeper.matches import answer, match_or_404, side_at
 from scorekeeper.models import StoredMatch, StoredSide
 from scorekeeper.permissions import Action, Viewer, viewer_for
 from scorekeeper.scoresheet import corrections, entries
 from scorekeeper.scoresheet.sheet import Sheet, load_sheet
 from scorekeeper.scoresheet.writing import Done
-from scorekeeper.sheet.forms import offers_whole_hand, whole_hand_form
 from scorekeeper.terms import say
 
 bp = Blueprint("calculator", __name__, url_prefix="/m")
@@ -40,7 +40,7 @@ def _drawn_for(filling: bool, correcting: bool) -> Action:
 
 def _facts(preview: Calculation, form: FlaskForm) -> EntryFacts:
     """The entry the counts typed make."""
-    return EntryFacts(preview.total, counts_of(form), black_hand=bool(form.black_hand.data))
+    return EntryFacts(preview.total, counts_of(form), ticked_on(form))
 
 
 def _work_out(
@@ -98,7 +98,8 @@ def _calculator(
         form.revision.data = cell.entry.revision if cell and cell.entry else 0
         if cell and cell.entry and cell.entry.facts.counts:
             fill(form, dict(cell.entry.facts.counts))
-            form.black_hand.data = cell.entry.facts.black_hand
+            for tick in form.ticks:
+                form[tick.key].data = cell.entry.facts.ticked(tick.key)
     elif form.validate_on_submit():
         # The host filling a side's cell is told as that side would be, as it types.
         beside = (filling or not correcting) and not _entering()
@@ -163,7 +164,7 @@ def _calculator(
         conflicts=conflicts,
         # A fill is worded as the side's own entry: "Enter 40", no reason asked.
         correcting=correcting and not filling,
-        held=sheet.held_going_into(number),
+        held=sheet.held_over_said(number, worth=False),
         offer=offer,
         error=given_back,
     ), status

@@ -25,6 +25,7 @@ from scorekeeper.games import (
     MatchState,
     Standing,
     Table,
+    Tick,
     Won,
     get_game,
 )
@@ -59,9 +60,8 @@ def cell_values(facts: EntryFacts) -> dict[str, Any]:
     return {
         "points": facts.points,
         "counts": dict(facts.counts) if facts.counts is not None else None,
-        "even_split": facts.even_split,
-        "last_trick": facts.last_trick,
-        "black_hand": facts.black_hand,
+        # Sorted, so a cell stores and the trail compares one list for the same ticks.
+        "ticks": sorted(facts.ticks),
     }
 
 
@@ -85,7 +85,7 @@ class Cell(NamedTuple):
     corrections: int
     # Its column (the side's place), which its link names.
     at: int = 0
-    # Brisca: this side took the round.
+    # This side took the round (a game whose hands are rounds won).
     won: bool = False
     # The side's running total after the hand, once the hand is complete.
     run: int | None = None
@@ -166,16 +166,17 @@ class Sheet:
         return Row(number, hand.id, cells, result, running)
 
     @property
-    def last_trick_row(self) -> Row | None:
-        """Brisca: a round tied at the top that waits for "who took the last trick"."""
-        at = self.state.last_trick_at
+    def waiting_row(self) -> Row | None:
+        """A hand whose tie waits for the tick that settles it (Game.settles: "who took
+        the last trick")."""
+        at = self.state.waiting_at
         return self.row(at) if at is not None else None
 
     @property
-    def last_trick_sides(self) -> tuple[StoredSide, ...]:
-        """Brisca: the sides tied on the round that waits for the last trick."""
-        row = self.last_trick_row
-        return tuple(self.sides[i] for i in row.result.needs_last_trick) if row else ()
+    def waiting_sides(self) -> tuple[StoredSide, ...]:
+        """The sides tied on the hand that waits for the settling tick, one of which says it."""
+        row = self.waiting_row
+        return tuple(self.sides[i] for i in row.result.waiting) if row else ()
 
     @cached_property
     def chart(self) -> Chart:
@@ -198,18 +199,13 @@ class Sheet:
         return say(self.game.target_to(self.table))
 
     @property
-    def has_counted_cells(self) -> bool:
-        """Whether a cell of the sheet was counted with the calculator (marked ≡ on it)."""
-        return any(b is not None for result in self.state.hands for b in result.breakdowns)
-
-    @property
     def leads_in_rounds(self) -> bool:
-        """Whether a lead is counted in rounds won (Brisca), not in points."""
+        """Whether a lead is counted in rounds won (a game won by rounds), not in points."""
         return self.game.unit_for(self.table) == "rounds"
 
     @cached_property
     def hand_noun(self) -> str:
-        """The game's word for a hand inside a sentence ("hand", Brisca's "round")."""
+        """The game's word for a hand inside a sentence ("hand", or "round")."""
         return say(self.game.hand_noun)
 
     @cached_property
@@ -224,9 +220,10 @@ class Sheet:
 
     @property
     def last_round(self) -> tuple[int, StoredSide, tuple[int | None, ...]] | None:
-        """Brisca: the last round someone took, as (its number, who took it, the card
-        points), for "Ben took round 2, 61–59"; None before any (or in a points game). The
-        taker's points come first, as a table says it, then the others' from most to fewest."""
+        """The last round someone took (a game whose hands are rounds won), as (its number,
+        who took it, the card points), for "Ben took round 2, 61–59"; None before any (or in a
+        points game). The taker's points come first, as a table says it, then the others' from
+        most to fewest."""
         for hand, result in zip(reversed(self.hands), reversed(self.state.hands), strict=True):
             taker = result.round_winner
             if taker is not None:
@@ -269,23 +266,45 @@ class Sheet:
             return None
         return self.row(hand_number - 1).cells[side.position]
 
-    @property
-    def ticks(self) -> tuple[str, ...]:
-        """The ticks a cell of this match carries besides its points, as the host's forms
-        offer them: "even_split" where a majority is at stake, "last_trick" where a tie at
-        the top asks it, "black_hand" where the table plays it. (A side's entry form offers
-        them but the last trick, which a tied round asks for on its own.)"""
-        ticks: list[str] = []
-        if self.state.next_majority is not None:
-            ticks.append("even_split")
-        if self.game.asks_last_trick:
-            ticks.append("last_trick")
-        if self.table.rule_on("black_hand"):
-            ticks.append("black_hand")
-        return tuple(ticks)
+    @cached_property
+    def ticks(self) -> tuple[Tick, ...]:
+        """The ticks a cell of this match may carry besides its points, as its game declares
+        them for this table: the host's correction asks them all."""
+        return self.game.ticks(self.table)
+
+    def ticked(self, facts: EntryFacts) -> tuple[Tick, ...]:
+        """The game's ticks a cell carries, in the order its game declares them."""
+        return tuple(tick for tick in self.ticks if facts.ticked(tick.key))
+
+    @cached_property
+    def entry_ticks(self) -> tuple[Tick, ...]:
+        """The ticks a side's own entry asks (the settling tick is asked only when a tie
+        waits for it)."""
+        return self.game.entry_ticks(self.table)
+
+    def held_over_said(self, number: int | None, worth: bool = True) -> str:
+        """What a side entering hand `number` is told of points held over into it, with what
+        they come to where `worth` ("" where nothing is held over, or no hand is named: a
+        form posted without one)."""
+        if number is None:
+            return ""
+        held = self.held_going_into(number)
+        if not held:
+            return ""
+        into = self.state.next_majority if worth and number > len(self.state.running) else None
+        said = self.game.held_over_said(self.table, held, into)
+        return say(said) if said is not None else ""
+
+    @cached_property
+    def next_hand_said(self) -> str:
+        """What the foot of the sheet says the next hand carries, while a hand is open."""
+        if self.current_hand is None:
+            return ""
+        said = self.game.next_hand_said(self.table, self.state)
+        return say(said) if said is not None else ""
 
     def held_going_into(self, number: int) -> int:
-        """Majority points held over into a hand (Basra's carry-over; 0 for other games)."""
+        """Majority points held over into a hand (a game's carry-over; 0 for most)."""
         if number <= len(self.state.hands):
             return self.state.hands[number - 1].held_over
         return self.state.held_over
@@ -312,6 +331,9 @@ def table_of(match: StoredMatch) -> Table:
     )
 
 
+# A cell with no tick (most are), read as one shared empty set.
+NO_TICKS: frozenset[str] = frozenset()
+
 # A match's started hands in order, as read.
 Hands = tuple[StoredHand, ...]
 
@@ -328,9 +350,7 @@ HANDS_OF = (
         _entry.revision,
         _entry.points,
         _entry.counts,
-        _entry.even_split,
-        _entry.last_trick,
-        _entry.black_hand,
+        _entry.ticks,
     )
     .outerjoin(Entry.__table__, _entry.hand_id == _hand.id)
     .where(_hand.match_id.in_(sa.bindparam("ids", expanding=True)))
@@ -358,15 +378,13 @@ def read_hands(ids: list[int], connection: sa.Connection | None = None) -> dict[
             revision,
             points,
             counts,
-            even_split,
-            last_trick,
-            black_hand,
+            ticks,
         ) in rows:
             if last[0] != hand_id:
                 last = (hand_id, number, [])
                 read[match_id].append(last)
             if entry_id is not None:
-                facts = EntryFacts(points, counts, even_split, last_trick, black_hand)
+                facts = EntryFacts(points, counts, frozenset(ticks) if ticks else NO_TICKS)
                 last[2].append(StoredEntry(entry_id, side_id, revision, facts))
     return {
         match_id: tuple(StoredHand(id=i, number=n, entries=tuple(e)) for i, n, e in hands)
@@ -421,7 +439,7 @@ def read_trail(match: StoredMatch) -> tuple[Corrected, ...]:
     """The match's corrections, oldest first, each with its side from the match's as read."""
     sides = {side.id: side for side in match.sides}
     rows = db.session.execute(TRAIL_OF, {"match_id": match.id})
-    return tuple(Corrected(*row, sides[row.side_id]) for row in rows)
+    return tuple(Corrected(**row._mapping, side=sides[row.side_id]) for row in rows)
 
 
 def load_sheet(match: StoredMatch, *, corrections: bool = True) -> Sheet:

@@ -20,10 +20,12 @@ from scorekeeper.scoresheet.sheet import Sheet, cell_values
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # The JSON export's shape, for whatever reads it: "format" and "version" first. Version 2 added
 # the host's note and the code of the match's rematch; version 3 gives why the winner won as a
-# fact, "win_reason" (games.WinRule's code and its numbers), instead of an English "result".
-# Version 4 gives the host's fills (cells entered in a side's place) as "fills", apart from
-# the "corrections", which now hold only changes to a value that was there.
-JSON_FORMAT, JSON_VERSION = "scorekeeper-match", 4
+# fact, "win_reason" (games.WinRule's code and its numbers), instead of an English "result";
+# version 4 gives a cell's ticks as one list of the keys its game declares ("ticks":
+# ["a_tick"]), where each tick had a yes or no of its own, in cells and the trail alike;
+# version 5 gives the host's fills (cells entered in a side's place) as "fills", apart from the
+# "corrections", which now hold only changes to a value that was there.
+JSON_FORMAT, JSON_VERSION = "scorekeeper-match", 5
 
 
 def spreadsheet_safe(text: str) -> str:
@@ -155,7 +157,7 @@ def sheet_csv(sheet: Sheet, seats: Sequence[StoredSeat]) -> str:
                 ]
             )
     writer.writerow([])
-    # NOTE: the last lines of a downloaded spreadsheet: "game, Basra, target, 101 points",
+    # NOTE: the last lines of a downloaded spreadsheet: "game, Other game, target, 101 points",
     # then "result, Us won. Reached 101 first".
     writer.writerow(
         [

@@ -4,6 +4,7 @@ offered, the words it repeats), worked out once per request in Python, so that i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -62,15 +63,41 @@ class Page:
     watching: int
     # The seats holding a side, each a link to its player's record.
     players: tuple[StoredSeat, ...]
-    # Brisca: whether this phone may say who took the last trick of the tied round.
-    says_last_trick: bool
+    # A hand whose tie waits for its settling tick (Game.settles: who took the last trick): the
+    # question the sheet asks ("" if none waits), and whether this phone may answer it.
+    tie_asked: str
+    settles_tie: bool
     # The sides yet to enter the open hand, with their players: "Us (Omar, Ben), Them".
     waiting: Markup
     # Where the sides are level at the top: their names, "Us and Them".
-    level: str
+    level: Markup
     # The corrections (a value changed), each on its line; the host's fills, by side.
     trail: tuple[TrailLine, ...]
     filled: tuple[FillLine, ...]
+    # Each tick's mark as a cell draws it beside its points (by the tick's key), and the key to
+    # every mark the sheet shows now: what it means, for the phones, the TV and the print.
+    tick_marks: dict[str, Markup]
+    marks_key: tuple[tuple[str, str], ...]
+    # Whether the sheet's column heads stand up their columns (heads_stand).
+    heads_stand: bool
+
+
+# The longest word a column's head holds across on a 360-px phone, by the number of sides:
+# a column's room (some 135, 88 and 64 px at two, three and four) over the widest bold letter
+# drawn at the head's size (about 16 px: "W", "m"), so any word that short fits whatever its
+# letters. From five sides every head stands up its column.
+ACROSS = {2: 8, 3: 5, 4: 4}
+# A name's words, as a head may wrap it: between words, and after a hyphen.
+WORDS = re.compile(r"[^\s\-\u2010]+")
+
+
+def heads_stand(names: Sequence[str]) -> bool:
+    """Whether the sheet's heads stand up their columns, as along a paper sheet's narrow
+    columns: from five sides, and wherever a name has a word longer than a column holds
+    across. A word is then never cut inside (issue 42: "Konstantin/ou"): standing, a head is
+    as tall as its longest word."""
+    most = ACROSS.get(len(names), 0)
+    return any(len(word) > most for name in names for word in WORDS.findall(name))
 
 
 def page_of(
@@ -82,9 +109,6 @@ def page_of(
     fills: tuple[StoredSide, ...],
 ) -> Page:
     """What this phone's page shows of the match's table, from the seats as read."""
-    # Imported here: the match page's module draws the trail's changes (count_changes).
-    from scorekeeper.sheet.routes import count_changes
-
     match, game = sheet.match, sheet.game
     asked = viewer.asked_for_a_side(with_room)
     claimable = viewer.may_claim(with_room) if asked else ()
@@ -116,15 +140,17 @@ def page_of(
         # Not this phone's own seat: a host keeping the sheet is not watching.
         watching=sum(1 for seat in seats if seat.side_id is None and seat.phone != viewer.phone),
         players=tuple(seat for seat in seats if seat.side_id is not None),
-        says_last_trick=viewer.may(
-            Action.LAST_TRICK, among=[side.id for side in sheet.last_trick_sides]
-        )
-        if sheet.state.last_trick_at is not None
+        tie_asked=tie_asked(sheet),
+        settles_tie=viewer.may(Action.SETTLE, among=[side.id for side in sheet.waiting_sides])
+        if sheet.state.waiting_at is not None
         else False,
         waiting=waiting_for(sheet, seats) if sheet.current_hand else Markup(""),
-        level=level_names(sheet) if sheet.in_play and sheet.state.running else "",
+        level=level_names(sheet) if sheet.in_play and sheet.state.running else Markup(""),
         trail=trail,
         filled=fill_lines(sheet, by_phone),
+        tick_marks={tick.key: _mark(tick.mark, say(tick.noted)) for tick in sheet.ticks},
+        marks_key=marks_key(sheet),
+        heads_stand=heads_stand([side.name for side in sheet.sides]),
     )
 
 
@@ -176,9 +202,90 @@ def in_runs(numbers: Sequence[int]) -> str:
     return listed(said)
 
 
+# The marks a cell carries besides a tick's: how it was entered and whether the host changed it.
+FROM_CALCULATOR, CORRECTED = "≡", "✎"
+
+
+def _mark(sign: str, meaning: str) -> Markup:
+    """A mark beside a cell's points, saying what it means when touched or read aloud."""
+    return Markup('<span class="mark tick" title="%s">%s</span>') % (meaning, sign)
+
+
+def marks_key(sheet: Sheet) -> tuple[tuple[str, str], ...]:
+    """Each mark the sheet's cells show now, with what it means, in the order a cell draws them:
+    entered with the calculator, corrected by the host, then the game's ticks."""
+    cells = [cell for row in sheet.rows for cell in row.cells if cell.entry is not None]
+    shown: list[tuple[str, str]] = []
+    if any(cell.breakdown for cell in cells):
+        # NOTE: the key under the sheet: a cell entered with the calculator.
+        shown.append((FROM_CALCULATOR, _("from the calculator")))
+    if any(cell.corrections for cell in cells):
+        # NOTE: the key under the sheet: a cell the host changed.
+        shown.append((CORRECTED, _("corrected by the host")))
+    ticked = {key for cell in cells if cell.entry for key in cell.entry.facts.ticks}
+    shown += [(tick.mark, say(tick.noted)) for tick in sheet.ticks if tick.key in ticked]
+    return tuple(shown)
+
+
+def tie_asked(sheet: Sheet) -> str:
+    """The question a hand tied on its settling tick asks ("Round 3 is tied. Who took the last
+    trick?"), or "" where no hand waits."""
+    row, settling = sheet.waiting_row, sheet.game.settles
+    if row is None or settling is None:
+        return ""
+    return say(settling.say(settling.asked, row.number))
+
+
+def count_changes(correction: Corrected, sheet: Sheet) -> str:
+    """What a correction changed besides the total, in words: calculator counts, named as the
+    calculator names them, and ticks."""
+    # Worded only for the counts that changed: a label is a lookup in the phone's language.
+    named = {calc.key: calc.label for calc in sheet.game.calculator_fields(sheet.table)}
+    old = correction.old_detail or {}
+    new = correction.new_detail or {}
+    old_counts, new_counts = old.get("counts") or {}, new.get("counts") or {}
+    # Counts are compared only between two calculator cells: a cell that became a plain total
+    # (or came from one) had no counts on that side, not counts of 0.
+    compared = sorted(set(old_counts) | set(new_counts)) if old_counts and new_counts else []
+    changes = [
+        # NOTE: a count a correction changed: what it counts, before → after ("aces 3 → 4").
+        _(
+            "%(what)s %(old)s → %(new)s",
+            what=str(named[key]) if key in named else key.replace("_", " "),
+            old=old_counts.get(key, 0),
+            new=new_counts.get(key, 0),
+        )
+        for key in compared
+        if old_counts.get(key, 0) != new_counts.get(key, 0)
+    ]
+    if old and bool(old_counts) != bool(new_counts):
+        # NOTE: a correction changed how a cell was entered: with the calculator, or as a total.
+        changes.append(
+            _("now from the calculator") if new.get("counts") else _("now a plain total")
+        )
+    old_ticks, new_ticks = set(old.get("ticks") or ()), set(new.get("ticks") or ())
+    for tick in sheet.ticks:
+        if (tick.key in old_ticks) != (tick.key in new_ticks):
+            # NOTE: a tick a correction changed, as its list of changes says it: %(tick)s is
+            # what the tick says ("cards split evenly", "black hand").
+            noted = say(tick.noted)
+            ticked = tick.key in new_ticks
+            changes.append(
+                _("%(tick)s ticked", tick=noted) if ticked else _("%(tick)s unticked", tick=noted)
+            )
+    return listed(changes)
+
+
+# A name in a line of words, set apart (<bdi>): in Arabic a list of Latin or Cyrillic names
+# ran together as one left-to-right run, read backwards, with the list's comma drawn between
+# the first word and the first name ("بانتظار ، Ana"). Apart, each name reads its own way
+# and the list runs the line's.
+APART = Markup("<bdi>%s</bdi>")
+
+
 def waiting_for(sheet: Sheet, seats: Sequence[StoredSeat]) -> Markup:
     """The sides yet to enter the open hand, each with the players whose phones hold it where
-    they gave a name other than the side's: "Us (Omar, Ben), Them"."""
+    they gave a name other than the side's: "Us (Omar, Ben), Them", each name set apart."""
     # What goes between the items of a list ("Omar, Ben"), as every list of names says it.
     between = pgettext("list separator", ", ")
     said = []
@@ -188,16 +295,18 @@ def waiting_for(sheet: Sheet, seats: Sequence[StoredSeat]) -> Markup:
             for seat in seats
             if seat.side_id == side.id and seat.player and seat.player != side.name
         ]
-        name = Markup('<strong class="missing">%s</strong>') % side.name
-        said.append(name + Markup(" (%s)") % between.join(names) if names else name)
+        name = Markup('<strong class="missing">%s</strong>') % (APART % side.name)
+        players = escape(between).join(APART % player for player in names)
+        said.append(name + Markup(" (%s)") % players if names else name)
     return escape(between).join(said)
 
 
-def level_names(sheet: Sheet) -> str:
-    """The sides level at the top, "Us and Them" ("" when one side leads)."""
+def level_names(sheet: Sheet) -> Markup:
+    """The sides level at the top, "Us and Them", each name set apart ("" when one side
+    leads)."""
     leaders = sheet.leaders
     if len(leaders) < 2:
-        return ""
+        return Markup("")
     # NOTE: joins the names of the sides level at the top: "Us and Them and You"; keep the
     # spaces around it.
-    return _(" and ").join(side.name for side in leaders)
+    return escape(_(" and ")).join(APART % side.name for side in leaders)

@@ -263,6 +263,6 @@ def test_a_miscounted_hand_corrected_from_the_cell_that_was_refused(
     offer.locator("button[type=submit]").click()
     totals_are(page, ["32", "2"])
     # The sheet after: the marks keyed, the correction in its trail, the fills apart.
-    expect(page.locator(".sheet-key .mark")).to_have_count(2)
+    expect(page.locator(".marks-key .mark")).to_have_count(2)
     fits(page)
     page.screenshot(path=artifacts / name.replace("offer", "saved"), full_page=True)

@@ -126,7 +126,7 @@ def test_a_split_ticked_on_both_sides_is_undone_from_either_cell(host: Phone, gu
     """Plain totals, "cards split evenly" ticked on both: unticking either cell alone is
     refused (the other still says 26–26), and either refusal offers the whole hand, in which
     the other is unticked too and both are saved together."""
-    split = "Cards split evenly: nobody took the majority"
+    split = "Cards split evenly (26–26): nobody took the majority"
     for first in (0, 1):
         code = host.create("basra", table_format="2", side_0="Ana", side_1="Ben")
         guest.join(code, side=1)

@@ -47,11 +47,11 @@ def test_the_sheets_marks_are_keyed_where_they_are(host: Phone, guest: Phone):
     host.enter(code, 1, 0, 40)
     guest.enter(code, 1, 1, 5)
     # No marks, no key.
-    assert 'class="sheet-key"' not in host.get(f"/m/{code}").shown
+    assert 'class="marks-key"' not in host.get(f"/m/{code}").shown
     count(host, code, ALICE, hand=2)
     guest.enter(code, 2, 1, 5)
     page = host.get(f"/m/{code}").shown
-    key = re.search(r'<p class="sheet-key">(.*?)</p>', page, re.S)
+    key = re.search(r'<p class="marks-key">(.*?)</p>', page, re.S)
     assert key and re.sub(r"<[^>]+>|\s+", " ", key.group(1)).split() == [
         "≡",
         "from",
@@ -59,6 +59,6 @@ def test_the_sheets_marks_are_keyed_where_they_are(host: Phone, guest: Phone):
         "calculator",
     ]
     page = host.correct(code, 1, 1, 7).shown
-    key = re.search(r'<p class="sheet-key">(.*?)</p>', page, re.S)
+    key = re.search(r'<p class="marks-key">(.*?)</p>', page, re.S)
     said = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", key.group(1))).strip() if key else ""
-    assert said == "≡ from the calculator ✎ corrected by the host"
+    assert said == "≡ from the calculator · ✎ corrected by the host"

@@ -112,7 +112,7 @@ def test_a_three_way_tie_is_not_called_60_60_nor_one_of_two_sides(
         "brisca", table_format="3", side_0="Ana", side_1="Bea", side_2="Cy", target="1"
     )
     enter_hand(host, code, {0: 50, 1: 50, 2: 20})
-    host.post(f"/m/{code}/last-trick", {"target": 0, "hand": 1})
+    host.post(f"/m/{code}/settle", {"target": 0, "hand": 1})
     assert "Match over" in host.post(f"/m/{code}/end").shown
     page = speaking(host, language).get("/history/record").shown
     brisca = figures(page, {"en": "Brisca", "ar": "بريسكا"}[language])
