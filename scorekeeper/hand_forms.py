@@ -46,6 +46,9 @@ def hand_form(
 
     class HandForm(KeyedForm):
         reason = reason_field()
+        # The calculator's rows a counted cell is corrected by, for the page to draw (a
+        # template asks no game).
+        calc_fields = game.calculator_fields(table) if counted and table is not None else ()
 
     for at in range(sides) if positions is None else positions:
         setattr(
@@ -75,7 +78,7 @@ def hand_form(
             # A cell counted with the calculator is corrected by its counts (its total is
             # what they work out to): c0_cards, c0_aces, …, and counted_0 saying so.
             setattr(HandForm, f"counted_{at}", HiddenField(default="1"))
-            for calc in game.calculator_fields(table) if table is not None else ():
+            for calc in HandForm.calc_fields:
                 setattr(HandForm, f"c{at}_{calc.key}", count_input(calc))
     return HandForm(**kwargs)
 

@@ -272,6 +272,11 @@ class Sheet:
         them for this table: the host's correction asks them all."""
         return self.game.ticks(self.table)
 
+    @cached_property
+    def has_calculator(self) -> bool:
+        """Whether this table's game has a calculator to count a hand with."""
+        return bool(self.game.calculator_fields(self.table))
+
     def ticked(self, facts: EntryFacts) -> tuple[Tick, ...]:
         """The game's ticks a cell carries, in the order its game declares them."""
         return tuple(tick for tick in self.ticks if facts.ticked(tick.key))

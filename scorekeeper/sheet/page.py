@@ -49,8 +49,13 @@ class Page:
     hand_word: str
     hand_noun: str
     total_word: str
-    # The claim card: whether it asks which side this phone is (and its name), and the sides
-    # it may take; the host who keeps the sheet: the sides it may play on this phone.
+    # The actions this page offers this phone a button or link for, as the permission rules
+    # answer them now (the rules decide again, under the lock, when one is posted).
+    offers: frozenset[Action]
+    # The claim card: whether it is shown (a side free, or a phone not yet at the table),
+    # whether it asks which side this phone is (and its name), and the sides it may take; the
+    # host who keeps the sheet: the sides it may play on this phone.
+    asked_for_a_side: bool
     asks_name: bool
     claimable: tuple[StoredSide, ...]
     takeable: tuple[StoredSide, ...]
@@ -100,6 +105,22 @@ def heads_stand(names: Sequence[str]) -> bool:
     return any(len(word) > most for name in names for word in WORDS.findall(name))
 
 
+# The actions the match page offers by a button or a link of their own, beyond a cell's entry.
+OFFERED = (
+    Action.RENAME,
+    Action.CORRECT,
+    Action.DEALER,
+    Action.RELEASE,
+    Action.NOTE,
+    Action.CLOSE_TABLE,
+    Action.OPEN_TABLE,
+    Action.ABANDON,
+    Action.REOPEN,
+    Action.END,
+    Action.REMATCH,
+)
+
+
 def page_of(
     sheet: Sheet,
     viewer: Viewer,
@@ -124,6 +145,8 @@ def page_of(
     )
     is_host = viewer.is_host
     return Page(
+        offers=frozenset(action for action in OFFERED if viewer.may(action)),
+        asked_for_a_side=asked,
         hand_word=str(game.hand_word),
         hand_noun=sheet.hand_noun,
         total_word=str(game.total_word),

@@ -3,6 +3,7 @@ works something out (sheet/page.py and the sheet answer it in Python) or crams e
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -28,3 +29,15 @@ def test_no_template_line_is_longer_than_120_characters() -> None:
         if (numbers := long_lines(path.read_text(encoding="utf-8")))
     }
     assert not found, f"template lines over {LONGEST} characters: {found}"
+
+
+def test_templates_print_the_answers_worked_out_before_them() -> None:
+    """A template asks neither the permission rules nor a game: the page's Python works out what
+    this phone may do (Page.offers) and what the game says (Sheet, Page) before it runs."""
+    asking = {
+        f"{path.relative_to(TEMPLATES)}:{number}"
+        for path in TEMPLATES.rglob("*.html")
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if "viewer.may(" in line or re.search(r"\bgame\.\w+\(", line)
+    }
+    assert asking == set()

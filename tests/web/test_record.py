@@ -145,7 +145,8 @@ def test_each_player_s_name_on_the_sheet_and_in_history_opens_their_record(host,
     assert "The record of Bo" in bo and figures(bo, "In all")["Wins"] == "0"
     # The same page from the History's card, and from the guest's own phone it is "yours".
     card = host.get("/history").shown
-    assert f'<a href="{links["Bo (Ben)"]}">Bo</a> (Ben)' in card
+    # Each name set apart (<bdi>), so a name in another script keeps its neighbours in order.
+    assert f'<bdi><a href="{links["Bo (Ben)"]}">Bo</a></bdi> (<bdi>Ben</bdi>)' in card
     assert "Your record" in guest.get(links["Bo (Ben)"]).shown
     assert 'href="/history/record"' in host.get("/history").shown
 
