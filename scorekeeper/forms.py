@@ -1,18 +1,30 @@
 """What every form here shares: numbers as phones type them, names and reasons, the
-idempotency key, the one-button action form, and the post as an action takes it."""
+idempotency key, the one-button action form, the post as an action takes it, a hand's points
+in bounds and a calculator row's field."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import uuid
+from collections.abc import Callable
 
 from flask import request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, HiddenField, IntegerField, StringField
+from wtforms import (
+    BooleanField,
+    Field,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectChoice,
+    StringField,
+)
 from wtforms.validators import (
+    InputRequired,
     Length,
     NumberRange,
     Optional,
@@ -21,6 +33,7 @@ from wtforms.validators import (
 )
 from wtforms.widgets import HiddenInput, TextInput
 
+from scorekeeper.games import CalcField, Game
 from scorekeeper.languages import language
 from scorekeeper.permissions import current_phone
 from scorekeeper.scoresheet.writing import Post
@@ -213,4 +226,109 @@ def reason_field() -> StringField:
             Length(max=200, message=_l("Keep the reason under 200 letters.")),
             printable,
         ],
+    )
+
+
+def points_bounds(game: Game) -> str:
+    """What a plain entry for one hand may be, in words, for a refused one."""
+    # NOTE: %(noun)s is the game's word for a hand inside a sentence ("hand", or
+    # "round"); %(low)s to %(num)d the points one may be worth.
+    said = {"noun": game.hand_noun, "low": game.min_points}
+    if game.deck_points:
+        return ngettext(
+            "A %(noun)s is worth %(low)s to %(num)d card point.",
+            "A %(noun)s is worth %(low)s to %(num)d card points.",
+            game.max_points,
+            **said,
+        )
+    return ngettext(
+        "A %(noun)s is worth %(low)s to %(num)d point.",
+        "A %(noun)s is worth %(low)s to %(num)d points.",
+        game.max_points,
+        **said,
+    )
+
+
+def points_in_bounds(game: Game) -> Callable[[object, IntegerField], None]:
+    """A validator refusing a total the game cannot produce in one hand, in points_bounds'
+    words (worked out when it refuses, in the language of the phone that posted)."""
+
+    def check(form: object, field: IntegerField) -> None:
+        # No number at all is said by the field itself (blank, or typed wrong).
+        if field.data is not None and not game.min_points <= field.data <= game.max_points:
+            raise ValidationError(points_bounds(game))
+
+    return check
+
+
+class CountField(IntegerField):
+    """A count from a side's pile: blank means none, anything but a whole number is refused.
+
+    None is shown blank (with a grey "0" placeholder) rather than as a "0" the player must
+    delete first: a thumb tapping the field and typing 30 would make it "300"."""
+
+    # A text field with the number pad, as every number here is typed (forms.PointsField):
+    # its bounds go to the steppers as data-min and data-max, a text field having no min/max.
+    widget = TextInput()
+
+    data: int | None
+
+    def _value(self) -> str:
+        """The count as the field shows it: blank for none, what was typed if it was refused."""
+        if self.raw_data:
+            return str(self.raw_data[0])
+        return str(self.data) if self.data else ""
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        """Read the typed count in our own words."""
+        text = str(valuelist[0]).strip() if valuelist and valuelist[0] is not None else ""
+        if not text:
+            self.data = 0
+            return
+        try:
+            self.data = whole_number(text)
+        except ValueError:
+            self.data = None
+            raise ValueError(_("Type a count as a whole number, like 3.")) from None
+
+
+def count_input(calc: CalcField) -> Field:
+    """The form field for one scoring row of a game's calculator (games.CalcField): the
+    calculator's own, and the whole-hand correction's for a cell counted with it."""
+    if calc.kind == "flag":
+        return BooleanField(calc.label, description=calc.hint)
+    if calc.kind == "choice":
+        return RadioField(
+            calc.label,
+            choices=[SelectChoice(str(value), label) for value, label in calc.choices],
+            coerce=int,
+            default=calc.choices[0][0],
+            description=calc.hint,
+            validators=[InputRequired(message=_l("Choose one."))],
+            invalid_choice_message=_l("Not a valid choice."),
+        )
+    return CountField(
+        calc.label,
+        default=0,
+        description=calc.hint,
+        validators=[
+            NumberRange(
+                min=calc.minimum,
+                max=calc.maximum,
+                # NOTE: A count out of its bounds: "Aces: 0 to 4." (%(label)s is the row's
+                # name, %(minimum)s and %(maximum)s the fewest and most it can be).
+                message=_l(
+                    "%(label)s: %(minimum)s to %(maximum)s.",
+                    label=calc.label,
+                    minimum=calc.minimum,
+                    maximum=calc.maximum,
+                ),
+            )
+        ],
+        render_kw={
+            "inputmode": "numeric",
+            "data-min": calc.minimum,
+            "data-max": calc.maximum,
+            "placeholder": "0",
+        },
     )

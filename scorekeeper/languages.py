@@ -149,6 +149,13 @@ def when(moment: datetime, with_year: bool = False) -> str:
     return shown
 
 
+def day(moment: datetime) -> str:
+    """A stored time's day in the phone's language and zone, with its year ("Dec 3, 2026",
+    "3 дек. 2026 г."): how people know a match they played."""
+    zone, locale = get_timezone(), get_locale() or Locale.parse(DEFAULT_LANGUAGE)
+    return format_skeleton("yMMMd", moment, tzinfo=zone, locale=locale)
+
+
 def number(value: int) -> str:
     """A whole number as the phone's language writes it, the one way every page draws one
     (the sheet, the TV, the trail, History, the record, the calculator, the print, the chart,
@@ -339,6 +346,7 @@ def init_app(app: Flask) -> None:
     )
     app.register_blueprint(bp)
     app.add_template_filter(when, "when")
+    app.add_template_filter(day, "day")
     app.add_template_filter(iso_utc, "iso_utc")
     app.add_template_filter(pass_context(lambda page, value: _numbers(page)(value)), "number")
     app.add_template_filter(share, "share")

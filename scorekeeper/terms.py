@@ -67,6 +67,14 @@ _SHARED_TERMS: dict[str, Wording] = {
     "side": lambda a: _("Side %(number)d", **a),
     # Targets, with what they count.
     "points": lambda a: ngettext("%(num)d point", "%(num)d points", **a),
+    # The target after "to", as the sheet's heading says it after the game's name ("to 101
+    # points"): its own words, since a language may say the number differently there (Arabic:
+    # «حتى جولتين»).
+    # NOTE: A match's target after its game's name: "(game) to 101 points".
+    "to.points": lambda a: ngettext("to %(num)d point", "to %(num)d points", **a),
+    # NOTE: Some hands of the score sheet by their numbers, inside a sentence: "hands 1–3, 5"
+    # (%(num)d is how many there are, %(numbers)s their numbers).
+    "hands.numbered": lambda a: ngettext("hand %(numbers)s", "hands %(numbers)s", **a),
     # Table rules and their choices.
     # NOTE: Whether a table plays a rule: off (not played) or on (played).
     "rule.off": lambda a: _("Off"),
@@ -165,6 +173,27 @@ def _both_said(a: Mapping[str, Any]) -> str:
     return f"{a['mine']} {a['theirs']} {end}"
 
 
+def _over_the_pack(a: Mapping[str, Any]) -> str:
+    """A count past the pack beside the other sides' counts: to the side's own phone, or to
+    the host writing its cell (who named it: `me`)."""
+    said = {key: value for key, value in a.items() if key != "me"}
+    if a.get("me") is None:
+        # NOTE: "Aces: Side 1 3 already, and your 2 would make 5; there are only 4." %(what)s
+        # is what was counted; %(named)s each other side's name and count.
+        return _(
+            "%(what)s: %(named)s already, and your %(own)d would make %(got)d; "
+            "there are only %(total)d.",
+            **said,
+        )
+    # NOTE: as the sentence before, to the host writing the cell of %(me)s (a side's name):
+    # "Cards: Ben 26 already, and Ana 27 would make 53; there are only 52."
+    return _(
+        "%(what)s: %(named)s already, and %(me)s %(own)d would make %(got)d; "
+        "there are only %(total)d.",
+        **a,
+    )
+
+
 _SHARED_PROBLEMS: dict[str, Wording] = {
     # A calculator's count it can't take (CountError).
     # NOTE: %(label)s is a calculator field's label ("Aces", "Cards captured").
@@ -220,13 +249,7 @@ _SHARED_PROBLEMS: dict[str, Wording] = {
     # An entry that can't stand beside another side's in the same hand (Conflict).
     # NOTE: %(side)s is a side's name; %(what)s a single card or event: "2♣", "Last Hand".
     "taken_already": lambda a: _("%(side)s has the %(what)s already: only one side can.", **a),
-    # NOTE: "Aces: Side 1 3 already, and your 2 would make 5; there are only 4." %(what)s
-    # is what was counted; %(named)s each other side's name and count.
-    "over_the_pack": lambda a: _(
-        "%(what)s: %(named)s already, and your %(own)d would make %(got)d; "
-        "there are only %(total)d.",
-        **a,
-    ),
+    "over_the_pack": _over_the_pack,
     "answered": _answered,
     "counted": _counted,
     "ticked": _ticked,

@@ -11,6 +11,7 @@ from scorekeeper.calculator.forms import calculator_form, counts_of, fill, ticke
 from scorekeeper.errors import Refusal
 from scorekeeper.forms import post_of
 from scorekeeper.games import Calculation, Conflict, CountError, EntryFacts
+from scorekeeper.hand_forms import offers_whole_hand, whole_hand_form
 from scorekeeper.matches import answer, match_or_404, side_at
 from scorekeeper.models import StoredMatch, StoredSide
 from scorekeeper.permissions import Action, Viewer, viewer_for
@@ -43,17 +44,24 @@ def _facts(preview: Calculation, form: FlaskForm) -> EntryFacts:
 
 
 def _work_out(
-    sheet: Sheet, side: StoredSide, number: int, form: FlaskForm, *, beside: bool
+    sheet: Sheet,
+    side: StoredSide,
+    number: int,
+    form: FlaskForm,
+    *,
+    beside: bool,
+    viewer: Viewer,
 ) -> tuple[Calculation | None, list[Conflict]]:
     """The counts typed worked out for hand `number` (None, the reason on its count's field,
     if they can't be); and, `beside`, every way they can't be beside the other sides' entries
-    (the entry's own check, said as the player types, before Enter)."""
+    (the entry's own check, said as the player types, before Enter), in words for `viewer`."""
     try:
         preview = sheet.game.calculate(sheet.table, counts_of(form), sheet.held_going_into(number))
     except CountError as error:
         form[f"n_{error.field}"].errors.append(say(error.reason))
         return None, []
-    return preview, _beside(sheet, side, number, _facts(preview, form)) if beside else []
+    facts = _facts(preview, form)
+    return preview, _beside(sheet, side, number, facts, viewer) if beside else []
 
 
 def _calculator(
@@ -83,6 +91,7 @@ def _calculator(
     conflicts: list[Conflict] = []
     status = 200
     given_back: str | None = None
+    typed: EntryFacts | None = None
     if not form.is_submitted():
         cell = sheet.cell(number, side)
         form.hand.data = number
@@ -94,7 +103,7 @@ def _calculator(
     elif form.validate_on_submit():
         # The host filling a side's cell is told as that side would be, as it types.
         beside = (filling or not correcting) and not _entering()
-        preview, conflicts = _work_out(sheet, side, number, form, beside=beside)
+        preview, conflicts = _work_out(sheet, side, number, form, beside=beside, viewer=viewer)
         if preview is None:
             status = 400
         else:
@@ -109,7 +118,7 @@ def _calculator(
                 if refusal.given_back is None:
                     raise
                 figures.refused("action")
-                given_back = refusal.message
+                given_back, typed = refusal.message, refusal.given_back
     else:
         status = 400
     if status == 400 and _entering():
@@ -124,11 +133,16 @@ def _calculator(
                 raise entries.no_open_hand(sheet)
             number = sheet.current_hand
         cell = sheet.cell(number, side)
-        preview, conflicts = _work_out(sheet, side, number, form, beside=True)
+        preview, conflicts = _work_out(sheet, side, number, form, beside=True, viewer=viewer)
         form.hand.data = number
         form.revision.data = cell.entry.revision if cell and cell.entry else 0
         form.hand.raw_data = form.revision.raw_data = []
         status = 409
+    offer = None
+    if typed is not None and correcting and not filling and offers_whole_hand(sheet, number):
+        # Refused because of the cells beside it: the way on is the whole hand's correction,
+        # here, with these counts in it (a 26-26 made 27-25 one cell at a time).
+        offer = whole_hand_form(sheet, number, (side, typed))
     # Each keystroke's breakdown, asked of the preview of this cell (a side's own or the
     # host's), by the page's script.
     preview_url = (
@@ -151,15 +165,20 @@ def _calculator(
         # A fill is worded as the side's own entry: "Enter 40", no reason asked.
         correcting=correcting and not filling,
         held=sheet.held_over_said(number, worth=False),
+        offer=offer,
         error=given_back,
     ), status
 
 
-def _beside(sheet: Sheet, side: StoredSide, number: int, facts: EntryFacts) -> list[Conflict]:
+def _beside(
+    sheet: Sheet, side: StoredSide, number: int, facts: EntryFacts, viewer: Viewer
+) -> list[Conflict]:
     """Every way a side's counts can't stand beside what the other sides entered in hand
-    `number` so far (the entry's own check, asked before Enter)."""
+    `number` so far (the entry's own check, asked before Enter): to the host, who may write
+    every cell, naming the side counted (entries.names_the_side)."""
     hand = entries.as_entered(sheet, number)
-    return sheet.game.entry_conflicts(sheet.table, hand, side.position, facts)
+    me = side.name if entries.names_the_side(viewer) else None
+    return sheet.game.entry_conflicts(sheet.table, hand, side.position, facts, me)
 
 
 def _enter(
@@ -250,7 +269,8 @@ def _preview(
     conflicts: list[Conflict] = []
     status = 400
     if form.validate():
-        preview, conflicts = _work_out(sheet, side, number, form, beside=filling or not correcting)
+        beside = filling or not correcting
+        preview, conflicts = _work_out(sheet, side, number, form, beside=beside, viewer=viewer)
     if preview is not None:
         status = 200
         if not correcting:

@@ -44,6 +44,12 @@ WORDS: dict[str, Said] = {
     # NOTE: The row under Brisca's score sheet that counts each side's rounds won.
     "rounds": says("Rounds"),
     "rounds.target": says_n("%(num)d round", "%(num)d rounds"),
+    # NOTE: A Brisca match's target after its game's name: "Brisca to 3 rounds". Its own
+    # words, since a language may say the number differently there (Arabic: «حتى جولتين»).
+    "to.rounds": says_n("to %(num)d round", "to %(num)d rounds"),
+    # NOTE: Some rounds of Brisca's score sheet by their numbers, inside a sentence: "rounds
+    # 1–3, 5" (%(num)d is how many there are, %(numbers)s their numbers).
+    "rounds.numbered": says_n("round %(numbers)s", "rounds %(numbers)s"),
     "rule.black_hand": says("Black hand (Ace, Three and King of trumps win the round)"),
     "tick.black_hand.label": says("Black hand: we held Ace, Three and King of trumps"),
     "tick.black_hand": says("Black hand"),
@@ -64,7 +70,8 @@ WORDS: dict[str, Said] = {
     # NOTE: a phone's record: Brisca rounds its side won.
     "rounds_won": says("Rounds won"),
     # NOTE: a phone's record: Brisca rounds tied at the top (60–60), settled by the last trick.
-    "sixty_sixty": says("Rounds tied 60–60"),
+    # (With three sides a tie at the top is not 60–60: 50–50–20.)
+    "sixty_sixty": says("Rounds tied at the top"),
     "black_hands": says("Black hands"),
 }
 PROBLEM_WORDS: dict[str, Said] = {
@@ -87,6 +94,19 @@ PROBLEM_WORDS: dict[str, Said] = {
     "past_the_deck": says(
         "%(named)s already: with your %(points)d the round's card points come to "
         "%(total)d, and the deck holds %(deck)d. If theirs is wrong, the host can correct it."
+    ),
+    # NOTE: said to the host, who writes every side's cell: %(named)s is each other side's
+    # name and card points ("Lucía 60"), %(me)s the side whose %(points)d points were typed.
+    "past_the_deck_last.host": says(
+        "%(named)s already: with %(me)s %(points)d the round's card points come to "
+        "%(total)d, and the deck holds %(deck)d. %(me)s would be %(yours)d; or correct "
+        "whichever is wrong."
+    ),
+    # NOTE: said to the host, who writes every side's cell: %(named)s is each other side's
+    # name and card points ("Lucía 60"), %(me)s the side whose %(points)d points were typed.
+    "past_the_deck.host": says(
+        "%(named)s already: with %(me)s %(points)d the round's card points come to "
+        "%(total)d, and the deck holds %(deck)d. Correct whichever is wrong."
     ),
 }
 
@@ -158,6 +178,7 @@ class Brisca(Game):
     # the row under it that counts each side's rounds won.
     hand_word = Term("round")
     hand_noun = Term("round.noun")
+    rows_numbered = Term("rounds.numbered")
     total_word = Term("rounds")
     # docs/rules/brisca.md, "Who takes a round": 60–60 goes to the side that took the last
     # trick.
@@ -203,6 +224,10 @@ class Brisca(Game):
     def target_label(self, target: int) -> Term:
         """The target in rounds won ("3 rounds")."""
         return Term.of("rounds.target", num=target)
+
+    def target_to(self, table: Table) -> Term:
+        """The target after "to", in rounds won ("to 3 rounds")."""
+        return Term.of("to.rounds", num=table.target)
 
     def goal(self, target: int) -> Goal:
         """What wins, in rounds won ("3 rounds wins.", words.goal)."""
@@ -296,13 +321,18 @@ class Brisca(Game):
         # A black hand ends the round before every card is won: its points need not add up.
         if not theirs or self.black_hands(table, [entry, *(cell for _, cell in theirs)]):
             return found
-        points = self._past_the_deck(table, theirs, entry)
+        points = self._past_the_deck(table, theirs, entry, me)
         return found if points is None else [*found, Conflict(points)]
 
     def _past_the_deck(
-        self, table: Table, theirs: Sequence[tuple[int, EntryFacts]], entry: EntryFacts
+        self,
+        table: Table,
+        theirs: Sequence[tuple[int, EntryFacts]],
+        entry: EntryFacts,
+        me: Label | None = None,
     ) -> Problem | None:
-        """Why an entry's card points can't be beside the others' (None: they can)."""
+        """Why an entry's card points can't be beside the others' (None: they can); `me`
+        names the side entering (None: its own phone, "your")."""
         others = sum(cell.points for _, cell in theirs)
         total = others + entry.points
         last = len(theirs) == table.sides - 1
@@ -313,10 +343,17 @@ class Brisca(Game):
             "points": entry.points,
             "total": total,
             "deck": DECK_POINTS,
+            "me": me,
         }
+        # To the host writing the side's cell, who writes the others' too: its own words.
         if last and others <= DECK_POINTS:
-            return Problem.of("past_the_deck_last", yours=DECK_POINTS - others, **said)
-        return Problem.of("past_the_deck", **said)
+            yours = DECK_POINTS - others
+            if me is None:
+                return Problem.of("past_the_deck_last", yours=yours, **said)
+            return Problem.of("past_the_deck_last.host", yours=yours, **said)
+        if me is None:
+            return Problem.of("past_the_deck", **said)
+        return Problem.of("past_the_deck.host", **said)
 
     def hand_problems(
         self, table: Table, cells: Sequence[EntryFacts], points: Sequence[int]

@@ -90,6 +90,9 @@ class Game:
     # sentence ("Correct hand 3"), and the row under the sheet that adds up each side's points.
     hand_word = Term("hand")
     hand_noun = Term("hand.noun")
+    # Some rows by their numbers inside a sentence ("hands 1–3, 5"), worded given how many
+    # and which: Term.of(game.rows_numbered.code, num=4, numbers="1–3, 5").
+    rows_numbered = Term("hands.numbered")
     total_word = Term("total")
     # The tick that settles a hand's tie once it waits for one (Brisca: who took the last
     # trick): the tied sides are asked it on the sheet; None where no tie waits.
@@ -161,6 +164,10 @@ class Game:
     def target_words(self, table: Table) -> Term:
         """This table's target with its unit, as the sheet's heading says it ("101 points")."""
         return self.target_label(table.target)
+
+    def target_to(self, table: Table) -> Term:
+        """This table's target after "to", as the sheet's heading says it ("to 101 points")."""
+        return Term.of("to.points", num=table.target)
 
     def chart_target(self, table: Table) -> int | None:
         """The target as a line on a chart of the totals (None: it isn't a total)."""
@@ -252,7 +259,7 @@ class Game:
         found: list[Conflict] = []
         if entry.counts is not None and self.expected:
             counted = [(name, cell.counts) for name, cell in others if cell.counts is not None]
-            found += over_the_pack(counted, entry.counts, self.expected)
+            found += over_the_pack(counted, entry.counts, self.expected, me)
         mine = self.claim_of(table, entry)
         if mine is not None:
             claims = [

@@ -66,10 +66,12 @@ def over_the_pack(
     theirs: Sequence[tuple[Name, Mapping[str, int]]],
     mine: Mapping[str, int],
     expected: Sequence[Expected],
+    me: Name | None = None,
 ) -> list[Conflict]:
     """Every line on which one side's calculator counts can't be true beside the counts the
     other sides (named) entered in the same hand already: together they would hold more of
-    something than the pack has. Empty if they can."""
+    something than the pack has. Empty if they can. `me` names the side entering (None: its
+    own phone, "your")."""
     found: list[Conflict] = []
     for rule in expected:
         own = mine.get(rule.key, 0)
@@ -83,6 +85,7 @@ def over_the_pack(
             reason = Problem.of(
                 "over_the_pack",
                 what=rule.noun,
+                me=me,
                 named=tuple(held),
                 own=own,
                 got=got,

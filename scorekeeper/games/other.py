@@ -32,6 +32,8 @@ WORDS: dict[str, Said] = {
     # NOTE: The app's choice for a card game it has no rules for, scored in plain points.
     "game.other": says("Other game"),
     "hands.target": says_n("%(num)d hand", "%(num)d hands"),
+    # NOTE: A match's target in hands after its game's name: "Other game to 10 hands".
+    "to.hands": says_n("to %(num)d hand", "to %(num)d hands"),
     "rule.winner": says("Who wins"),
     "rule.winner.highest": says("The first to the target (the higher when several reach it)"),
     "rule.winner.lowest": says("The lowest total when a side reaches the target (as in Hearts)"),
@@ -103,6 +105,12 @@ class Other(PointsGame):
         if self.choice(table, "winner") == HANDS:
             return Term.of("hands.target", num=table.target)
         return super().target_words(table)
+
+    def target_to(self, table: Table) -> Term:
+        """The target after "to": points, or a number of hands ("to 10 hands")."""
+        if self.choice(table, "winner") == HANDS:
+            return Term.of("to.hands", num=table.target)
+        return super().target_to(table)
 
     def chart_target(self, table: Table) -> int | None:
         """No target line on a chart of points when the target is a number of hands."""

@@ -72,6 +72,7 @@ ONE_EACH, TWO_POINTS, THREE_POINTS = (
     Term.of("points", num=2),
     Term.of("points", num=3),
 )
+PASTURA_EACH = Term.of("each", points=1)
 
 
 class Pastura(PointsGame):
@@ -125,7 +126,8 @@ class Pastura(PointsGame):
             count_field("jacks", JACKS, 4, ONE_EACH),
             flag_field("two_clubs", "2♣", TWO_POINTS),
             flag_field("ten_diamonds", "10♦", THREE_POINTS),
-            count_field("pasturas", PASTURAS, PACK // 2, ONE_EACH),
+            # Not "1 point each" (Spanish says "por carta"): a pastura is a capture, not a card.
+            count_field("pasturas", PASTURAS, PACK // 2, PASTURA_EACH),
         )
 
     def calculate(self, table: Table, counts: Mapping[str, int], held_over: int = 0) -> Calculation:

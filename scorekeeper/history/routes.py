@@ -148,9 +148,8 @@ def move() -> str:
     phone = current_phone()
     code = session.get(SHOWN_CODE)
     stored = moving.code_made(code, phone) if isinstance(code, str) else None
-    if stored is not None and stored.used_at is not None:
-        # This page says it: History need not say it again.
-        session[TOLD_OPENED] = stored.id
+    # This page saying the code was opened doesn't spare History: the old phone's list is
+    # where its player looks next, and it says so there too, once (issue 42, point 10).
     working = stored is not None and moving.is_working(stored)
     link = url_for("history.join_link", code=code, _external=True) if working else ""
     return render_template(

@@ -111,9 +111,20 @@ def correct_cell(match: StoredMatch, number: int, fix: Fix, reason: str, post: P
         # side's name, %(old)s and %(points)s the cell's points before and after.
         said = {"hand": sheet.game.hand_word, "number": number, "side": fix.side.name}
         if entry is None:
+            # A fill is an entry made in the side's place, told as the side's own would be.
             return Done(
                 _(
-                    "%(hand)s %(number)s: %(side)s filled in to %(points)s.",
+                    "%(hand)s %(number)s: %(side)s %(points)s recorded.",
+                    points=fix.facts.points,
+                    **said,
+                )
+            )
+        if entry.facts.points == fix.facts.points:
+            # Only the counts or a tick changed: "corrected from 5 to 5" said nothing.
+            # NOTE: a cell corrected in its counts or ticks, its total the same (%(points)s).
+            return Done(
+                _(
+                    "%(hand)s %(number)s: %(side)s corrected; the total stays %(points)s.",
                     points=fix.facts.points,
                     **said,
                 )
@@ -131,8 +142,10 @@ def correct_cell(match: StoredMatch, number: int, fix: Fix, reason: str, post: P
 
 
 def _differs(entry: StoredEntry, fix: Fix) -> bool:
-    """Whether the host's value for a cell changes its points or a tick (the form carries no
-    counts: a calculator cell left as it was keeps them)."""
+    """Whether the host's value for a cell changes its points or a tick (a form that carries no
+    counts leaves a calculator cell's as they were), or the counts it carries."""
+    if fix.facts.counts is not None:
+        return entry.facts != fix.facts
     return entry.facts._replace(counts=None) != fix.facts._replace(counts=None)
 
 
@@ -215,9 +228,9 @@ def fill_hand(match: StoredMatch, number: int, fixes: Sequence[Fix], post: Post)
         hand = as_entered(sheet, number)
         for fix, _entry in changed:
             hand[fix.side.position] = fix.facts
+        # The keeper typed every total in this form: the words name each side, its own too.
         for fix, _entry in changed:
-            named = fix.side.id != own
-            check_beside_the_others(sheet, number, fix.side, fix.facts, hand, named=named)
+            check_beside_the_others(sheet, number, fix.side, fix.facts, hand, named=True)
         word = sheet.game.hand_word
         if not changed:
             return as_it_was(sheet, number)
@@ -272,5 +285,8 @@ def _cell_change(fix: Fix, entry: StoredEntry | None) -> str:
     if entry is None:
         # NOTE: one cell of a corrected hand: a side's name, empty before, its points after.
         return _("%(side)s empty → %(new)s", side=side, new=now)
+    if entry.facts.points == now:
+        # NOTE: one cell of a corrected hand whose counts or ticks changed, not its points.
+        return _("%(side)s still %(points)s", side=side, points=now)
     # NOTE: one cell of a corrected hand: a side's name, its points before → after.
     return _("%(side)s %(old)s → %(new)s", side=side, old=entry.facts.points, new=now)

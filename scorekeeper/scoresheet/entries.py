@@ -176,6 +176,13 @@ def check_beside_the_others(
         raise Refusal(refused_beside(sheet, number, conflicts), 409, sheet.match, given_back=facts)
 
 
+def names_the_side(viewer: Viewer) -> bool:
+    """Whether a refusal beside the others' entries names the side entered for rather than
+    say "you": to the host, who may write every side's cell (a keeper typing both totals, or
+    filling one), "check with Lucía; the host can correct it" speaks to nobody."""
+    return viewer.is_host
+
+
 def as_entered(sheet: Sheet, number: int) -> list[EntryFacts | None]:
     """Hand `number` as the sides entered it so far, in column order (None: nothing yet)."""
     if number > len(sheet.grid):
@@ -364,7 +371,9 @@ def enter_hand(
         cell = sheet.cell(number, side)
         if seen_revision is not None:
             check_unchanged(sheet, number, side, seen_revision, viewer, correcting=False)
-        check_beside_the_others(sheet, number, side, facts, as_entered(sheet, number))
+        hand = as_entered(sheet, number)
+        named = names_the_side(viewer)
+        check_beside_the_others(sheet, number, side, facts, hand, named=named)
         write_cell(sheet, number, side, facts, viewer.phone or "", restamp=True)
         said = {
             "hand": sheet.game.hand_word,

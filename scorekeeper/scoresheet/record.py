@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, NamedTuple
 
 import sqlalchemy as sa
@@ -28,8 +29,9 @@ from scorekeeper.scoresheet.sheet import Sheet
 
 
 class Feat(NamedTuple):
-    """A best of the record, with the match it happened in: its code (the link), and the
-    hand's number where it is a hand."""
+    """A best of the record, with the match it happened in: its code (the link), the day it
+    ended and the sides it was against (as people know a match: "against Ben, Dec 7"), and
+    the hand's number where it is a hand."""
 
     value: int
     code: str
@@ -37,6 +39,8 @@ class Feat(NamedTuple):
     # The match's final totals, this side's first, where the page shows them ("104–31": the
     # template words them, words.score).
     score: tuple[int, ...] = ()
+    day: datetime | None = None
+    against: tuple[str, ...] = ()
 
 
 @dataclass
@@ -58,6 +62,8 @@ class Tally:
     feats: dict[str, int] = field(default_factory=dict)
     # -1 when the best hand is best for being the lowest (its table played for the lowest).
     best_sign: int = 1
+    # Matches lost in a row, to the last (0 after a win): the streak after a loss.
+    losing: int = 0
 
     @property
     def win_share(self) -> float | None:
@@ -74,6 +80,7 @@ class Tally:
         self.matches += 1
         self.wins += won
         self.streak = self.streak + 1 if won else 0
+        self.losing = 0 if won else self.losing + 1
         self.best_streak = max(self.best_streak, self.streak)
 
 
@@ -231,6 +238,7 @@ class Played(NamedTuple):
     sides: int
     # Whether it is the rematch of another match: only those can end a series.
     follows: bool
+    ended_at: datetime | None
 
 
 def _played(phone: str, shared_with: str | None = None) -> sa.Select[int]:
@@ -295,6 +303,7 @@ def _results_of() -> sa.Select[*tuple[Any, ...]]:
             Side.position,
             sides,
             follows,
+            Match.ended_at,
         )
         .join(Seat, Seat.side_id == SideResult.side_id)
         .join(Match, Match.id == SideResult.match_id)
@@ -317,10 +326,13 @@ def read_record(phone: str, shared_with: str | None = None) -> Record:
     phone (`shared_with`) sees it, over the matches both were at."""
     results = RESULTS_OF if shared_with is None else RESULTS_OF.where(_shared(shared_with))
     played = [Played._make(row) for row in db.session.execute(results, {"phone": phone})]
+    # Every side of those matches with the phones seated on it (none: a side kept on the
+    # host's phone), the seats oldest first.
     seats = db.session.execute(
-        sa.select(Seat.match_id, Seat.phone, Seat.side_id, Seat.player, Side.name)
-        .join(Side, Side.id == Seat.side_id)
-        .where(Seat.match_id.in_(_played(phone, shared_with)))
+        sa.select(Side.match_id, Seat.phone, Side.id, Seat.player, Side.name, Side.position)
+        .select_from(Side)
+        .outerjoin(Seat, Seat.side_id == Side.id)
+        .where(Side.match_id.in_(_played(phone, shared_with)))
         .order_by(Seat.match_created_at, Seat.id)
     ).all()
     # A series is judged where this phone last played in it: at a match whose rematch it did
@@ -336,17 +348,19 @@ def read_record(phone: str, shared_with: str | None = None) -> Record:
 def add_up(
     phone: str,
     played: Sequence[Played],
-    seats: Sequence[tuple[int, str, int | None, str, str]],
+    seats: Sequence[tuple[int, str | None, int, str | None, str, int]],
     chains: dict[int, list[Link]],
 ) -> Record:
-    """A phone's record from its results (in the order they ended), every seat at those
-    matches (with its side's name), and the series walked back from where it last played in
-    each (series.walk_back, by match id)."""
+    """A phone's record from its results (in the order they ended), every side at those
+    matches in column order with each seat on it (None: no phone), and the series walked
+    back from where it last played in each (series.walk_back, by match id)."""
     name = ""
     names: dict[str, str] = {}
     at: dict[int, list[tuple[str, int, str]]] = {}
-    for match_id, seated, side_id, player, side_name in seats:
-        if side_id is None:
+    sides_of: dict[int, dict[int, tuple[int, str]]] = {}
+    for match_id, seated, side_id, player, side_name, position in seats:
+        sides_of.setdefault(match_id, {})[side_id] = (position, side_name)
+        if seated is None:
             continue
         if seated == phone:
             name = player or name
@@ -367,6 +381,14 @@ def add_up(
         if mine.won:
             _margins(one, tally)
         results.append((overall.wins, overall.matches - overall.wins))
+        against = tuple(
+            side_name
+            for side_id, (_position, side_name) in sorted(
+                sides_of.get(one.match_id, {}).items(), key=lambda side: side[1][0]
+            )
+            if side_id != one.side_id
+        )
+        _name_the_match(tally, one, against)
         for other, other_side, side_name in at.get(mine.match_id, []):
             someone = met.setdefault(other, Met(names.get(other, "")))
             someone.name = someone.name or side_name
@@ -421,6 +443,15 @@ def _margins(one: Played, tally: Tally) -> None:
     deficit = mine.comeback or 0
     if deficit > 0 and (tally.comeback is None or deficit > tally.comeback.value):
         tally.comeback = Feat(deficit, one.code)
+
+
+def _name_the_match(tally: Tally, one: Played, against: tuple[str, ...]) -> None:
+    """Name the match of each best this match just set as people know it: its day and the
+    sides it was against, not only its code."""
+    for feat in ("best_hand", "biggest_win", "comeback"):
+        best = getattr(tally, feat)
+        if best is not None and best.code == one.code and best.day is None:
+            setattr(tally, feat, best._replace(day=one.ended_at, against=against))
 
 
 def _series(

@@ -123,8 +123,19 @@ class Sheet:
     hands: Hands = field(repr=False)
     grid: tuple[tuple[StoredEntry | None, ...], ...] = field(repr=False)
     corrected: Mapping[tuple[int, int], int] = field(repr=False)
-    # The corrections, oldest first (read only for a page).
+    # The host's changes and fills, oldest first (read only for a page).
     trail: tuple[Corrected, ...] = field(default=(), repr=False)
+
+    @property
+    def corrections(self) -> tuple[Corrected, ...]:
+        """The trail's corrections: each a change to a value that was there."""
+        return tuple(line for line in self.trail if not line.is_fill)
+
+    @property
+    def fills(self) -> tuple[Corrected, ...]:
+        """The trail's fills: each a cell the host entered in its side's place (product.md:
+        "the trail names the fill"), an entry rather than a correction."""
+        return tuple(line for line in self.trail if line.is_fill)
 
     @cached_property
     def rows(self) -> tuple[Row, ...]:
@@ -181,6 +192,16 @@ class Sheet:
     def goal(self) -> str:
         """The match's target with what it counts: "101 points"."""
         return say(self.game.target_words(self.table))
+
+    @cached_property
+    def goal_to(self) -> str:
+        """The match's target after "to", as its heading says it: "to 101 points"."""
+        return say(self.game.target_to(self.table))
+
+    @property
+    def leads_in_rounds(self) -> bool:
+        """Whether a lead is counted in rounds won (a game won by rounds), not in points."""
+        return self.game.unit_for(self.table) == "rounds"
 
     @cached_property
     def hand_noun(self) -> str:
@@ -392,6 +413,12 @@ class Corrected(NamedTuple):
     made_at: datetime
     side: StoredSide
 
+    @property
+    def is_fill(self) -> bool:
+        """Whether the host filled an empty cell in its side's place (an entry, as the side's
+        own would have been) rather than changing a value that was there (a correction)."""
+        return self.old_points is None
+
 
 # Built once, on the table itself, as HANDS_OF is: most pages read an empty trail, and the
 # ORM's machinery cost more than the statement.
@@ -426,9 +453,7 @@ def load_sheet(match: StoredMatch, *, corrections: bool = True) -> Sheet:
     trail = read_trail(match) if corrections else ()
     # A cell the host filled is not marked as corrected (on a table of one phone, every cell
     # is a fill): the trail names the fill.
-    corrected = Counter(
-        (line.hand_number, line.side_id) for line in trail if line.old_points is not None
-    )
+    corrected = Counter((line.hand_number, line.side_id) for line in trail if not line.is_fill)
     return work_out(match, read_hands([match.id])[match.id], corrected, trail)
 
 

@@ -21,8 +21,10 @@ from scorekeeper.spreadsheets import spreadsheet_safe
 # the host's note and the code of the match's rematch; version 3 gives why the winner won as a
 # fact, "win_reason" (games.WinRule's code and its numbers), instead of an English "result";
 # version 4 gives a cell's ticks as one list of the keys its game declares ("ticks":
-# ["a_tick"]), where each tick had a yes or no of its own, in cells and the trail alike.
-JSON_FORMAT, JSON_VERSION = "scorekeeper-match", 4
+# ["a_tick"]), where each tick had a yes or no of its own, in cells and the trail alike;
+# version 5 gives the host's fills (cells entered in a side's place) as "fills", apart from the
+# "corrections", which now hold only changes to a value that was there.
+JSON_FORMAT, JSON_VERSION = "scorekeeper-match", 5
 
 
 def _who(seats: Sequence[StoredSeat], phone: str, host: str = "the host") -> str:
@@ -93,7 +95,7 @@ def sheet_csv(sheet: Sheet, seats: Sequence[StoredSeat]) -> str:
                         scored.points,
                     ]
                 )
-    if sheet.trail:
+    if sheet.corrections:
         writer.writerow([])
         writer.writerow(
             [
@@ -108,12 +110,39 @@ def sheet_csv(sheet: Sheet, seats: Sequence[StoredSeat]) -> str:
         )
         # NOTE: who made a correction, when that phone is no longer at the table.
         host = _("the host")
-        for c in sheet.trail:
+        for c in sheet.corrections:
             writer.writerow(
                 [
                     c.hand_number,
                     spreadsheet_safe(c.side.name),
-                    "" if c.old_points is None else c.old_points,
+                    c.old_points,
+                    c.new_points,
+                    spreadsheet_safe(c.reason),
+                    spreadsheet_safe(_who(seats, c.by_phone, host)),
+                    iso_utc(c.made_at),
+                ]
+            )
+    if sheet.fills:
+        # The host's fills are entries, not corrections: their own block, naming who entered
+        # each cell in its side's place.
+        writer.writerow([])
+        writer.writerow(
+            [
+                word,
+                side_word,
+                # NOTE: a spreadsheet column: the points the host entered in a side's place.
+                pgettext("spreadsheet column", "entered by the host"),
+                pgettext("spreadsheet column", "reason"),
+                pgettext("spreadsheet column", "by"),
+                pgettext("spreadsheet column", "when (UTC)"),
+            ]
+        )
+        host = _("the host")
+        for c in sheet.fills:
+            writer.writerow(
+                [
+                    c.hand_number,
+                    spreadsheet_safe(c.side.name),
                     c.new_points,
                     spreadsheet_safe(c.reason),
                     spreadsheet_safe(_who(seats, c.by_phone, host)),
@@ -210,7 +239,19 @@ def match_json(sheet: Sheet, seats: Sequence[StoredSeat], rematch: str | None) -
                 "by": _who(seats, c.by_phone),
                 "made_at": iso_utc(c.made_at),
             }
-            for c in sheet.trail
+            for c in sheet.corrections
+        ],
+        "fills": [
+            {
+                "hand": c.hand_number,
+                "side": c.side.position,
+                "points": c.new_points,
+                "detail": c.new_detail,
+                "reason": c.reason,
+                "by": _who(seats, c.by_phone),
+                "made_at": iso_utc(c.made_at),
+            }
+            for c in sheet.fills
         ],
         "totals": list(sheet.state.totals),
     }

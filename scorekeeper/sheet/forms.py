@@ -1,16 +1,13 @@
-"""The forms of the sheet: a side's entry, and the host's correction of a cell or a hand."""
+"""The forms of the sheet: a side's entry, and the host's correction of a cell or a note (the
+whole hand's correction is shared with the calculator: scorekeeper/hand_forms.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from typing import Any
 
-from flask import request
 from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext
-from flask_wtf import FlaskForm
 from wtforms import BooleanField, IntegerField, StringField
-from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.forms import (
     ENTER_A_NUMBER,
@@ -18,43 +15,12 @@ from scorekeeper.forms import (
     HiddenNumberField,
     KeyedForm,
     PointsField,
+    points_in_bounds,
     printable,
     reason_field,
 )
 from scorekeeper.games import EntryFacts, Game, Tick
 from scorekeeper.models import NOTE_LENGTH
-
-
-def points_bounds(game: Game) -> str:
-    """What a plain entry for one hand may be, in words, for a refused one."""
-    # NOTE: %(noun)s is the game's word for a hand inside a sentence ("hand", or
-    # "round"); %(low)s to %(num)d the points one may be worth.
-    said = {"noun": game.hand_noun, "low": game.min_points}
-    if game.deck_points:
-        return ngettext(
-            "A %(noun)s is worth %(low)s to %(num)d card point.",
-            "A %(noun)s is worth %(low)s to %(num)d card points.",
-            game.max_points,
-            **said,
-        )
-    return ngettext(
-        "A %(noun)s is worth %(low)s to %(num)d point.",
-        "A %(noun)s is worth %(low)s to %(num)d points.",
-        game.max_points,
-        **said,
-    )
-
-
-def points_in_bounds(game: Game) -> Callable[[object, IntegerField], None]:
-    """A validator refusing a total the game cannot produce in one hand, in points_bounds'
-    words (worked out when it refuses, in the language of the phone that posted)."""
-
-    def check(form: object, field: IntegerField) -> None:
-        # No number at all is said by the field itself (blank, or typed wrong).
-        if field.data is not None and not game.min_points <= field.data <= game.max_points:
-            raise ValidationError(points_bounds(game))
-
-    return check
 
 
 class EntryForm(KeyedForm):
@@ -112,59 +78,6 @@ def entry_form(
     fields: dict[str, Any] = {tick.key: BooleanField(tick.label) for tick in ticks}
     form_class = type(base.__name__, (base,), {**fields, "ticks": ticks})
     return form_class(game, *args, **kwargs)
-
-
-def hand_form(
-    game: Game,
-    sides: int,
-    ticks: tuple[Tick, ...],
-    positions: Iterable[int] | None = None,
-    **kwargs: object,
-) -> FlaskForm:
-    """The host's form for a whole hand: each side's points and ticks, and the revision of
-    each cell the host saw (points_0, revision_0, a tick's key with _0, …), and one reason. Every
-    side's, or (the open hand's, which the host fills for the sides no phone holds) the sides
-    at `positions`."""
-
-    class HandForm(KeyedForm):
-        reason = reason_field()
-
-    for at in range(sides) if positions is None else positions:
-        setattr(
-            HandForm,
-            f"points_{at}",
-            PointsField(
-                validators=[
-                    InputRequired(message=ENTER_A_NUMBER),
-                    # Not NumberRange: it would %-format the words, as translated.
-                    points_in_bounds(game),
-                ],
-            ),
-        )
-        setattr(
-            HandForm,
-            f"revision_{at}",
-            HiddenNumberField(
-                validators=[
-                    InputRequired(message=RELOAD),
-                    NumberRange(min=0, max=10**9, message=RELOAD),
-                ]
-            ),
-        )
-        for tick in ticks:
-            setattr(HandForm, f"{tick.key}_{at}", BooleanField(tick.label))
-    return HandForm(**kwargs)
-
-
-def posted_positions(sides: int) -> list[int]:
-    """The columns a posted whole-hand form carries a total for (points_0, points_2, …)."""
-    return [at for at in range(sides) if f"points_{at}" in request.form]
-
-
-def hand_facts(form: FlaskForm, at: int, ticks: tuple[Tick, ...]) -> EntryFacts:
-    """What the whole-hand form says the cell of the side at `at` holds."""
-    ticked = frozenset(tick.key for tick in ticks if form[f"{tick.key}_{at}"].data)
-    return EntryFacts(points=form[f"points_{at}"].data or 0, ticks=ticked)
 
 
 class CorrectionForm(EntryForm):

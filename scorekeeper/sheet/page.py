@@ -12,6 +12,7 @@ from flask_babel import gettext as _
 from flask_babel import pgettext
 from markupsafe import Markup, escape
 
+from scorekeeper.games import Term
 from scorekeeper.models import StoredSeat, StoredSide
 from scorekeeper.permissions import Action, Viewer
 from scorekeeper.scoresheet.sheet import Corrected, Sheet
@@ -26,6 +27,18 @@ class TrailLine:
     correction: Corrected
     changes: str
     by: str | None
+
+
+@dataclass(frozen=True)
+class FillLine:
+    """The cells the host entered in one side's place, as the page names them once for all
+    its hands (a fill is an entry, not a correction): the side, its hands ("hands 1–3, 5"),
+    who entered them ("Omar (Us)"; None for a host whose seat is gone), and why if said."""
+
+    side: StoredSide
+    hands: str
+    by: str | None
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -63,7 +76,9 @@ class Page:
     waiting: Markup
     # Where the sides are level at the top: their names, "Us and Them".
     level: Markup
+    # The corrections (a value changed), each on its line; the host's fills, by side.
     trail: tuple[TrailLine, ...]
+    filled: tuple[FillLine, ...]
     # Each tick's mark as a cell draws it beside its points (by the tick's key), and the key to
     # every mark the sheet shows now: what it means, for the phones, the TV and the print.
     tick_marks: dict[str, Markup]
@@ -124,10 +139,10 @@ def page_of(
     trail = tuple(
         TrailLine(
             c,
-            count_changes(c, sheet) if c.old_points is not None else "",
-            by_phone[c.by_phone].label if c.by_phone in by_phone else None,
+            count_changes(c, sheet),
+            host_named(by_phone.get(c.by_phone)),
         )
-        for c in sheet.trail
+        for c in sheet.corrections
     )
     is_host = viewer.is_host
     return Page(
@@ -156,10 +171,59 @@ def page_of(
         waiting=waiting_for(sheet, seats) if sheet.current_hand else Markup(""),
         level=level_names(sheet) if sheet.in_play and sheet.state.running else Markup(""),
         trail=trail,
+        filled=fill_lines(sheet, by_phone),
         tick_marks={tick.key: _mark(tick.mark, say(tick.noted)) for tick in sheet.ticks},
         marks_key=marks_key(sheet),
         heads_stand=heads_stand([side.name for side in sheet.sides]),
     )
+
+
+def host_named(seat: StoredSeat | None) -> str | None:
+    """The host who changed or filled a cell, as the trail names them: "Omar (Us)", or the side
+    they hold; None for a host whose seat is gone, or who keeps the sheet without a name (not
+    "a watching phone": the trail then says "the host")."""
+    if seat is None or (not seat.player and seat.side is None):
+        return None
+    return seat.label
+
+
+def fill_lines(sheet: Sheet, by_phone: dict[str, StoredSeat]) -> tuple[FillLine, ...]:
+    """The host's fills, one line for each side (and each phone that filled it, and each
+    reason given), in column order: a sheet kept on one phone names its keeper once a side,
+    not once a cell."""
+    hands: dict[tuple[int, str, str], list[int]] = {}
+    for line in sheet.fills:
+        hands.setdefault((line.side.position, line.by_phone, line.reason), []).append(
+            line.hand_number
+        )
+    return tuple(
+        FillLine(
+            sheet.sides[position],
+            say(
+                Term.of(
+                    sheet.game.rows_numbered.code, num=len(set(numbers)), numbers=in_runs(numbers)
+                )
+            ),
+            host_named(by_phone.get(phone)),
+            reason,
+        )
+        for (position, phone, reason), numbers in sorted(hands.items(), key=lambda kv: kv[0][0])
+    )
+
+
+def in_runs(numbers: Sequence[int]) -> str:
+    """Hand numbers as runs, the way a person writes them: "1–3, 5, 6"."""
+    runs: list[list[int]] = []
+    for number in sorted(set(numbers)):
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    said: list[str] = []
+    for run in runs:
+        # Two in a row read better apart ("5, 6") than as a run ("5–6").
+        said += [f"{run[0]}–{run[-1]}"] if len(run) > 2 else [str(number) for number in run]
+    return listed(said)
 
 
 # The marks a cell carries besides a tick's: how it was entered and whether the host changed it.

@@ -29,7 +29,15 @@ from scorekeeper import figures
 from scorekeeper import live as live_layer
 from scorekeeper.errors import Refusal, show_refusals_on
 from scorekeeper.forms import ActionForm, post_of
-from scorekeeper.games import EntryFacts, get_game
+from scorekeeper.games import CountError, EntryFacts, get_game
+from scorekeeper.hand_forms import (
+    counted_positions,
+    hand_facts,
+    hand_form,
+    offers_whole_hand,
+    posted_positions,
+    whole_hand_form,
+)
 from scorekeeper.languages import ZONE_COOKIE, direction, language
 from scorekeeper.live.etags import (
     CACHE_CONTROL,
@@ -74,11 +82,8 @@ from scorekeeper.sheet.forms import (
     EntryForm,
     NoteForm,
     entry_form,
-    hand_facts,
-    hand_form,
-    posted_positions,
 )
-from scorekeeper.sheet.page import count_changes, page_of
+from scorekeeper.sheet.page import count_changes, host_named, page_of
 from scorekeeper.sheet.picture import PictureUnavailable, sheet_png
 from scorekeeper.stream_caps import kept, stream_caps
 from scorekeeper.stream_caps import refused as too_many_streams
@@ -479,6 +484,12 @@ def correct(code: str, number: int, position: int) -> ResponseReturnValue:
     if filling:
         # The open hand's cell of a side a phone holds is that phone's to enter.
         viewer.require(Action.FILL, side)
+    offer = None
+    typed = refused.given_back if refused is not None else None
+    if typed is not None and not filling and offers_whole_hand(sheet, number):
+        # Refused because of the cells beside it: the way on is the whole hand's correction,
+        # here, with what was typed for this cell (a 26-26 made 27-25 one cell at a time).
+        offer = whole_hand_form(sheet, number, (side, typed))
     if not form.is_submitted():
         entry = cell.entry if cell else None
         form.hand.data = number
@@ -493,6 +504,7 @@ def correct(code: str, number: int, position: int) -> ResponseReturnValue:
         cell=cell,
         form=form,
         filling=filling,
+        offer=offer,
         error=refused.message if refused else None,
     ), (refused.status if refused else 400 if form.is_submitted() else 200)
 
@@ -503,13 +515,21 @@ def correct_hand(code: str, number: int) -> ResponseReturnValue:
     match = match_or_404(code)
     sheet = load_sheet(match)
     ticks = sheet.ticks
-    form = hand_form(sheet.game, len(sheet.sides), ticks)
+    if request.method == "POST":
+        counted = counted_positions(len(sheet.sides))
+        form = hand_form(sheet.game, len(sheet.sides), ticks, table=sheet.table, counted=counted)
+    else:
+        form = whole_hand_form(sheet, number)
     if form.validate_on_submit():
-        fixes = [
-            Fix(side, hand_facts(form, at, ticks), form[f"revision_{at}"].data)
-            for at, side in enumerate(sheet.sides)
-        ]
         try:
+            fixes = [
+                Fix(
+                    side,
+                    _counted(sheet, number, hand_facts(form, at, ticks)),
+                    form[f"revision_{at}"].data,
+                )
+                for at, side in enumerate(sheet.sides)
+            ]
             done = corrections.correct_hand(
                 match, number, fixes, form.reason.data or "", post_of(form)
             )
@@ -534,18 +554,22 @@ def correct_hand(code: str, number: int) -> ResponseReturnValue:
         # this phone may enter (its own) or fill (those no phone holds).
         return redirect(url_for("sheet.match", code=match.code, _anchor="entry"))
     check_started(sheet, number, len(sheet.hands))
-    if not form.is_submitted():
-        for side in sheet.sides:
-            cell = sheet.cell(number, side)
-            entry = cell.entry if cell else None
-            form[f"revision_{side.position}"].data = entry.revision if entry else 0
-            if entry is not None:
-                form[f"points_{side.position}"].data = entry.facts.points
-                for tick in ticks:
-                    form[f"{tick.key}_{side.position}"].data = entry.facts.ticked(tick.key)
     return render_template(
         "sheet/hand.html", sheet=sheet, match=match, number=number, form=form, ticks=ticks
     ), (400 if form.is_submitted() else 200)
+
+
+def _counted(sheet: Sheet, number: int, facts: EntryFacts) -> EntryFacts:
+    """A whole hand's cell as it will be stored: where the form corrects it by its counts
+    (offered beside a refused correction), the total they work out to, not the number in the
+    field; counts that can't be are refused, the form given back."""
+    if facts.counts is None:
+        return facts
+    try:
+        worked = sheet.game.calculate(sheet.table, facts.counts, sheet.held_going_into(number))
+    except CountError as error:
+        raise Refusal(say(error.reason), 400, sheet.match, given_back=facts) from None
+    return facts._replace(points=worked.total)
 
 
 @bp.get("/<code>/hand/<int(min=1, max=10000):number>/side/<int(max=7):position>")
@@ -558,6 +582,9 @@ def cell(code: str, number: int, position: int) -> str:
     if found is None:
         abort(404)
     trail = [c for c in sheet.trail if c.hand_number == number and c.side_id == side.id]
+    # A fill is how the cell was entered (the host, in its side's place), not a correction.
+    filled = next((c for c in trail if c.is_fill), None)
+    seat = next((s for s in seats_at(match) if filled and s.phone == filled.by_phone), None)
     return render_template(
         "sheet/cell.html",
         sheet=sheet,
@@ -565,7 +592,9 @@ def cell(code: str, number: int, position: int) -> str:
         side=side,
         number=number,
         cell=found,
-        trail=trail,
+        filled=filled,
+        filled_by=host_named(seat),
+        trail=[c for c in trail if not c.is_fill],
         cell_notes=[say(tick.noted) for tick in sheet.ticked(found.entry.facts)]
         if found.entry is not None
         else [],

@@ -3,6 +3,7 @@ app as it was before its fix."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC
 from zoneinfo import ZoneInfo
 
@@ -620,3 +621,27 @@ def test_a_released_side_s_own_phone_takes_it_back_on_a_closed_table(new_phone, 
     expect(claim_card.locator("input[name=player]")).to_have_count(0)
     expect(claim_card.get_by_role("button")).to_have_count(0)
     watcher.screenshot(path=artifacts / "claim-closed-watcher-ar.png", full_page=True)
+
+
+@pytest.mark.parametrize("sides", [2, 8])
+def test_the_tv_keeps_the_chart_on_screen_at_eight_sides(new_phone, phones, artifacts, sides):
+    """Issue 42, point 10: eight sides' totals took the TV's screen and pushed the chart below
+    720 px; the totals, the last hand and the whole chart fit a 1280×720 screen at 2 to 8."""
+    host = phones()
+    names = {f"side_{at}": f"Side {at + 1}" for at in range(sides)}
+    code = host.create("other", host_side="-1", target="500", **names)
+    for number in (1, 2, 3):
+        url = f"/m/{code}/hand/{number}/enter"
+        page = host.get(f"/m/{code}").get_data(as_text=True)
+        fields = dict(re.findall(r'name="(revision_\d+)" value="(\d+)"', page))
+        host.post(url, {**fields, **{f"points_{at}": 10 * (at + number) for at in range(sides)}})
+    laptop = new_phone(viewport=TV)
+    laptop.goto(f"/m/{code}/tv")
+    expect(laptop.locator(".tv-total")).to_have_count(sides)
+    chart = laptop.locator(".tv-chart")
+    expect(chart).to_be_visible()
+    box = chart.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= TV["height"], box
+    fits = laptop.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")
+    assert fits, "the TV view scrolls at 1280×720"
+    laptop.screenshot(path=artifacts / f"tv-{sides}-sides-1280x720.png")

@@ -106,14 +106,14 @@ def test_basra_kept_on_one_phone_through_the_calculators(new_phone, artifacts: P
         page.locator(field).fill(str(count))
     page.locator("#n_ten_diamonds").check()
     page.get_by_role("button", name="Enter 48").click()
-    told(page, "Hand 1: Alice filled in to 48.")
+    told(page, "Hand 1: Alice 48 recorded.")
 
     page.get_by_role("link", name="Count Ben with the calculator").click()
     for field, count in (("#n_cards", 22), ("#n_aces", 1), ("#n_jacks", 2)):
         page.locator(field).fill(str(count))
     page.locator("#n_two_clubs").check()
     page.get_by_role("button", name="Enter 5").click()
-    told(page, "Hand 1: Ben filled in to 5.")
+    told(page, "Hand 1: Ben 5 recorded.")
     totals_are(page, ["48", "5"])
 
     split = "Cards split evenly (26–26): nobody took the majority"
@@ -122,8 +122,9 @@ def test_basra_kept_on_one_phone_through_the_calculators(new_phone, artifacts: P
     totals_are(page, ["58", "11"])
     enter_hand(page, 3, {"Alice": 70, "Ben": 4})
     totals_are(page, ["128", "15"])
-    # The trail names the host's fills.
-    expect(page.locator(".trail")).to_contain_text("Hand 3, Ben: 4 filled in")
+    # The trail names the host's fills as entries, once a side: nothing is a correction.
+    expect(page.locator(".trail.filled")).to_contain_text("Ben, hands 1–3: by Hosni, the host")
+    expect(page.get_by_role("heading", name="Corrections")).to_have_count(0)
     end_match(page, "Alice")
     page.screenshot(path=artifacts / "one-phone-basra-ended.png", full_page=True)
 
@@ -173,8 +174,8 @@ def test_other_game_kept_by_a_host_who_plays_a_side(new_phone, artifacts: Path):
     enter_hand(page, 2, {"Us": 45, "Them": 30, "You": 5, "Others": 12})
     totals_are(page, ["105", "40", "25", "12"])
     trail = page.locator(".trail")
-    expect(trail).to_contain_text("Hand 2, Them: 30 filled in")
-    expect(trail).not_to_contain_text("Hand 2, Us")
+    expect(trail).to_contain_text("Them, hands 1, 2: by Hosni (Us), the host")
+    expect(trail).not_to_contain_text("Us, hand")
     end_match(page, "Us")
 
 
@@ -223,3 +224,45 @@ def test_a_phone_that_takes_a_side_takes_it_from_the_keepers_form(new_phone):
     enter_hand(keeper, 1, {"Alice": 40})
     totals_are(keeper, ["40", "12"])
     expect(ben.locator("table.sheet tr.totals td")).to_have_text(["40", "12"], timeout=LIVE_MS)
+
+
+@pytest.mark.parametrize("arabic", [False, True], ids=["en-light", "ar-dark"])
+def test_a_miscounted_hand_corrected_from_the_cell_that_was_refused(
+    new_phone, artifacts: Path, arabic: bool
+):
+    """Issue 42, point 4: a 26–26 hand counted on both calculators was 27–25. Alice's cell
+    first is refused (Ben's 26 beside her 27 is 53 cards); the page offers the whole hand
+    with her counts in it, Ben's beside them: 25 there, and both are saved together."""
+    page = new_phone(dark=arabic)
+    code = keep_a_match(page, "Basra", "2 head to head", ["Alice", "Ben"])
+    if arabic:
+        page.locator("details.language summary").click()
+        page.get_by_role("button", name="العربية", exact=True).click()
+        expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    enter = page.locator("button[name=intent][value=enter]")
+    for position in (0, 1):
+        page.goto(f"/m/{code}/hand/1/side/{position}/calc")
+        page.locator("#n_cards").fill("26")
+        page.locator("#n_aces").fill("2")
+        enter.click()
+        expect(page.locator("table.sheet")).to_be_visible()
+    totals_are(page, ["2", "2"])
+
+    page.goto(f"/m/{code}/hand/1/side/0/calc")
+    page.locator("#n_cards").fill("27")
+    enter.click()
+    offer = page.locator("#whole-hand")
+    expect(page.locator(".flash.error")).to_contain_text("27")
+    expect(offer.locator("#c0_cards")).to_have_value("27")
+    expect(offer.locator("#c1_cards")).to_have_value("26")
+    fits(page)
+    name = "whole-hand-offer-ar-dark.png" if arabic else "whole-hand-offer.png"
+    offer.scroll_into_view_if_needed()
+    page.screenshot(path=artifacts / name, full_page=True)
+    offer.locator("#c1_cards").fill("25")
+    offer.locator("button[type=submit]").click()
+    totals_are(page, ["32", "2"])
+    # The sheet after: the marks keyed, the correction in its trail, the fills apart.
+    expect(page.locator(".marks-key .mark")).to_have_count(2)
+    fits(page)
+    page.screenshot(path=artifacts / name.replace("offer", "saved"), full_page=True)

@@ -178,6 +178,9 @@ def test_the_sheet_prints_like_the_paper_one(
     expect(host.locator(".result")).to_be_visible()
     assert "Alice" in host.locator(".result").inner_text()
     assert f"Hand 2, Ben: 5 → 7 ({REASON})" in printed
+    # The corrected cell's mark is keyed on paper, where no tooltip says it (issue 42).
+    expect(host.locator(".marks-key")).to_be_visible()
+    expect(host.locator(".marks-key")).to_have_text("✎ corrected by the host")
     assert f"Note: {NOTE}" in printed
 
     on_screen_only = host.evaluate(

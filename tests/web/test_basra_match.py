@@ -122,9 +122,9 @@ def test_host_reopens_an_ended_match_and_fills_a_cell(app, host, guest):
     host.enter(code, 2, 0, 20)
     host.post(f"/m/{code}/release", {"target": 1, "confirmed": "y"})
     page = host.correct(code, 2, 1, 9, reason="B's phone died").shown
-    assert "filled in to 9" in page
+    assert "Hand 2: B 9 recorded." in page
     assert totals(page) == ["31", "12"]
-    assert "B: 9 filled in (B's phone died)" in page
+    assert "B, hand 2: by A, the host (B's phone died)" in page
 
 
 def test_sheet_exports_as_csv(host, guest):
@@ -173,7 +173,7 @@ def test_the_exports_carry_breakdowns_corrections_and_the_whole_match(host, gues
     exported = host.get(f"/m/{code}/match.json")
     assert exported.headers["Content-Type"].startswith("application/json")
     match = json.loads(exported.get_data(as_text=True))
-    assert (match["format"], match["version"], match["game"]) == ("scorekeeper-match", 4, "basra")
+    assert (match["format"], match["version"], match["game"]) == ("scorekeeper-match", 5, "basra")
     assert [(s["name"], s["phones"]) for s in match["sides"]] == [
         ("Alice", ["Omar"]),
         ("Ben", [""]),

@@ -199,7 +199,7 @@ def test_correcting_an_earlier_tie_changes_the_later_majority(basra, host, guest
     # Hand 1: Alice 7, Ben 30 + 6 = 36; hand 2: Alice 30 + 7 = 37, Ben 6.
     assert totals(page) == ["44", "42"]
     assert "Next majority worth 30" in page
-    assert "Hand 1, Alice: 7 → 7 [Cards captured 26 → 25]" in page
+    assert "Hand 1, Alice: still 7 [Cards captured 26 → 25]" in page
     assert "Hand 1, Ben: 6 → 36 [Cards captured 26 → 27]" in page
     cell = host.get(f"/m/{basra}/hand/2/side/0").shown
     assert re.search(r"<td>Majority \(27\+ cards\)</td><td>30</td><td>30</td>", cell)

@@ -142,7 +142,7 @@ def test_the_upgrade_stores_the_results_of_matches_already_ended_as_end_match_do
     upgrade(unmigrated_app)
     assert stored() == by_end_match
     page = host.get("/history/record").shown
-    assert "110–60 in " in page
+    assert "110–60 against " in page
 
 
 # The revision before a match stored why it was won as a fact (d7e1a3c5b9f2).

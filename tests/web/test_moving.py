@@ -121,6 +121,17 @@ def test_the_code_is_typed_as_read_in_any_case_with_or_without_its_dash(phones, 
     assert new.identity() == host.identity()
 
 
+def test_the_old_phone_is_told_on_history_after_the_move_page_said_it(phones, host, guest):
+    """The old phone waits on the page showing its code, which says it was opened; History,
+    where its player looks next, says so too, once (issue 42, point 10)."""
+    play(host, guest, [(101, 0)])
+    code = show_code(host)
+    phones().post("/history/join", {"code": code})
+    assert "Opened on another phone" in host.get("/history/move").shown
+    assert OPENED_ELSEWHERE in host.get("/history").shown
+    assert OPENED_ELSEWHERE not in host.get("/history").shown
+
+
 def test_a_code_works_once(app, phones, host, guest):
     play(host, guest, [(101, 0)])
     code = show_code(host)

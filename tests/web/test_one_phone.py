@@ -4,6 +4,7 @@ a phone holds still enters its own."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import uuid
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Correction, Entry
 from tests.examples import examples
 from tests.phones import Phone, snapshot, totals
+from tests.web.test_languages import speaking
 
 ONE_FORM = re.compile(r'<form method="post" action="(/m/\w+/hand/(\d+)/enter)"')
 FIELD = re.compile(r'<input type="(?:hidden|text)"(?: id="\w+")? name="(\w+)" value="([^"]*)"')
@@ -73,8 +75,9 @@ def test_the_keeper_is_not_asked_which_side_it_is_and_enters_the_whole_hand(
     assert done.status_code == 200
     assert "Hand 1: Alice 40, Ben 12 recorded." in done.shown
     assert totals(done.get_data(as_text=True)) == ["40", "12"]
-    # The trail names the host's fills.
-    assert "Hand 1, Alice: 40 filled in" in done.shown and "Hand 1, Ben: 12 filled in" in done.shown
+    # The trail names the host's fills, as entries: once a side, not under "Corrections".
+    assert "Entered by the host" in done.shown and "Corrections" not in done.shown
+    assert "Alice, hand 1: by the host" in done.shown and "Ben, hand 1: by the host" in done.shown
     assert count_of(app, Correction) == 2
     # A fill is not a correction: no mark says the host corrected it.
     assert "✎" not in done.shown
@@ -105,8 +108,8 @@ def test_the_host_fills_an_unheld_cell_and_the_trail_says_so(app, host, guest):
     assert "A side with a phone enters its own total." in page
 
     filled = host.correct(code, 1, 1, 7)
-    assert "Hand 1: Bo filled in to 7." in filled.shown
-    assert "Hand 1, Bo: 7 filled in" in filled.shown
+    assert "Hand 1: Bo 7 recorded." in filled.shown
+    assert "Bo, hand 1: by Ana, the host" in filled.shown
     with app.app_context():
         line = db.session.scalars(sa.select(Correction)).one()
         assert (line.old_points, line.new_points) == (None, 7)
@@ -230,7 +233,7 @@ def test_the_host_counts_an_unheld_side_with_its_calculator(app, host, keeper_ba
     preview = host.post(url, {"hand": 1, "revision": 0, "intent": "preview", **counts})
     assert "Enter 48" in preview.shown
     done = host.post(url, {"hand": 1, "revision": 0, "intent": "enter", **counts})
-    assert "Hand 1: Alice filled in to 48." in done.shown
+    assert "Hand 1: Alice 48 recorded." in done.shown
     # The form keeps the calculator's cell as it is when Ben's total is entered beside it.
     finished = enter_hand(host, keeper_basra, {1: 5})
     assert "Hand 1: Ben 5 recorded." in finished.shown
@@ -249,8 +252,8 @@ def test_the_keeper_may_still_take_a_side_from_its_tools(host, keeper_basra):
     # Ben is its own to enter now, Alice still its to fill: both in the one form.
     done = enter_hand(host, keeper_basra, {0: 40, 1: 12})
     assert "Hand 1: Alice 40, Ben 12 recorded." in done.shown
-    assert "Hand 1, Alice: 40 filled in" in done.shown
-    assert "Hand 1, Ben:" not in done.shown
+    assert "Alice, hand 1: by Ben, the host" in done.shown
+    assert "Ben, hand 1" not in done.shown
 
 
 def test_a_hand_complete_before_the_form_arrived_gives_it_back_for_the_next(
@@ -431,3 +434,111 @@ def test_the_one_form_is_drawn_only_for_the_phone_that_may_use_it(app, host, gue
     assert "Only the host's phone can do that." in forged.shown
     assert ONE_FORM.search(forged.get_data(as_text=True)) is None
     assert snapshot(app) == before
+
+
+EIGHT = ["Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal"]
+
+
+@pytest.mark.parametrize(
+    ("language", "heading", "line", "cell_says"),
+    [
+        ("en", "Entered by the host", "Ana, hands 1, 2: by the host", "Entered by the host,"),
+        (
+            "es",
+            "Anotado por el anfitrión",
+            "Ana, manos 1, 2: por el anfitrión",
+            "Anotado por el anfitrión,",
+        ),
+        ("ar", "أدخلها المضيف", "Ana، اليدان 1، 2: بواسطة المضيف", "أدخلها المضيف،"),
+    ],
+)
+def test_a_keepers_fills_read_as_entries_and_only_a_change_as_a_correction(
+    host: Phone, language: str, heading: str, line: str, cell_says: str
+):
+    """Issue 42, point 1: eight sides kept on one phone for two hands are 16 fills, listed
+    once a side as entries (not 16 corrections), on the sheet (and so in print), on a filled
+    cell's page and in the exports; a change to a value that was there is the one
+    correction."""
+    sides = {f"side_{at}": name for at, name in enumerate(EIGHT)}
+    code = host.create("other", host_side="-1", target="500", **sides)
+    speaking(host, language)
+    enter_hand(host, code, {at: at + 1 for at in range(8)})
+    page = enter_hand(host, code, {at: 10 for at in range(8)}).shown
+    kept = page[page.index("<table") :]
+    filled = kept[kept.index('<section class="trail filled">') :]
+    filled = filled[: filled.index("</section>")]
+    assert heading in filled and line in filled
+    assert filled.count("<li>") == 8
+    # Nothing is a correction yet: no "Corrections" heading, no cell marked corrected.
+    corrections = {"en": "Corrections", "es": "Correcciones", "ar": "التصحيحات"}[language]
+    assert corrections not in kept and "✎" not in kept
+    cell = host.get(f"/m/{code}/hand/1/side/0").shown
+    assert cell_says in cell and corrections not in cell
+
+    # The keeper mistyped Ana's 1: 5. That is a correction, the sheet's only one.
+    fixed = host.correct(code, 1, 0, 5).shown
+    fixed = fixed[fixed.index("<table") :]
+    # Arabic's arrow points the way it reads.
+    arrow = "←" if language == "ar" else "→"
+    marked = fixed[: fixed.index("</table>")].count("✎")
+    assert corrections in fixed and f"1 {arrow} 5" in fixed and marked == 1
+    assert line in fixed
+    exported = host.get(f"/m/{code}/match.json").get_json()
+    assert [(c["hand"], c["side"], c["was"], c["now"]) for c in exported["corrections"]] == [
+        (1, 0, 1, 5)
+    ]
+    assert len(exported["fills"]) == 16
+    assert {(f["hand"], f["side"]) for f in exported["fills"]} == {
+        (hand, at) for hand in (1, 2) for at in range(8)
+    }
+    rows = host.get(f"/m/{code}/sheet.csv").get_data(as_text=True).splitlines()
+    blank = [at for at, row in enumerate(rows) if not row]
+    # The hands, then the corrections (one), then the fills (16), then the game.
+    assert [b - a - 2 for a, b in itertools.pairwise(blank)] == [1, 16]
+
+
+# What the keeper who typed both totals is told, per language: both sides named, and no
+# "check with Lucía; if theirs is wrong, the host can correct it" (the host is the reader).
+KEEPER_TOLD = {
+    "en": (
+        "Lucía 60 already: with Ana 70 the round's card points come to 130, and the deck "
+        "holds 120. Ana would be 60; or correct whichever is wrong.",
+        "Only one of these can be true: make Ana and Lucía agree.",
+        ("the host can correct", "check with"),
+    ),
+    "es": (
+        "Ya anotado: Lucía 60. Con 70 de Ana, los puntos en cartas de la ronda suman 130, y la "
+        "baraja tiene 120. Ana tendría 60; o corrige el que esté mal.",
+        "Solo una de las dos cosas puede ser cierta: haz que Ana y Lucía coincidan.",
+        ("el anfitrión puede corregirlo", "habla con"),
+    ),
+    "ar": (
+        "مسجَّل من قبل: Lucía 60. مع رقم Ana (70) يصبح مجموع نقاط الورق في الجولة 130، بينما "
+        "مجموعها في الورق كله 120. رقم Ana إذن 60، أو صحّحوا الرقم الخاطئ.",
+        "لا يصحّ إلا واحد من الاثنين: اجعلوا Ana وLucía متّفقين.",
+        ("المضيف تصحيحه", "المضيف يستطيع تصحيحه", "راجعوا"),
+    ),
+}
+
+
+@pytest.mark.parametrize("language", KEEPER_TOLD)
+def test_a_refusal_at_one_phone_speaks_to_the_keeper_who_typed_both_totals(
+    host: Phone, language: str
+):
+    """Issue 42, point 5: the host plays Ana and keeps Lucía's cells on the same phone; a
+    hand that can't stand is refused naming both sides, never "check with Lucía; if theirs
+    is wrong, the host can correct it" (Brisca past the deck, Basra's split ticked by one)."""
+    past, split, never = KEEPER_TOLD[language]
+    brisca = host.create("brisca", table_format="2", side_0="Ana", side_1="Lucía")
+    basra = host.create("basra", table_format="2", side_0="Ana", side_1="Lucía")
+    speaking(host, language)
+    refused = enter_hand(host, brisca, {0: 70, 1: 60})
+    assert past in refused.shown
+    refused = enter_hand(host, basra, {0: 40, 1: 5}, even_split_0="y")
+    assert split in refused.shown
+    # Nor when Lucía's cell was filled first and Ana's own entry comes after it.
+    assert host.correct(basra, 1, 1, 5).status_code == 200
+    alone = host.enter(basra, 1, 0, 40, even_split="y")
+    assert alone.status_code == 409 and split in alone.shown
+    for words in never:
+        assert words not in refused.shown and words not in alone.shown

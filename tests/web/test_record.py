@@ -67,13 +67,17 @@ def test_streaks_best_hand_biggest_win_and_comeback_per_game(host, guest):
     alice = figures(host.get("/history/record").shown, "Basra")
     assert alice["Matches"] == "4" and alice["Wins"] == "3" and alice["Win share"] == "75%"
     assert alice["Current streak"] == "2 wins" and alice["Best streak"] == "2 wins"
-    assert alice["Best hand"].startswith("101, hand 1 of ")
-    assert alice["Biggest win"].startswith("110–5 in ")
-    assert alice["Biggest comeback"].startswith("won from 30 behind")
+    # Each best names its match as people know it (issue 42, point 6): not "of UA2SBW" but
+    # the sides it was against and the day it ended.
+    day = r"[A-Z][a-z]{2} \d{1,2}, \d{4}"
+    assert re.fullmatch(f"101, hand 1 against Ben, {day}", alice["Best hand"])
+    assert re.fullmatch(f"110–5 against Ben, {day}", alice["Biggest win"])
+    assert re.fullmatch(f"won from 30 behind against Ben, {day}", alice["Biggest comeback"])
     # 10 + 95 + 0 + 70 + 40 + 101 over 6 hands.
     assert alice["Average points per hand"] == "52.7"
     ben = figures(guest.get("/history/record").shown, "Basra")
-    assert ben["Current streak"] == "0 wins" and ben["Best streak"] == "1 win"
+    # After a loss the streak is of losses, not "0 wins".
+    assert ben["Current streak"] == "2 losses" and ben["Best streak"] == "1 win"
     assert "Biggest comeback" not in ben
 
 
@@ -102,10 +106,10 @@ def test_brisca_rounds_won_and_sixty_sixties(host, guest):
     guest.enter(code, 3, 1, 30)
     assert "Match over" in guest.post(f"/m/{code}/end").shown
     ana = figures(host.get("/history/record").shown, "Brisca")
-    assert ana["Rounds won"] == "2" and ana["Rounds tied 60–60"] == "1"
-    assert ana["Best hand"].startswith("90, round 3 of ")
+    assert ana["Rounds won"] == "2" and ana["Rounds tied at the top"] == "1"
+    assert ana["Best hand"].startswith("90, round 3 against Bea, ")
     bea = figures(guest.get("/history/record").shown, "Brisca")
-    assert bea["Rounds won"] == "1" and bea["Rounds tied 60–60"] == "1" and bea["Wins"] == "0"
+    assert bea["Rounds won"] == "1" and bea["Rounds tied at the top"] == "1" and bea["Wins"] == "0"
 
 
 def test_partners_and_opponents_met_most_with_the_record_against_each(phones):
@@ -252,7 +256,7 @@ def test_a_win_is_measured_at_the_hand_that_decided_it(host, guest):
     host.correct(code, 3, 1, 60)
     assert "Match over: Alice won." in host.post(f"/m/{code}/end").shown
     basra = figures(host.get("/history/record").shown, "Basra")
-    assert basra["Biggest win"].startswith("110–60 in ")
+    assert basra["Biggest win"].startswith("110–60 against ")
     assert "Biggest comeback" not in basra
 
 
@@ -317,7 +321,7 @@ def test_streaks_and_the_chart_follow_the_order_matches_ended(host, guest):
     host.post(f"/m/{first}/end")  # ended last: Alice loses
     page = host.get("/history/record").shown
     alice = figures(page, "In all")
-    assert alice["Current streak"] == "0 wins" and alice["Best streak"] == "1 win"
+    assert alice["Current streak"] == "1 loss" and alice["Best streak"] == "1 win"
     assert second
 
 

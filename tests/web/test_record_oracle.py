@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from flask import Flask
@@ -298,6 +299,7 @@ def expected_record(history: History, exports: dict[str, dict[str, Any]], name: 
             "matches": 0,
             "wins": 0,
             "streak": 0,
+            "losing": 0,
             "best": 0,
             "series": [0, 0],
             "hands": 0,
@@ -313,10 +315,15 @@ def expected_record(history: History, exports: dict[str, dict[str, Any]], name: 
         table = m.kind.table
         at = next(s for s, held in m.seats.items() if name in held)
         won = m.winner == at
+        # A match as the record names it: the sides it was against, and the day it ended.
+        ended = datetime.fromisoformat(export["ended_at"])
+        against = ", ".join(side["name"] for side in export["sides"] if side["position"] != at)
+        named = f"against {against}, {ended:%b} {ended.day}, {ended.year}"
         for card in (cards["In all"], cards[m.kind.game]):
             card["matches"] += 1
             card["wins"] += won
             card["streak"] = card["streak"] + 1 if won else 0
+            card["losing"] = 0 if won else card["losing"] + 1
             card["best"] = max(card["best"], card["streak"])
         card = cards[m.kind.game]
         s = sign(table)
@@ -329,7 +336,7 @@ def expected_record(history: History, exports: dict[str, dict[str, Any]], name: 
             # Other's tables played both ways: those played for the highest rank first.
             ranked = (s > 0, s * points)
             if card["best_hand"] is None or ranked > card["best_hand"][3]:
-                card["best_hand"] = (points, hand["number"], m.code, ranked)
+                card["best_hand"] = (points, hand["number"], named, ranked)
             cell = oracle.cells_of(hand, table.sides)[at]
             card["pasturas"] += (cell.get("counts") or {}).get("pasturas", 0)
             others = [side_points(table, hand, o) for o in range(table.sides) if o != at]
@@ -343,10 +350,10 @@ def expected_record(history: History, exports: dict[str, dict[str, Any]], name: 
             margin = -behind(running[-1])
             if margin > 0 and (card["win"] is None or margin > card["win"][0]):
                 shown = [running[-1][at], *(t for o, t in enumerate(running[-1]) if o != at)]
-                card["win"] = (margin, "–".join(map(str, shown)), m.code)
+                card["win"] = (margin, "–".join(map(str, shown)), named)
             deficit = max(behind(totals) for totals in running)
             if deficit > 0 and (card["comeback"] is None or deficit > card["comeback"][0]):
-                card["comeback"] = (deficit, m.code)
+                card["comeback"] = (deficit, named)
     for game, won in series_of(history, exports, name, mine):
         for card in (cards["In all"], cards[game]):
             card["series"][0] += won
@@ -442,7 +449,9 @@ def compare(history: History) -> None:
                 "Matches": str(card["matches"]),
                 "Wins": str(card["wins"]),
                 "Win share": f"{round(100 * card['wins'] / card['matches'])}%",
-                "Current streak": f"{card['streak']} win" + ("" if card["streak"] == 1 else "s"),
+                "Current streak": f"{card['losing']} loss" + ("" if card["losing"] == 1 else "es")
+                if card["losing"]
+                else f"{card['streak']} win" + ("" if card["streak"] == 1 else "s"),
                 "Best streak": f"{card['best']} win" + ("" if card["best"] == 1 else "s"),
                 "Series won": f"{card['series'][0]} of {card['series'][1]}",
             }
@@ -450,14 +459,14 @@ def compare(history: History) -> None:
                 if card["hands"]:
                     want["Average points per hand"] = tenths(card["points"] / card["hands"])
                 if card["best_hand"]:
-                    points, number, code, _ranked = card["best_hand"]
+                    points, number, named, _ranked = card["best_hand"]
                     noun = "round" if heading == "brisca" else "hand"
-                    want["Best hand"] = f"{points}, {noun} {number} of {code}"
+                    want["Best hand"] = f"{points}, {noun} {number} {named}"
                 if card["win"]:
-                    want["Biggest win"] = f"{card['win'][1]} in {card['win'][2]}"
+                    want["Biggest win"] = f"{card['win'][1]} {card['win'][2]}"
                 if card["comeback"]:
                     want["Biggest comeback"] = (
-                        f"won from {card['comeback'][0]} behind, {card['comeback'][1]}"
+                        f"won from {card['comeback'][0]} behind {card['comeback'][1]}"
                     )
                 if heading == "pastura":
                     want["Pasturas"] = str(card["pasturas"])
