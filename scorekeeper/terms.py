@@ -59,6 +59,12 @@ TERMS: dict[str, Wording] = {
     "game.brisca": lambda a: _("Brisca"),
     # NOTE: The name of a card game.
     "game.brasta": lambda a: _("Brasta"),
+    # NOTE: The name of a card game: the Spanish fishing game of 15 (escoba).
+    "game.escoba": lambda a: _("Escoba"),
+    # NOTE: The name of a card game: Italy's fishing game (scopa).
+    "game.scopa": lambda a: _("Scopa"),
+    # NOTE: The name of a card game: the Levant's trick-taking game (طرنيب).
+    "game.tarneeb": lambda a: _("Tarneeb"),
     # NOTE: The app's choice for a card game it has no rules for, scored in plain points.
     "game.other": lambda a: _("Other game"),
     # How a table is seated (TableFormat).
@@ -67,6 +73,8 @@ TERMS: dict[str, Wording] = {
     "format.3": lambda a: _("3 each for themselves"),
     "format.3v3": lambda a: _("6 in 2 teams of 3"),
     "format.free": lambda a: _("2 to 8 sides, named freely"),
+    # NOTE: Scopa for four players in two partnerships has its own name, Scopone.
+    "format.scopone": lambda a: _("Scopone: 4 in 2 partnerships"),
     # A row of the score sheet, and the row under it.
     # NOTE: A row of the score sheet, one deal of the cards, as a title: "Hand 3".
     "hand": lambda a: _("Hand"),
@@ -200,6 +208,131 @@ TERMS: dict[str, Wording] = {
     "hint.brasta.last_hand": lambda a: _("The final capture: 10"),
     "hint.brasta.failed_builds": lambda a: _("−10 each"),
     "hint.brasta.jack_burns": lambda a: _("A jack onto an empty table: −10 each"),
+    # Escoba and Scopa (the 40-card pack).
+    # NOTE: Escoba's coins suit (oros), as its players call it in every language.
+    "oros": lambda a: _("Oros"),
+    # NOTE: Scopa's coins suit (denari), as its players call it in every language.
+    "denari": lambda a: _("Denari"),
+    "sevens": lambda a: _("Sevens"),
+    "sixes": lambda a: _("Sixes"),
+    "fives": lambda a: _("Fives"),
+    # NOTE: Escoba's point for the 7 of oros, called the velo (or guindis) by its players.
+    "velo": lambda a: _("7 of oros (velo)"),
+    # NOTE: Scopa's point for the 7 of denari, the settebello.
+    "settebello": lambda a: _("Settebello (7 of denari)"),
+    # NOTE: Escoba's sweeps: a capture that clears the table (escoba, plural escobas).
+    "escobas": lambda a: _("Escobas"),
+    # NOTE: Scopa's sweeps: a capture that clears the table (scopa, plural scope).
+    "scope": lambda a: _("Scope"),
+    # NOTE: Escoba's point for the sevens (setenta).
+    "setenta": lambda a: _("Setenta"),
+    # NOTE: Escoba's setenta counted by points from the best card in each suit (primera).
+    "primera": lambda a: _("Primera"),
+    # NOTE: Scopa's point for the best card in each suit added up (primiera).
+    "primiera": lambda a: _("Primiera"),
+    # NOTE: Scopa's bonus for the king of denari (re bello).
+    "re_bello": lambda a: _("Re bello (king of denari)"),
+    # NOTE: Scopa's bonus for the ace, 2 and 3 of denari and the run beyond (napola).
+    "napola": lambda a: _("Napola"),
+    "napola.run": lambda a: _("Denari in a row from the ace"),
+    "most_oros": lambda a: _("Most oros"),
+    "most_denari": lambda a: _("Most denari"),
+    # NOTE: Breakdown lines head to head: the most oros or denari, %(num)d (always 6) or more.
+    "most_oros.over": lambda a: _("Most oros (%(num)d+)", **a),
+    "most_denari.over": lambda a: _("Most denari (%(num)d+)", **a),
+    # NOTE: A breakdown line: the setenta for the most sevens, %(num)d (always 3) or more.
+    "setenta.sevens_over": lambda a: _("Setenta (%(num)d+ sevens)", **a),
+    # NOTE: Escoba's bonus points (a table rule): %(num)d (always 31) or more cards score 2.
+    "bonus.cards": lambda a: _("%(num)d+ cards (bonus)", **a),
+    "bonus.oros": lambda a: _("All 10 oros (bonus)"),
+    "bonus.sevens": lambda a: _("All four sevens (bonus)"),
+    # NOTE: A calculator field: a side's best card in one suit; %(suit)s is the suit's name.
+    "best_in": lambda a: _("Best card in %(suit)s", **a),
+    # NOTE: The suits of the Spanish pack, as Escoba's players call them: coins, cups,
+    # swords, clubs.
+    "suit.oros": lambda a: _("oros"),
+    "suit.copas": lambda a: _("copas"),
+    "suit.espadas": lambda a: _("espadas"),
+    "suit.bastos": lambda a: _("bastos"),
+    # NOTE: The suits of the Italian pack, as Scopa's players call them: coins, cups, swords,
+    # clubs.
+    "suit.denari": lambda a: _("denari"),
+    "suit.coppe": lambda a: _("coppe"),
+    "suit.spade": lambda a: _("spade"),
+    "suit.bastoni": lambda a: _("bastoni"),
+    # NOTE: Answers to "Best card in a suit": no card of that suit at all, or a card.
+    "card.none": lambda a: _("None in this suit"),
+    "card.ace": lambda a: _("Ace"),
+    "card.king": lambda a: _("King"),
+    # NOTE: The Spanish and Italian pack's horse (caballo, cavallo), between the jack and king.
+    "card.horse": lambda a: _("Horse"),
+    # NOTE: The Spanish and Italian pack's jack (sota, fante).
+    "card.jack": lambda a: pgettext("the Spanish deck", "Jack"),
+    "rule.setenta.sevens": lambda a: _("Most sevens (2–2: nobody)"),
+    "rule.setenta.cascade": lambda a: _("Most sevens, then sixes, aces, fives"),
+    "rule.setenta.primera": lambda a: _("Primera: the best card in each suit, by points"),
+    "rule.escoba_bonus": lambda a: _("Bonus points: 31+ cards or all 10 oros 2, all four sevens 3"),
+    "rule.opening_escoba": lambda a: _("An escoba on the opening table goes to"),
+    "rule.opening_escoba.dealer": lambda a: _("The dealer"),
+    # NOTE: The first player after the dealer, called "el mano" in Spanish.
+    "rule.opening_escoba.mano": lambda a: _("The first player (el mano)"),
+    "rule.primiera_pictures": lambda a: _("Pictures in the primiera"),
+    "rule.primiera_pictures.ten": lambda a: _("10 each"),
+    "rule.primiera_pictures.southern": lambda a: _("King 10, horse 9, jack 8 (the south)"),
+    "rule.napola.run": lambda a: _(
+        "Ace-2-3 scores 3, and 1 for each denaro that carries on the run"
+    ),
+    "rule.napola.to_six": lambda a: _("The same, 6 at the most"),
+    "rule.napoleone": lambda a: _("All ten denari win the match (Napoleone)"),
+    "rule.re_bello": lambda a: _("Re bello: the king of denari scores 1"),
+    "rule.cappotto": lambda a: _("Cappotto: 7 to nothing wins the match"),
+    "hint.forty.alone": lambda a: _("Alone: 1 point; nobody scores a tie"),
+    "hint.escoba.cards": lambda a: _("21 or more is the most (1); 20 is a tie"),
+    "hint.escoba.oros": lambda a: _("6 or more is the most (1); 5 is a tie"),
+    # NOTE: %(num)d is always 3.
+    "hint.escoba.sevens": lambda a: _("%(num)d or more take the setenta (1); 2 is a tie", **a),
+    "hint.escoba.escobas.dealer": lambda a: _(
+        "1 each, the opening table's among them if you dealt"
+    ),
+    "hint.escoba.escobas.mano": lambda a: _(
+        "1 each, the opening table's among them if you played first"
+    ),
+    "hint.scopa.cards": lambda a: _("21 or more is the most (1); 20 is a tie"),
+    "hint.scopa.denari": lambda a: _("6 or more is the most (1); 5 is a tie"),
+    "hint.scopa.primiera": lambda a: _(
+        "The higher total of best cards (7 = 21, 6 = 18, ace 16…); a side missing a suit "
+        "can't take it"
+    ),
+    "hint.napola": lambda a: _("Ace, 2, 3: 3 points, then 1 for each next denaro"),
+    # Tarneeb.
+    "bid": lambda a: _("Bid"),
+    "bidders": lambda a: _("Who bid"),
+    "bidders.we": lambda a: _("We did"),
+    "bidders.they": lambda a: _("They did"),
+    "tricks_taken": lambda a: _("Tricks taken"),
+    "hint.tarneeb.tricks": lambda a: _("Your team's tricks, 0 to 13"),
+    "doubled": lambda a: _("Doubled"),
+    # NOTE: Answers to Tarneeb's "Doubled": not doubled, doubled (×2), redoubled (×4).
+    "doubled.no": lambda a: _("No"),
+    "doubled.twice": lambda a: _("Doubled (×2)"),
+    "doubled.four": lambda a: _("Redoubled (×4)"),
+    "hint.tarneeb.doubled": lambda a: _("The bidders' score, made or failed, ×2 or ×4"),
+    "rule.egyptian_doubling": lambda a: _("Egyptian doubling (the bidders' score ×2 or ×4)"),
+    "rule.defenders": lambda a: _("The other team scores its tricks"),
+    "rule.defenders.on_fail": lambda a: _("Only when the bid fails"),
+    "rule.defenders.always": lambda a: _("Always, made or failed"),
+    # NOTE: Tarneeb's breakdown lines: the bid (%(bid)d, 7 to 12) made scores the tricks taken.
+    "tarneeb.made": lambda a: _("Bid %(bid)d made: the tricks taken", **a),
+    "tarneeb.failed": lambda a: _("Bid %(bid)d failed: the bid lost", **a),
+    # NOTE: All 13 tricks on a bid below 13 (kaboot, كبوت).
+    "tarneeb.kaboot": lambda a: _("Kaboot: all 13 tricks"),
+    "tarneeb.bid_13_made": lambda a: _("Bid of 13 made"),
+    "tarneeb.bid_13_failed": lambda a: _("Bid of 13 failed"),
+    # NOTE: The bidders' score doubled by %(num)d (2 or 4), Egyptian doubling.
+    "tarneeb.doubled": lambda a: _("Doubled ×%(num)d", **a),
+    "tarneeb.set": lambda a: _("Their bid of %(bid)d failed: our tricks", **a),
+    "tarneeb.set_13": lambda a: _("Their bid of 13 failed: twice our tricks"),
+    "tarneeb.defended": lambda a: _("Their bid of %(bid)d made", **a),
     # The ticks a refusal quotes (the entry forms' labels).
     "tick.split": lambda a: _("Cards split evenly (26–26)"),
     "tick.tied": lambda a: _("Tied for most cards"),
@@ -213,6 +346,16 @@ TERMS: dict[str, Wording] = {
     # NOTE: a phone's record: Brisca rounds tied at the top (60–60), settled by the last trick.
     "sixty_sixty": lambda a: _("Rounds tied 60–60"),
     "black_hands": lambda a: _("Black hands"),
+    # NOTE: a phone's record: Escoba hands its side took the setenta.
+    "setentas": lambda a: _("Setentas taken"),
+    # NOTE: a phone's record: Scopa hands its side took the primiera (plural of primiera).
+    "primiere": lambda a: _("Primiere taken"),
+    # NOTE: a phone's record: Scopa hands its side scored a napola (plural napole).
+    "napole": lambda a: _("Napole"),
+    # NOTE: a phone's record: Tarneeb hands its team bid and made the bid.
+    "bids_made": lambda a: _("Bids made"),
+    # NOTE: a phone's record: Tarneeb hands its team took all 13 tricks (kaboot, كبوت).
+    "kaboots": lambda a: _("Kaboots"),
 }
 
 
@@ -280,6 +423,55 @@ def _both_said(a: Mapping[str, Any]) -> str:
             other=a["side"],
         )
     return f"{a['mine']} {a['theirs']} {end}"
+
+
+def _answered_count(a: Mapping[str, Any]) -> str:
+    """A side's answer to a contest of the 40-card games quoted, with the count behind it."""
+    if "side" not in a:
+        # NOTE: Quoting a side's calculator: %(answer)s is its answer ("Yes, alone") to the
+        # question %(question)s ("Most oros"); %(what)s is the count ("Oros") and %(num)d it.
+        return _("“%(question)s”: you answered “%(answer)s”; %(what)s: %(num)d.", **a)
+    # NOTE: as the sentence before, of another side (%(side)s, its name).
+    return _("“%(question)s”: %(side)s answered “%(answer)s”; %(what)s: %(num)d.", **a)
+
+
+def _answered_primiera(a: Mapping[str, Any]) -> str:
+    """A side's answer to who took the primiera, with its primiera."""
+    if "side" not in a:
+        # NOTE: %(question)s is "Primiera" or "Primera"; %(num)d the side's primiera (e.g. 78).
+        return _("“%(question)s”: you answered “%(answer)s”, with %(num)d.", **a)
+    return _("“%(question)s”: %(side)s answered “%(answer)s”, with %(num)d.", **a)
+
+
+def _answered_no_primiera(a: Mapping[str, Any]) -> str:
+    """A side's answer to who took the primiera, with no card in some suit."""
+    if "side" not in a:
+        return _("“%(question)s”: you answered “%(answer)s”, with no card in some suit.", **a)
+    return _("“%(question)s”: %(side)s answered “%(answer)s”, with no card in some suit.", **a)
+
+
+def _one_hand(a: Mapping[str, Any], said: str) -> str:
+    """Two Tarneeb teams' results that can't be one hand's: what they entered, and why."""
+    if "me" not in a:
+        # NOTE: %(side)s is the other team's name, %(theirs)d what it entered for the hand,
+        # %(points)d what this phone's team enters; %(why)s says why they can't both stand.
+        return _(
+            "%(side)s entered %(theirs)d; with your %(points)d %(why)s If theirs is wrong, "
+            "the host can correct it.",
+            side=a["side"],
+            theirs=a["theirs"],
+            points=a["points"],
+            why=said,
+        )
+    # NOTE: said to the host, who writes both teams' cells (%(me)s and %(side)s).
+    return _(
+        "%(side)s entered %(theirs)d; with %(points)d for %(me)s %(why)s Make them agree.",
+        side=a["side"],
+        theirs=a["theirs"],
+        points=a["points"],
+        me=a["me"],
+        why=said,
+    )
 
 
 PROBLEMS: dict[str, Wording] = {
@@ -401,6 +593,82 @@ PROBLEMS: dict[str, Wording] = {
         "%(total)d, and the deck holds %(deck)d. If theirs is wrong, the host can correct it.",
         **a,
     ),
+    # The 40-card games (Escoba, Scopa).
+    "best_sevens": lambda a: ngettext(
+        "%(num)d of your best cards is a 7, but the sevens say %(sevens)d.",
+        "%(num)d of your best cards are 7s, but the sevens say %(sevens)d.",
+        **a,
+    ),
+    "best_coins": lambda a: _(
+        "The best card in the coins suit and the coins counted disagree: one says none."
+    ),
+    "best_seven_coins": lambda a: _("With the 7 of coins, your best card in that suit is the 7."),
+    "best_cards": lambda a: ngettext(
+        "Your best cards are %(num)d card, more than the cards captured.",
+        "Your best cards are %(num)d cards, more than the cards captured.",
+        **a,
+    ),
+    # NOTE: %(card)s is the 7 of coins by its name ("7 of oros (velo)", "Settebello").
+    "seven_coins_is_a_coin": lambda a: _("%(card)s: count it with your coins too.", **a),
+    "seven_coins_is_a_seven": lambda a: _("%(card)s: count it with your sevens too.", **a),
+    "escobas_need_cards": lambda a: ngettext(
+        "%(num)d escoba takes at least %(least)d cards, but the cards captured say %(cards)d.",
+        "%(num)d escobas take at least %(least)d cards, but the cards captured say %(cards)d.",
+        **a,
+    ),
+    "scope_need_cards": lambda a: ngettext(
+        "%(num)d scopa takes at least %(least)d cards, but the cards captured say %(cards)d.",
+        "%(num)d scope take at least %(least)d cards, but the cards captured say %(cards)d.",
+        **a,
+    ),
+    "primiera_missing_suit": lambda a: _(
+        "A side with no card in some suit can't take the primiera."
+    ),
+    "napola_coins": lambda a: ngettext(
+        "A run of %(num)d denaro, but the denari say %(coins)d.",
+        "A run of %(num)d denari, but the denari say %(coins)d.",
+        **a,
+    ),
+    # NOTE: %(card)s is the card the run holds: "Settebello (7 of denari)", "Re bello".
+    "napola_holds": lambda a: _("A run of %(num)d denari holds the %(card)s: tick it too.", **a),
+    "napola_all_coins": lambda a: _("All ten denari are a run of 10."),
+    # NOTE: %(what)s is the question: "Most oros", "Primiera".
+    "contest_answers": lambda a: _("%(what)s: the answers don't match the counts", **a),
+    "answered_count": _answered_count,
+    "answered_primiera": _answered_primiera,
+    "answered_no_primiera": _answered_no_primiera,
+    # Tarneeb.
+    "no_such_result": lambda a: _("No Tarneeb hand gives a team %(points)d.", **a),
+    "both_gain": lambda a: _one_hand(
+        a, _("both teams gain, and only one team gains a Tarneeb hand.")
+    ),
+    "both_lose": lambda a: _one_hand(
+        a, _("both teams lose, and only the team that bid can lose a hand.")
+    ),
+    "not_one_hand": lambda a: _one_hand(a, _("the two can't come from one hand.")),
+    # NOTE: %(side)s is the other team's name.
+    "both_bid": lambda a: _(
+        "%(side)s says it bid too: only one team wins the auction. If theirs is wrong, the "
+        "host can correct it.",
+        **a,
+    ),
+    "neither_bid": lambda a: _(
+        "%(side)s says the other team bid too: one of you did. If theirs is wrong, the host "
+        "can correct it.",
+        **a,
+    ),
+    "bids_differ": lambda a: _(
+        "%(side)s entered a bid of %(bid)d and you %(own)d: it is one bid. If theirs is "
+        "wrong, the host can correct it.",
+        **a,
+    ),
+    "doubling_differs": lambda a: _(
+        "%(side)s entered the doubling otherwise: it is one contract. If theirs is wrong, the "
+        "host can correct it.",
+        **a,
+    ),
+    "bid_agreement": lambda a: _("The teams disagree on who bid, the bid or the doubling"),
+    "hand_results": lambda a: _("%(first)d and %(second)d can't both come from one hand", **a),
     "answered": _answered,
     "counted": _counted,
     "ticked": _ticked,

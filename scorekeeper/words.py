@@ -45,6 +45,12 @@ def why(won: Won | None) -> str:
     if won.rule is WinRule.EARLY_VICTORY:
         # NOTE: Why a match was won: one side scored every card point of a hand (Pastura).
         return _("Early victory")
+    if won.rule is WinRule.NAPOLEONE:
+        # NOTE: Why a match of Scopa was won: one side took all ten coins (denari) in a hand.
+        return _("All ten denari: Napoleone")
+    if won.rule is WinRule.CAPPOTTO:
+        # NOTE: Why a match of Scopa was won: 7 points while the other sides had none.
+        return _("Seven to nothing: cappotto")
     if won.rule is WinRule.REACHED_FIRST:
         # NOTE: Why a match was won: the one side that reached the target.
         return _("Reached %(target)d first", target=target)

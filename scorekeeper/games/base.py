@@ -269,6 +269,10 @@ class WinRule(StrEnum):
 
     # Pastura: one side took every card point of a hand.
     EARLY_VICTORY = "early_victory"
+    # Scopa with the table rule: one side took all ten denari in a hand (Napoleone).
+    NAPOLEONE = "napoleone"
+    # Scopa with the table rule: 7 points while no other side has one (cappotto).
+    CAPPOTTO = "cappotto"
     # The one side that reached the target (target).
     REACHED_FIRST = "reached_first"
     # The highest of several sides that reached the target in the same hand (target, sides).
