@@ -4,7 +4,6 @@ bid and the tricks the bidders took, played to 41."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
 
 from .base import (
     CalcField,
@@ -78,7 +77,6 @@ def defenders_score(bid: int, bidders_tricks: int, always: bool) -> int:
     return own if failed or always else 0
 
 
-@cache
 def possible_hands(doubling: bool, always: bool) -> frozenset[tuple[int, int]]:
     """Every (bidders, other team) pair of points one hand can give under the table's rules."""
     multipliers = MULTIPLIERS if doubling else (1,)
@@ -88,6 +86,14 @@ def possible_hands(doubling: bool, always: bool) -> frozenset[tuple[int, int]]:
         for tricks in range(TRICKS + 1)
         for mult in multipliers
     )
+
+
+# Made once: every check of a plain entry asks for its table's set.
+POSSIBLE = {
+    (doubling, always): possible_hands(doubling, always)
+    for doubling in (False, True)
+    for always in (False, True)
+}
 
 
 class Tarneeb(PointsGame):
@@ -199,9 +205,9 @@ class Tarneeb(PointsGame):
 
     def possible(self, table: Table) -> frozenset[tuple[int, int]]:
         """Every (bidders, other team) pair of points a hand can give at this table."""
-        return possible_hands(
+        return POSSIBLE[
             self.choice(table, "doubling") == "on", self.choice(table, "defenders") == ALWAYS
-        )
+        ]
 
     def hand_fits(self, table: Table, first: int, second: int) -> bool:
         """Whether two teams' points can be one hand's, either team having bid."""
