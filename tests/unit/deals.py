@@ -24,7 +24,8 @@ def deals(sides: int) -> st.SearchStrategy[list[Pile]]:
 
     def piles(owners: Sequence[int]) -> list[Pile]:
         return [
-            [card for card, owner in zip(PACK, owners) if owner == side] for side in range(sides)
+            [card for card, owner in zip(PACK, owners, strict=True) if owner == side]
+            for side in range(sides)
         ]
 
     return st.lists(st.integers(0, sides - 1), min_size=len(PACK), max_size=len(PACK)).map(piles)
