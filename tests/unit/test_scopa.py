@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from scorekeeper.games import CountError, EntryFacts, PlayOn, Problem, Term, Tie, WinRule, Won
 from scorekeeper.games.forty import PRIMIERA_VALUES, primiera
 from scorekeeper.games.scopa import SCOPA_GAME as SCOPA
+from scorekeeper.words import why
 
 from .deals import SOUTH, VALUES, counts_of, deals, most, primiera_of, ties
 from .helpers import counted_by, lines_of, plain, table_for
@@ -136,6 +137,7 @@ def test_s5_napoleone_wins_at_the_end_of_the_hand() -> None:
         table, [[plain(0), plain(9)], [entry(table, **ALL_DENARI), entry(table, **other)]]
     )
     assert (state.winner, state.reason) == (0, Won(WinRule.NAPOLEONE))
+    assert why(state.reason) == "All ten denari: Napoleone"
 
 
 def test_s5_without_napoleone_all_denari_just_score() -> None:
@@ -161,6 +163,7 @@ def test_s7_cappotto(cappotto, winner) -> None:
     assert state.winner == winner
     if winner is not None:
         assert state.reason == Won(WinRule.CAPPOTTO)
+        assert why(state.reason) == "Seven to nothing: cappotto"
 
 
 def test_cappotto_needs_the_others_at_nothing() -> None:
