@@ -286,6 +286,21 @@ TERMS: dict[str, Wording] = {
     "rule.napoleone": lambda a: _("All ten denari win the match (Napoleone)"),
     "rule.re_bello": lambda a: _("Re bello: the king of denari scores 1"),
     "rule.cappotto": lambda a: _("Cappotto: 7 to nothing wins the match"),
+    # NOTE: A table rule of Escoba and Scopa: what happens when several sides pass the target
+    # in the same hand.
+    "rule.count_to_target": lambda a: _("Several past the target in one hand"),
+    "rule.count_to_target.off": lambda a: _("The higher total wins; level, play on"),
+    # NOTE: The hand's points are added line by line in this order; the first side to reach
+    # the target wins.
+    "rule.count_to_target.escobas_cards": lambda a: _(
+        "The first there counting escobas, cards, oros, velo, setenta"
+    ),
+    "rule.count_to_target.escobas_oros": lambda a: _(
+        "The first there counting escobas, oros, velo, setenta, cards"
+    ),
+    "rule.count_to_target.parlett": lambda a: _(
+        "The first there counting cards, denari, settebello, primiera, scope"
+    ),
     "hint.forty.alone": lambda a: _("Alone: 1 point; nobody scores a tie"),
     "hint.escoba.cards": lambda a: _("21 or more is the most (1); 20 is a tie"),
     "hint.escoba.oros": lambda a: _("6 or more is the most (1); 5 is a tie"),

@@ -51,6 +51,10 @@ def why(won: Won | None) -> str:
     if won.rule is WinRule.CAPPOTTO:
         # NOTE: Why a match of Scopa was won: 7 points while the other sides had none.
         return _("Seven to nothing: cappotto")
+    if won.rule is WinRule.COUNTED_FIRST:
+        # NOTE: Why a match of Escoba or Scopa was won: several sides passed the target in the
+        # last hand, and counting its points line by line took this one there first.
+        return _("First to %(target)d counting the last hand", target=target)
     if won.rule is WinRule.REACHED_FIRST:
         # NOTE: Why a match was won: the one side that reached the target.
         return _("Reached %(target)d first", target=target)

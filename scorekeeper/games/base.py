@@ -273,6 +273,9 @@ class WinRule(StrEnum):
     NAPOLEONE = "napoleone"
     # Scopa with the table rule: 7 points while no other side has one (cappotto).
     CAPPOTTO = "cappotto"
+    # Escoba and Scopa with the table rule: several sides reached the target in one hand, and
+    # its lines counted in the agreed order took this one there first (target).
+    COUNTED_FIRST = "counted_first"
     # The one side that reached the target (target).
     REACHED_FIRST = "reached_first"
     # The highest of several sides that reached the target in the same hand (target, sides).

@@ -52,6 +52,24 @@ SEVENS_RULE, CASCADE, PRIMERA = "sevens", "cascade", "primera"
 BONUS_CARDS = 31
 # The cascade's order when the sevens are level: sixes, then aces, then fives.
 CASCADE_KEYS = ("sevens", "sixes", "aces", "fives")
+# docs/rules/escoba.md, "Table rules": the orders a table counts a hand in to see who reached
+# the target first (the 7 of oros's step holds the all-four-sevens bonus that replaces it).
+COUNT_ORDERS = {
+    "escobas_cards": (
+        ("escobas",),
+        ("most_cards",),
+        ("most_coins",),
+        ("seven_coins", "all_sevens"),
+        ("setenta",),
+    ),
+    "escobas_oros": (
+        ("escobas",),
+        ("most_coins",),
+        ("seven_coins", "all_sevens"),
+        ("setenta",),
+        ("most_cards",),
+    ),
+}
 # The opening table's escobas (a 15 is one, a 30 two) are counted with the side's escobas.
 OPENING_ESCOBAS = 2
 OROS, SEVENS_WORD, VELO = Term("oros"), Term("sevens"), Term("velo")
@@ -135,6 +153,16 @@ class Escoba(FortyCardGame):
             ),
             default="dealer",
         ),
+        TableRule(
+            "count_to_target",
+            Term("rule.count_to_target"),
+            (
+                ("off", Term("rule.count_to_target.off")),
+                ("escobas_cards", Term("rule.count_to_target.escobas_cards")),
+                ("escobas_oros", Term("rule.count_to_target.escobas_oros")),
+            ),
+            default="off",
+        ),
     )
     expected = (
         Expected("cards", CARDS, DECK),
@@ -142,6 +170,10 @@ class Escoba(FortyCardGame):
         Expected("sevens", SEVENS_WORD, SEVENS),
         Expected("seven_coins", VELO, 1, single=True),
     )
+
+    def count_order(self, table: Table) -> tuple[tuple[str, ...], ...]:
+        """The table's order for counting a hand to the target, if it counts one."""
+        return COUNT_ORDERS.get(self.choice(table, "count_to_target"), ())
 
     def accepts_target(self, target: int) -> bool:
         """21, 15, or any target the table agrees (docs/rules/escoba.md, "Target and

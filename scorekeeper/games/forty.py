@@ -15,6 +15,7 @@ from typing import Any
 
 from .base import (
     CalcField,
+    Calculation,
     Conflict,
     EntryFacts,
     HandFacts,
@@ -22,9 +23,11 @@ from .base import (
     Problem,
     Table,
     Term,
+    WinRule,
+    Won,
 )
 from .calculator import MOST_ALONE, MOST_CARDS_CHOICES, MOST_NO, MOST_TIED, require
-from .game import PointsGame, every_side
+from .game import Outcome, PointsGame, every_side
 from .hand_checks import Expected, both_said, cross_check, most_cards_problems, over_the_pack
 
 # docs/rules/escoba.md and scopa.md, "Table": the 40-card Spanish or Italian pack, four suits
@@ -178,6 +181,64 @@ class FortyCardGame(PointsGame):
     seven_coins_word: Term
     # The sweeps' count key ("escobas", "scope").
     sweeps_key: str
+
+    def count_order(self, table: Table) -> tuple[tuple[str, ...], ...]:
+        """The order a table counts a hand's lines in to see who reached the target first
+        (each step a breakdown line's keys); empty: the table doesn't, the higher total wins."""
+        return ()
+
+    def hand_outcome(
+        self,
+        table: Table,
+        cells: Sequence[EntryFacts],
+        points: Sequence[int],
+        breakdowns: Sequence[Calculation | None],
+    ) -> Outcome:
+        """The hand's points, with its breakdowns for a count to the target."""
+        outcome = super().hand_outcome(table, cells, points, breakdowns)
+        return outcome._replace(breakdowns=tuple(breakdowns))
+
+    def match_winner(
+        self, table: Table, totals: Sequence[int], outcome: Outcome
+    ) -> tuple[int, Won] | None:
+        """Only after a complete hand: a side at the target wins; several, the higher; level,
+        play on. With the table's count to the target, several sides that reached it in the
+        same hand are settled by counting its lines in the agreed order."""
+        counted = self.counted_first(table, totals, outcome)
+        if counted is not None:
+            return counted, Won(WinRule.COUNTED_FIRST, target=table.target)
+        return super().match_winner(table, totals, outcome)
+
+    def counted_first(self, table: Table, totals: Sequence[int], outcome: Outcome) -> int | None:
+        """The side the count to the target names (None: the table doesn't count, or the count
+        can't say: a plain total, or sides that reach it on the same line)."""
+        order = self.count_order(table)
+        if not order or not outcome.breakdowns or None in outcome.breakdowns:
+            return None
+        before = [total - added for total, added in zip(totals, outcome.adds, strict=True)]
+        crossed = [
+            side for side, total in enumerate(totals) if total >= table.target > before[side]
+        ]
+        if len(crossed) < 2:
+            return None
+        # docs/rules/escoba.md, "Table rules": the lines in the agreed order; lines the order
+        # doesn't name (Napola, Re bello) come last, together.
+        named = {key for step in order for key in step}
+        rest = tuple(
+            {row.key for worked in outcome.breakdowns if worked for row in worked.lines} - named
+        )
+        running = list(before)
+        for step in (*order, rest):
+            for side, worked in enumerate(outcome.breakdowns):
+                running[side] += (
+                    sum(row.points for row in worked.lines if row.key in step) if worked else 0
+                )
+            reached = [side for side in crossed if running[side] >= table.target]
+            if len(reached) == 1:
+                return reached[0]
+            if reached:
+                return None
+        return None
 
     def expected_for(self, table: Table) -> tuple[Expected, ...]:
         """What a hand's calculator entries add up to at this table."""

@@ -53,6 +53,9 @@ class Outcome(NamedTuple):
     early_victory: int | None = None
     # How many complete hands the sheet holds with this one (the loop fills it in).
     played: int = 0
+    # The hand's breakdowns, where a win rule reads them line by line (Escoba's and Scopa's
+    # count to the target); empty where none does.
+    breakdowns: tuple[Calculation | None, ...] = ()
 
 
 def every_side(hand: HandFacts, sides: int) -> list[EntryFacts | None]:

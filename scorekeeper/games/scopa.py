@@ -48,13 +48,16 @@ from .forty import (
     require_coins_and_sevens,
     took,
 )
-from .game import Outcome, first_over_target
+from .game import Outcome
 from .hand_checks import Expected
 
 # docs/rules/scopa.md, "Napola": the ace, 2 and 3 of denari score 3, and each denaro that
 # carries the run on one more; capped at 6 where the table says so.
 NAPOLA_LEAST, NAPOLA_CAP = 3, 6
 RUN, TO_SIX = "run", "to_six"
+# docs/rules/scopa.md, "Table rules": Parlett's count of the last hand when several sides pass
+# the target in it.
+PARLETT_ORDER = (("most_cards",), ("most_coins",), ("seven_coins",), ("primiera",), ("scope",))
 # docs/rules/scopa.md, "Table rules": cappotto, 7 points while every other side has none.
 CAPPOTTO = 7
 DENARI, SETTEBELLO, SCOPE = Term("denari"), Term("settebello"), Term("scope")
@@ -121,12 +124,25 @@ class Scopa(FortyCardGame):
         TableRule("napoleone", Term("rule.napoleone"), on_off, default="off"),
         TableRule("re_bello", Term("rule.re_bello"), on_off, default="off"),
         TableRule("cappotto", Term("rule.cappotto"), on_off, default="off"),
+        TableRule(
+            "count_to_target",
+            Term("rule.count_to_target"),
+            (
+                ("off", Term("rule.count_to_target.off")),
+                ("parlett", Term("rule.count_to_target.parlett")),
+            ),
+            default="off",
+        ),
     )
     expected = (
         Expected("cards", CARDS, DECK),
         Expected("coins", DENARI, COINS),
         Expected("seven_coins", SETTEBELLO, 1, single=True),
     )
+
+    def count_order(self, table: Table) -> tuple[tuple[str, ...], ...]:
+        """Parlett's order for counting the last hand, where the table plays it."""
+        return PARLETT_ORDER if self.choice(table, "count_to_target") == "parlett" else ()
 
     def expected_for(self, table: Table) -> tuple[Expected, ...]:
         """With Re Bello, one side holds the king of denari too."""
@@ -284,7 +300,7 @@ class Scopa(FortyCardGame):
         play on), else with the table rule a cappotto: 7 while no other side has a point."""
         if outcome.early_victory is not None:
             return outcome.early_victory, Won(WinRule.NAPOLEONE)
-        found = first_over_target(totals, table.target)
+        found = super().match_winner(table, totals, outcome)
         if found is not None or self.choice(table, "cappotto") != "on":
             return found
         leaders = [side for side, total in enumerate(totals) if total >= CAPPOTTO]

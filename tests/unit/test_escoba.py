@@ -186,6 +186,36 @@ def test_e8_level_over_the_target_plays_on() -> None:
     assert (state.winner, state.reason) == (1, Won(WinRule.HIGHEST_OVER, target=21, sides=2))
 
 
+# E8's hand by calculator: A oros, the velo and an escoba (3); B cards, the setenta and two
+# escobas (4).
+E8_A = {"cards": 19, "coins": 6, "sevens": 1, "seven_coins": 1, "escobas": 1}
+E8_B = {"cards": 21, "coins": 4, "sevens": 3, "escobas": 2}
+
+
+@pytest.mark.parametrize(
+    ("order", "winner", "reason"),
+    [
+        # Escobas take both to 20; the cards take B to 21 first.
+        ("escobas_cards", 1, Won(WinRule.COUNTED_FIRST, target=21)),
+        # playjoy's order: the oros take A to 21 first.
+        ("escobas_oros", 0, Won(WinRule.COUNTED_FIRST, target=21)),
+        ("off", None, None),
+    ],
+)
+def test_e8_first_to_the_target_while_counting(order, winner, reason) -> None:
+    table = tbl(target=21, count_to_target=order)
+    state = ESCOBA.state(table, [[plain(19), plain(18)], hand_of(table, E8_A, E8_B)])
+    assert state.totals == (22, 22)
+    assert (state.winner, state.reason) == (winner, reason)
+
+
+def test_counting_to_the_target_needs_every_side_by_calculator() -> None:
+    table = tbl(target=21, count_to_target="escobas_cards")
+    hand = [entry(table, **E8_A), plain(4)]
+    state = ESCOBA.state(table, [[plain(19), plain(18)], hand])
+    assert (state.winner, state.totals) == (None, (22, 22))
+
+
 def test_the_winner_is_named_only_after_a_hand_is_complete() -> None:
     state = ESCOBA.state(tbl(), [[plain(25)]])
     assert state.winner is None

@@ -157,6 +157,19 @@ def test_s6_level_over_the_target_plays_on() -> None:
     assert state.play_on == PlayOn(Tie.LEVEL_PAST_TARGET, (0, 1), total=12, target=11)
 
 
+def test_s6_parletts_count_of_the_last_hand() -> None:
+    # Cards take A to 10; the denari take B to 11 first.
+    table = tbl(count_to_target="parlett")
+    a = {"cards": 22, "coins": 5, "seven_coins": 1, **best(7, 5, 5, 5), "scope": 1}
+    b = {"cards": 18, "coins": 5, **best(6, 7, 7, 7), "primiera": 1}
+    b["coins"] = 6
+    a["coins"] = 4
+    state = SCOPA.state(table, [[plain(9), plain(10)], [entry(table, **a), entry(table, **b)]])
+    assert state.hands[1].points == (3, 2)
+    assert (state.winner, state.reason) == (1, Won(WinRule.COUNTED_FIRST, target=11))
+    assert why(state.reason) == "First to 11 counting the last hand"
+
+
 @pytest.mark.parametrize(("cappotto", "winner"), [("on", 0), ("off", None)])
 def test_s7_cappotto(cappotto, winner) -> None:
     state = SCOPA.state(tbl(cappotto=cappotto), [[plain(7), plain(0)]])
