@@ -626,6 +626,9 @@ PROBLEMS: dict[str, Wording] = {
     # NOTE: %(card)s is the 7 of coins by its name ("7 of oros (velo)", "Settebello").
     "seven_coins_is_a_coin": lambda a: _("%(card)s: count it with your coins too.", **a),
     "seven_coins_is_a_seven": lambda a: _("%(card)s: count it with your sevens too.", **a),
+    # NOTE: %(card)s is the 7 of coins by its name ("7 of oros (velo)", "Settebello").
+    "all_coins_hold": lambda a: _("All ten coins hold the %(card)s: tick it too.", **a),
+    "all_sevens_hold": lambda a: _("All four sevens hold the %(card)s: tick it too.", **a),
     "escobas_need_cards": lambda a: ngettext(
         "%(num)d escoba takes at least %(least)d cards, but the cards captured say %(cards)d.",
         "%(num)d escobas take at least %(least)d cards, but the cards captured say %(cards)d.",

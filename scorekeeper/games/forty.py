@@ -129,6 +129,19 @@ def require_coins_and_sevens(values: Mapping[str, int], seven_coins: Label) -> N
         require(coins >= 1, "coins", Problem.of("seven_coins_is_a_coin", card=seven_coins))
         if "sevens" in values:
             require(sevens >= 1, "sevens", Problem.of("seven_coins_is_a_seven", card=seven_coins))
+    # All ten coins, or all four sevens, hold the 7 of coins.
+    if coins == COINS:
+        require(
+            values["seven_coins"] == 1,
+            "seven_coins",
+            Problem.of("all_coins_hold", card=seven_coins),
+        )
+    if sevens == SEVENS:
+        require(
+            values["seven_coins"] == 1,
+            "seven_coins",
+            Problem.of("all_sevens_hold", card=seven_coins),
+        )
     least = coins + sevens - (values["seven_coins"] if "sevens" in values else 0)
     require(least <= cards, "cards", Problem.of("scoring_cards_over", num=least, cards=cards))
 

@@ -275,9 +275,9 @@ def test_the_winner_is_named_only_after_a_hand_is_complete() -> None:
         (
             "2",
             {"bonus": "on"},
-            {"cards": 10, "coins": 10},
+            {"cards": 10, "coins": 10, "sevens": 1, "seven_coins": 1},
             ("most_coins", Term("bonus.oros"), 10, 2),
-            2,
+            3,
         ),
         ("3", {}, {"cards": 15, "most_cards": 1}, ("most_cards", Term("most_cards"), 15, 1), 1),
         ("3", {}, {"cards": 15, "most_cards": 2}, None, 0),
@@ -381,6 +381,19 @@ def test_impossible_counts_name_the_field_and_why(rules, counts, field, reason) 
     with pytest.raises(CountError) as raised:
         ESCOBA.calculate(tbl(**rules), counts)
     assert (raised.value.field, raised.value.reason) == (field, reason)
+
+
+@pytest.mark.parametrize(
+    ("counts", "code"),
+    [
+        ({"cards": 10, "coins": 10, "sevens": 1}, "all_coins_hold"),
+        ({"cards": 10, "coins": 1, "sevens": 4}, "all_sevens_hold"),
+    ],
+)
+def test_all_oros_or_all_sevens_hold_the_velo(counts, code) -> None:
+    with pytest.raises(CountError) as raised:
+        ESCOBA.calculate(tbl(), counts)
+    assert (raised.value.field, raised.value.reason) == ("seven_coins", Problem.of(code, card=VELO))
 
 
 def test_the_seven_of_oros_with_a_wrong_best_card_is_refused() -> None:
