@@ -5,9 +5,11 @@ match's page, anything else on a page of its own."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from flask import Flask, make_response, render_template
+from flask.sansio.app import App
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import ngettext
@@ -54,30 +56,29 @@ class Refusal(Exception):
         return str(self._words)
 
 
+# The page a refusal at a match is shown on: the match page, drawn by the blueprint that draws
+# it, which gives it here as it is registered (show_refusals_on), so this module imports none.
+RefusalPage = Callable[[Refusal], ResponseReturnValue]
+REFUSAL_PAGE = "scorekeeper.refusal_page"
+
+
+def show_refusals_on(app: App, page: RefusalPage) -> None:
+    """Show the app's refusals at a match on the page this draws (the match page)."""
+    app.extensions[REFUSAL_PAGE] = page
+
+
 def register(app: Flask) -> None:
     """Attach the error pages to the app."""
 
     @app.errorhandler(Refusal)
     def refused(refusal: Refusal) -> ResponseReturnValue:
         """Show a refusal on the match page the phone was on, so it can carry on from there."""
-        # Imported here: the match page's module takes its actions' refusals from this one.
-        from scorekeeper.matches import read_match
-        from scorekeeper.sheet.routes import render_match
-
         figures.refused("action")
-        if refusal.match is None:
+        page: RefusalPage | None = app.extensions.get(REFUSAL_PAGE)
+        if refusal.match is None or page is None:
             return render_template("error.html", message=refusal.message), refusal.status
         try:
-            # The match as stored now: a refusal under a write's lock carries the match as the
-            # lock read it, with a version its rollback took back.
-            match = read_match(refusal.match.code)
-            assert match is not None  # a match is never deleted
-            return render_match(
-                match,
-                error=refusal.message,
-                status=refusal.status,
-                given_back=refusal.given_back,
-            )
+            return page(refusal)
         except OperationalError as error:
             # The connection dropped while the page was read: nothing was saved either way,
             # and "try again" brings the refusal back with its page (database_unreachable).

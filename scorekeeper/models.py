@@ -301,9 +301,11 @@ class Entry(Model):
     side_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("side.id", ondelete="CASCADE"))
     points: so.Mapped[int]
     counts: so.Mapped[dict[str, int] | None] = so.mapped_column(sa.JSON)
-    even_split: so.Mapped[bool] = so.mapped_column(default=False)
-    last_trick: so.Mapped[bool] = so.mapped_column(default=False)
-    black_hand: so.Mapped[bool] = so.mapped_column(default=False)
+    # The keys of the ticks its game declares that the side ticked (games.Tick): a list, so a
+    # game that declares a new tick needs no new column.
+    ticks: so.Mapped[list[str]] = so.mapped_column(
+        sa.JSON, default=list, server_default=sa.text("'[]'")
+    )
     entered_by: so.Mapped[str] = so.mapped_column(sa.String(64))
     entered_at: so.Mapped[datetime] = so.mapped_column(default=utcnow)
     # Goes up with every change, so a correction made from a stale page is caught.

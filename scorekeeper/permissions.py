@@ -132,7 +132,7 @@ class Action(Enum):
     WATCH = "watch"
     ENTER = "enter"
     FILL = "fill"
-    LAST_TRICK = "last_trick"
+    SETTLE = "settle"
     END = "end"
     CORRECT = "correct"
     RELEASE = "release"
@@ -341,8 +341,8 @@ def refusal(
     action's rule (RULES).
 
     `side` is the column an entry goes into, or the side a phone claims; `among` the ids of
-    the sides tied on a Brisca round, whose phones (and the host) may say who took the last
-    trick; `to` the seat at this match the host role would go to.
+    the sides tied on a hand that waits for its settling tick, whose phones (and the host) may
+    say who settles it; `to` the seat at this match the host role would go to.
     """
     return RULES[action](viewer, About(side, among, to))
 
@@ -478,16 +478,15 @@ def _fill(viewer: Viewer, about: About) -> Refusal | None:
     return None
 
 
-def _last_trick(viewer: Viewer, about: About) -> Refusal | None:
-    """Who took a tied Brisca round's last trick: a phone of a side in the tie, or the host."""
+def _settle(viewer: Viewer, about: About) -> Refusal | None:
+    """Who settles a hand tied on its game's settling tick (Brisca: who took the last trick):
+    a phone of a side in the tie, or the host."""
     match = viewer.match
     if refused := _settled(match):
         return refused
     if viewer.is_host or (viewer.side is not None and viewer.side.id in about.among):
         return None
-    return Refusal(
-        _l("Only a side in the tie (or the host) can say who took the last trick."), match=match
-    )
+    return Refusal(_l("Only a side in the tie (or the host) can say who settles it."), match=match)
 
 
 def _end(viewer: Viewer, about: About) -> Refusal | None:
@@ -609,7 +608,7 @@ RULES: dict[Action, Rule] = {
     Action.WATCH: _watch,
     Action.ENTER: _enter,
     Action.FILL: _fill,
-    Action.LAST_TRICK: _last_trick,
+    Action.SETTLE: _settle,
     Action.END: _end,
     Action.CORRECT: _host_tool,
     Action.RELEASE: _host_tool,

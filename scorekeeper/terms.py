@@ -348,11 +348,35 @@ TERMS: dict[str, Wording] = {
     "tarneeb.set": lambda a: _("Their bid of %(bid)d failed: our tricks", **a),
     "tarneeb.set_13": lambda a: _("Their bid of 13 failed: twice our tricks"),
     "tarneeb.defended": lambda a: _("Their bid of %(bid)d made", **a),
-    # The ticks a refusal quotes (the entry forms' labels).
+    # The ticks (games.Tick): as the forms ask them, as a refusal quotes them, and as a cell
+    # and the key under the sheet note them.
+    "tick.split.label": lambda a: _("Cards split evenly (26–26): nobody took the majority"),
     "tick.split": lambda a: _("Cards split evenly (26–26)"),
+    # NOTE: what a cell carries, in a sentence ("A plain total, cards split evenly.") and in
+    # the key to the sheet's marks.
+    "tick.split.noted": lambda a: _("cards split evenly"),
+    "tick.tied.label": lambda a: _("Tied for most cards: nobody took the majority"),
     "tick.tied": lambda a: _("Tied for most cards"),
+    # NOTE: as "cards split evenly", with three players: two or three tied for the most cards.
+    "tick.tied.noted": lambda a: _("tied for most cards"),
+    "tick.black_hand.label": lambda a: _("Black hand: we held Ace, Three and King of trumps"),
     "tick.black_hand": lambda a: _("Black hand"),
+    "tick.black_hand.noted": lambda a: _("black hand"),
     "tick.last_trick": lambda a: _("Took the last trick"),
+    "tick.last_trick.noted": lambda a: _("took the last trick"),
+    # A hand whose tie waits for its settling tick (Game.settles), by the tick's key.
+    # NOTE: Brisca: a round tied at the top; %(number)s is the round's number.
+    "tie.last_trick.asked": lambda a: _("Round %(number)s is tied. Who took the last trick?", **a),
+    # NOTE: Brisca: a round tied at the top; %(number)s is the round's number.
+    "tie.last_trick.first": lambda a: _(
+        "Round %(number)s is tied: say who took the last trick first.", **a
+    ),
+    # NOTE: Brisca: "Round 2: Ana took the last trick." %(side)s is a side's name.
+    "tie.last_trick.said": lambda a: _("Round %(number)s: %(side)s took the last trick.", **a),
+    # NOTE: Brisca: %(number)s is a round's number.
+    "tie.last_trick.stale": lambda a: _(
+        "Round %(number)s isn't waiting for the last trick: look at the sheet again.", **a
+    ),
     # A phone's record (Game.feats).
     # NOTE: a phone's record: how many hands its side took Basra's majority (most cards).
     "majorities": lambda a: _("Majorities taken"),

@@ -3,8 +3,8 @@
 Written from docs/rules/ (each game's "Table", "Target and winning", "Calculator", Basra's
 "Carry-over") and never from the app's own code: the stateful test (test_tables_played)
 holds the sheet a phone is shown (its JSON export) against it. A hand here is the export's
-"hands" item: {"number", "complete", "cells": [{"side", "points", "counts", "even_split",
-"last_trick", "black_hand"}]}.
+"hands" item: {"number", "complete", "cells": [{"side", "points", "counts", "ticks"}]}, its
+ticks the keys of those its side ticked ("even_split", "last_trick", "black_hand").
 """
 
 from __future__ import annotations
@@ -67,6 +67,11 @@ def cells_of(hand: Mapping[str, Any], sides: int) -> list[dict[str, Any] | None]
     return cells
 
 
+def ticked(cell: Mapping[str, Any], key: str) -> bool:
+    """Whether a cell carries the tick with this key."""
+    return key in (cell.get("ticks") or ())
+
+
 def counts_of(cell: Mapping[str, Any] | None) -> dict[str, int] | None:
     """A cell's calculator counts (None: a plain total)."""
     return None if cell is None or cell["counts"] is None else dict(cell["counts"])
@@ -115,7 +120,7 @@ def calculated(table: Table, counts: Mapping[str, int], held: int = 0) -> int:
 def says_tie(table: Table, cell: Mapping[str, Any]) -> bool:
     """Whether a Basra cell says nobody took the majority this hand."""
     counts = counts_of(cell)
-    if cell["even_split"]:
+    if ticked(cell, "even_split"):
         return True
     if counts is None:
         return False
@@ -150,7 +155,7 @@ def held_into(table: Table, hands: Sequence[Mapping[str, Any]]) -> list[int]:
 def round_taker(table: Table, cells: Sequence[Mapping[str, Any]]) -> tuple[int | None, bool]:
     """Who took a complete Brisca round, and whether it waits for who took the last trick."""
     if table.rule("black_hand", "off") == "on":
-        black = [at for at, cell in enumerate(cells) if cell["black_hand"]]
+        black = [at for at, cell in enumerate(cells) if ticked(cell, "black_hand")]
         if len(black) == 1:
             return black[0], False
         if black:
@@ -160,7 +165,7 @@ def round_taker(table: Table, cells: Sequence[Mapping[str, Any]]) -> tuple[int |
     top = [at for at, got in enumerate(points) if got == max(points)]
     if len(top) == 1:
         return top[0], False
-    last = [at for at in top if cells[at]["last_trick"]]
+    last = [at for at in top if ticked(cells[at], "last_trick")]
     if len(last) == 1:
         return last[0], False
     return None, True
@@ -288,9 +293,12 @@ def contradictions(table: Table, hand: Mapping[str, Any]) -> list[str]:
         if got > most:
             found.append(f"{key} come to {got}, past the pack's {most}")
     if table.game == "brisca":
-        if table.rule("black_hand", "off") == "on" and sum(c["black_hand"] for c in cells) > 1:
+        if (
+            table.rule("black_hand", "off") == "on"
+            and sum(ticked(c, "black_hand") for c in cells) > 1
+        ):
             found.append("two black hands")
-        if sum(c["last_trick"] for c in cells) > 1:
+        if sum(ticked(c, "last_trick") for c in cells) > 1:
             found.append("two sides took the last trick")
     return found
 
@@ -304,9 +312,11 @@ def flags(table: Table, hand: Mapping[str, Any]) -> bool:
     every = all(c is not None for c in counted)
     if table.game == "brisca":
         black = (
-            sum(c["black_hand"] for c in cells) if table.rule("black_hand", "off") == "on" else 0
+            sum(ticked(c, "black_hand") for c in cells)
+            if table.rule("black_hand", "off") == "on"
+            else 0
         )
-        if black > 1 or sum(c["last_trick"] for c in cells) > 1:
+        if black > 1 or sum(ticked(c, "last_trick") for c in cells) > 1:
             return True
         if black:
             # A black hand ends the round before every card is won.

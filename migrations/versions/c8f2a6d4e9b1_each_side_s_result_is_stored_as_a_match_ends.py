@@ -49,7 +49,7 @@ def _fill(side_result: sa.Table) -> None:
     # revision's columns only, so a later change to the models leaves this migration working.
     from scorekeeper.models import Match, Side
     from scorekeeper.scoresheet.record import results_of
-    from scorekeeper.scoresheet.sheet import read_hands, work_out
+    from scorekeeper.scoresheet.sheet import work_out
 
     connection = op.get_bind()
     old = sa.MetaData()
@@ -81,7 +81,7 @@ def _fill(side_result: sa.Table) -> None:
             sides.setdefault(row.match_id, []).append(
                 Side(id=row.id, position=row.position, name=row.name, players=row.players)
             )
-        hands = read_hands(ids, connection)
+        hands = _read_hands(ids, connection)
         stored = []
         for row in rows:
             # A match as the rules read it, never added to a session.
@@ -99,6 +99,49 @@ def _fill(side_result: sa.Table) -> None:
                 stored.append({c.name: getattr(result, c.name) for c in side_result.columns})
         if stored:
             op.bulk_insert(side_result, stored)
+
+
+def _read_hands(ids, connection):
+    """The started hands of these matches with their entries, as the rules read them, from
+    this revision's columns: a cell's ticks were then a column each (0b7d3e9a5c21 made them
+    one list)."""
+    from scorekeeper.games import EntryFacts
+    from scorekeeper.scoresheet.sheet import StoredEntry, StoredHand
+
+    old = sa.MetaData()
+    hand = sa.Table("hand", old, autoload_with=connection)
+    entry = sa.Table("entry", old, autoload_with=connection)
+    ticks = ("even_split", "last_trick", "black_hand")
+    rows = connection.execute(
+        sa.select(
+            hand.c.match_id,
+            hand.c.id,
+            hand.c.number,
+            entry.c.id.label("entry_id"),
+            entry.c.side_id,
+            entry.c.revision,
+            entry.c.points,
+            entry.c.counts,
+            *(entry.c[tick] for tick in ticks),
+        )
+        .outerjoin(entry, entry.c.hand_id == hand.c.id)
+        .where(hand.c.match_id.in_(ids))
+        .order_by(hand.c.match_id, hand.c.number)
+    ).all()
+    read = {match_id: {} for match_id in ids}
+    for row in rows:
+        cells = read[row.match_id].setdefault((row.number, row.id), [])
+        if row.entry_id is not None:
+            ticked = frozenset(tick for tick in ticks if getattr(row, tick))
+            facts = EntryFacts(row.points, row.counts, ticked)
+            cells.append(StoredEntry(row.entry_id, row.side_id, row.revision, facts))
+    return {
+        match_id: tuple(
+            StoredHand(id=hand_id, number=number, entries=tuple(cells))
+            for (number, hand_id), cells in sorted(hands.items())
+        )
+        for match_id, hands in read.items()
+    }
 
 
 def downgrade():

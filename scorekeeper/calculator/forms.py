@@ -96,13 +96,22 @@ def calculator_form(game: Game, table: Table, *args: object, **kwargs: object) -
             validators=[Optional(), NumberRange(min=0, max=10**9, message=RELOAD)]
         )
         reason = reason_field()
-        black_hand = BooleanField(_l("Black hand: we held Ace, Three and King of trumps"))
 
     for calc in calc_fields:
         setattr(CalculatorForm, f"n_{calc.key}", _field_for(calc))
+    # The ticks the counts cannot say (Brisca's black hand), by their keys, as on the entry form.
+    ticks = game.calculator_ticks(table)
+    for tick in ticks:
+        setattr(CalculatorForm, tick.key, BooleanField(tick.label))
     form = CalculatorForm(*args, **kwargs)
     form.calc_fields = calc_fields
+    form.ticks = ticks
     return form
+
+
+def ticked_on(form: FlaskForm) -> frozenset[str]:
+    """The keys of the ticks ticked on a calculator form."""
+    return frozenset(tick.key for tick in form.ticks if form[tick.key].data)
 
 
 def counts_of(form: FlaskForm) -> dict[str, int]:

@@ -7,7 +7,7 @@ from flask.typing import ResponseReturnValue
 from flask_wtf import FlaskForm
 
 from scorekeeper import figures
-from scorekeeper.calculator.forms import calculator_form, counts_of, fill
+from scorekeeper.calculator.forms import calculator_form, counts_of, fill, ticked_on
 from scorekeeper.errors import Refusal
 from scorekeeper.forms import post_of
 from scorekeeper.games import Calculation, Conflict, CountError, EntryFacts
@@ -39,7 +39,7 @@ def _drawn_for(filling: bool, correcting: bool) -> Action:
 
 def _facts(preview: Calculation, form: FlaskForm) -> EntryFacts:
     """The entry the counts typed make."""
-    return EntryFacts(preview.total, counts_of(form), black_hand=bool(form.black_hand.data))
+    return EntryFacts(preview.total, counts_of(form), ticked_on(form))
 
 
 def _work_out(
@@ -89,7 +89,8 @@ def _calculator(
         form.revision.data = cell.entry.revision if cell and cell.entry else 0
         if cell and cell.entry and cell.entry.facts.counts:
             fill(form, dict(cell.entry.facts.counts))
-            form.black_hand.data = cell.entry.facts.black_hand
+            for tick in form.ticks:
+                form[tick.key].data = cell.entry.facts.ticked(tick.key)
     elif form.validate_on_submit():
         # The host filling a side's cell is told as that side would be, as it types.
         beside = (filling or not correcting) and not _entering()

@@ -184,6 +184,52 @@ class Conflict(NamedTuple):
     field: str | None = None
 
 
+@dataclass(frozen=True)
+class Tick:
+    """A yes or no a side says of its own hand besides its points, as its game declares it
+    (Game.ticks): stored with the cell by its key, asked on the forms by its label, quoted by
+    a refusal, and marked on the cell for every phone, with a key under the sheet."""
+
+    key: str
+    # On a side's own form and the host's ("Cards split evenly (26–26): nobody took the
+    # majority").
+    label: Label
+    # Quoted by a refusal ("You ticked “Cards split evenly (26–26)”.").
+    quoted: Label
+    # What the cell says it carries, in a sentence, and the key under the sheet says its mark
+    # means ("cards split evenly").
+    noted: Label
+    # The sign drawn beside the cell's points for every phone, the TV and the print.
+    mark: str
+    # Asked with a side's own entry (its form and its calculator); False for a tick the game
+    # asks only once a hand waits for it (Game.settles), or the host corrects.
+    on_entry: bool = True
+    # Said by the calculator's counts themselves (Basra's even split: 26 cards each), so the
+    # calculator does not ask it.
+    counted: bool = False
+
+
+@dataclass(frozen=True)
+class Settling:
+    """A tie that only the tied sides' tick can break (Brisca: 60–60 goes to whoever took the
+    last trick), as its game declares it (Game.settles): the tick, and the words of a hand that
+    waits for it, each said with the hand's number (and the side that settles it)."""
+
+    tick: Tick
+    # The sheet's question ("Round 3 is tied. Who took the last trick?").
+    asked: Term
+    # An entry refused while it waits ("Round 3 is tied: say who took the last trick first.").
+    first: Term
+    # Done ("Round 3: Ana took the last trick.").
+    said: Term
+    # A tap from a page drawn before ("Round 3 isn't waiting for the last trick…").
+    stale: Term
+
+    def say(self, words: Term, number: int, side: str | None = None) -> Term:
+        """One of its words, with the hand's number (and the side)."""
+        return Term.of(words.code, number=number, side=side)
+
+
 class EntryFacts(NamedTuple):
     """What one side put in its cell for one hand. (A named tuple: a long sheet makes hundreds
     of them on every page, and a tuple is made in a fraction of a frozen dataclass's time.)"""
@@ -191,11 +237,13 @@ class EntryFacts(NamedTuple):
     points: int
     # The calculator's inputs when the side used it; None for a plain total.
     counts: Mapping[str, int] | None = None
-    # Plain entry tick: "cards split evenly" (Basra) / "tied for most cards".
-    even_split: bool = False
-    # Brisca: this side took the last trick; this side held Ace, Three and King of trumps.
-    last_trick: bool = False
-    black_hand: bool = False
+    # The keys of the game's ticks (Tick) the side ticked: "cards split evenly", "took the
+    # last trick"...
+    ticks: frozenset[str] = frozenset()
+
+    def ticked(self, key: str) -> bool:
+        """Whether the side ticked the tick with this key."""
+        return key in self.ticks
 
 
 # One hand as the sheet holds it: per side, in side order, the entry or None if not entered yet.
@@ -217,8 +265,9 @@ class HandResult(NamedTuple):
     held_over: int = 0
     # Brisca: the side that won the round; None while undecided.
     round_winner: int | None = None
-    # Brisca: a tie at the top that only the last trick can break, and nobody said who took it.
-    needs_last_trick: tuple[int, ...] = ()
+    # A tie that only one of the tied sides' tick can break (Game.settles: Brisca's last
+    # trick), and none of them has said it yet: the tied sides.
+    waiting: tuple[int, ...] = ()
     # Pastura: the side that won at once by early victory in this hand.
     early_victory: int | None = None
     # Cross-side check: what does not add up (worded by scorekeeper/terms.py).
@@ -362,7 +411,7 @@ class MatchState:
     # Why play goes on though a side reached the target (sides level at the top), or None.
     play_on: PlayOn | None = None
     # The hand open for entries by the rules (its number, from 1), or None: a side has won,
-    # or a Brisca round tied at the top waits for who took the last trick.
+    # or a hand's tie waits for the tick that settles it.
     open_hand: int | None = None
-    # Brisca: the index of the round tied at the top that waits for the last trick, if any.
-    last_trick_at: int | None = None
+    # The index of the hand whose tie waits for the settling tick (HandResult.waiting), if any.
+    waiting_at: int | None = None

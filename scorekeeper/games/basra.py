@@ -16,6 +16,7 @@ from .base import (
     TableFormat,
     TableRule,
     Term,
+    Tick,
 )
 from .calculator import (
     MAJORITY_CARDS,
@@ -59,10 +60,24 @@ BASRA_CARDS: tuple[tuple[str, Term, Term, int, int], ...] = (
     ),
     ("basra_picture", Term("basras_made.picture"), Term("basras_with.picture"), 10, 8),
 )
-# The plain entry's tick that says nobody took the majority, as a refusal quotes it: head to
-# head, the cards split evenly; three players, two or three tied for the most.
-SPLIT_TICK = Term("tick.split")
-TIED_TICK = Term("tick.tied")
+# The plain entry's tick that says nobody took the majority: head to head, the cards split
+# evenly; three players, two or three tied for the most. Stored by one key either way.
+SPLIT_TICK = Tick(
+    "even_split",
+    Term("tick.split.label"),
+    Term("tick.split"),
+    Term("tick.split.noted"),
+    mark="=",
+    counted=True,
+)
+TIED_TICK = Tick(
+    "even_split",
+    Term("tick.tied.label"),
+    Term("tick.tied"),
+    Term("tick.tied.noted"),
+    mark="=",
+    counted=True,
+)
 # docs/rules/basra.md, "Calculator": after four to the floor the other 48 cards are dealt out
 # to the players, so a side plays at most 48 / sides cards, and every basra is made by one.
 DEALT = PACK - 4
@@ -160,6 +175,10 @@ class Basra(PointsGame):
         Expected("two_clubs", "2♣", 1, single=True),
         Expected("ten_diamonds", "10♦", 1, single=True),
     )
+
+    def ticks(self, table: Table) -> tuple[Tick, ...]:
+        """Nobody took the majority: the cards split evenly, or (3 players) tied for most."""
+        return (SPLIT_TICK if table.sides == 2 else TIED_TICK,)
 
     def calculator_fields(self, table: Table) -> tuple[CalcField, ...]:
         """Cards, the scoring cards and basras, shaped by the table's rules."""
@@ -290,8 +309,8 @@ class Basra(PointsGame):
         to head (docs/at-the-table.md, "Entering a hand": a split one side ticks and the other
         does not)."""
         if entry.counts is None:
-            tick = SPLIT_TICK if table.sides == 2 else TIED_TICK
-            return Claim(tied=entry.even_split, tick=tick, points=entry.points)
+            (tick,) = self.ticks(table)
+            return Claim(tied=entry.ticked(tick.key), tick=tick.quoted, points=entry.points)
         if table.sides >= 3:
             return super().claim_of(table, entry)
         cards = entry.counts.get("cards", 0)
@@ -302,7 +321,7 @@ class Basra(PointsGame):
         # docs/rules/basra.md, "Carry-over": a tie scores nobody and its 30 is held over; one
         # entry saying so is enough (the checks across sides keep the others from denying it).
         for cell in cells:
-            if cell.even_split:
+            if cell.ticked(SPLIT_TICK.key):
                 return True
             counts = cell.counts or {}
             if table.sides >= 3:

@@ -15,10 +15,12 @@ from .base import (
     HandResult,
     Label,
     Problem,
+    Settling,
     Table,
     TableFormat,
     TableRule,
     Term,
+    Tick,
     WinRule,
     Won,
 )
@@ -41,9 +43,23 @@ CARD_VALUES: tuple[tuple[str, Term, int, Term], ...] = tuple(
         ("jacks", "jacks.spanish", 2),
     )
 )
-# The ticks only one side can make, as a refusal quotes them (the entry forms' labels).
-BLACK_HAND = Term("tick.black_hand")
-LAST_TRICK = Term("tick.last_trick")
+# The ticks only one side can make. The last trick is asked only of the sides level at the
+# top (Brisca.settles); a black hand with the entry, where the table plays it.
+LAST_TRICK = Tick(
+    "last_trick",
+    Term("tick.last_trick"),
+    Term("tick.last_trick"),
+    Term("tick.last_trick.noted"),
+    mark="↓",
+    on_entry=False,
+)
+BLACK_HAND = Tick(
+    "black_hand",
+    Term("tick.black_hand.label"),
+    Term("tick.black_hand"),
+    Term("tick.black_hand.noted"),
+    mark="●",
+)
 # Four suits in the 40-card Spanish deck: four of each counting card.
 SUITS = 4
 
@@ -80,7 +96,13 @@ class Brisca(Game):
     total_word = Term("rounds")
     # docs/rules/brisca.md, "Who takes a round": 60–60 goes to the side that took the last
     # trick.
-    asks_last_trick = True
+    settles = Settling(
+        LAST_TRICK,
+        asked=Term("tie.last_trick.asked"),
+        first=Term("tie.last_trick.first"),
+        said=Term("tie.last_trick.said"),
+        stale=Term("tie.last_trick.stale"),
+    )
     table_rules = (
         TableRule(
             "black_hand",
@@ -104,9 +126,14 @@ class Brisca(Game):
             "rounds_won": int(result.round_winner == at),
             "sixty_sixty": int(points[at] == top and points.count(top) > 1),
             "black_hands": int(
-                facts is not None and facts.black_hand and table.rule_on("black_hand")
+                facts is not None and facts.ticked(BLACK_HAND.key) and table.rule_on("black_hand")
             ),
         }
+
+    def ticks(self, table: Table) -> tuple[Tick, ...]:
+        """Who took the last trick (asked when a round ties at the top); a black hand where the
+        table plays it."""
+        return (LAST_TRICK, BLACK_HAND) if table.rule_on("black_hand") else (LAST_TRICK,)
 
     def target_label(self, target: int) -> Term:
         """The target in rounds won ("3 rounds")."""
@@ -136,12 +163,12 @@ class Brisca(Game):
         """The sides that claim a black hand, when the table plays the Black hand rule."""
         if self.choice(table, "black_hand") != "on":
             return []
-        return [side for side, cell in enumerate(cells) if cell.black_hand]
+        return [side for side, cell in enumerate(cells) if cell.ticked(BLACK_HAND.key)]
 
     def round_winner(
         self, table: Table, cells: Sequence[EntryFacts], points: Sequence[int]
     ) -> tuple[int | None, tuple[int, ...]]:
-        """Who won a complete round, and which tied sides need the last trick to say."""
+        """Who won a complete round, and which tied sides wait for the last trick to say."""
         claims = self.black_hands(table, cells)
         # docs/rules/brisca.md, "Who takes a round": a black hand (ace, three and king of
         # trumps) takes it outright. Two claims settle nothing (hand_problems says).
@@ -155,7 +182,7 @@ class Brisca(Game):
             return tied[0], ()
         # docs/rules/brisca.md, "Who takes a round" and "Three sides": sides level at the top
         # (60–60) are settled by the last trick, among the tied.
-        took_last = [side for side in tied if cells[side].last_trick]
+        took_last = [side for side in tied if cells[side].ticked(LAST_TRICK.key)]
         if len(took_last) == 1:
             return took_last[0], ()
         return None, tuple(tied)
@@ -168,11 +195,11 @@ class Brisca(Game):
         breakdowns: Sequence[Calculation | None],
     ) -> Outcome:
         """A round won for the round's winner; the card points only decide who that is."""
-        winner, needs_last_trick = self.round_winner(table, cells, points)
+        winner, waiting = self.round_winner(table, cells, points)
         return Outcome(
             adds=tuple(int(side == winner) for side in range(len(cells))),
             round_winner=winner,
-            needs_last_trick=needs_last_trick,
+            waiting=waiting,
         )
 
     def match_winner(
@@ -195,12 +222,12 @@ class Brisca(Game):
         cells = every_side(hand, table.sides)
         theirs = [(at, cell) for at, cell in enumerate(cells) if at != side and cell is not None]
         named = [(table.side_name(at), cell) for at, cell in theirs]
-        if entry.black_hand and self.black_hands(table, [entry]):
-            others = [(name, cell.points) for name, cell in named if cell.black_hand]
-            found += ticked_twice(BLACK_HAND, entry.points, others, me)
-        if entry.last_trick:
-            others = [(name, cell.points) for name, cell in named if cell.last_trick]
-            found += ticked_twice(LAST_TRICK, entry.points, others, me)
+        if self.black_hands(table, [entry]):
+            others = [(name, cell.points) for name, cell in named if cell.ticked(BLACK_HAND.key)]
+            found += ticked_twice(BLACK_HAND.quoted, entry.points, others, me)
+        if entry.ticked(LAST_TRICK.key):
+            others = [(name, cell.points) for name, cell in named if cell.ticked(LAST_TRICK.key)]
+            found += ticked_twice(LAST_TRICK.quoted, entry.points, others, me)
         # A black hand ends the round before every card is won: its points need not add up.
         if not theirs or self.black_hands(table, [entry, *(cell for _, cell in theirs)]):
             return found
@@ -234,7 +261,7 @@ class Brisca(Game):
         claims = self.black_hands(table, cells)
         if len(claims) > 1:
             problems.append(Problem.of("black_hands", num=len(claims)))
-        last_claims = sum(cell.last_trick for cell in cells)
+        last_claims = sum(cell.ticked(LAST_TRICK.key) for cell in cells)
         if last_claims > 1:
             problems.append(Problem.of("last_tricks", num=last_claims))
         # A black hand ends the round before every card is won, so its points need not add up.

@@ -20,11 +20,13 @@ from .base import (
     MatchState,
     PlayOn,
     Problem,
+    Settling,
     Standing,
     Table,
     TableFormat,
     TableRule,
     Term,
+    Tick,
     Tie,
     WinRule,
     Won,
@@ -46,9 +48,10 @@ class Outcome(NamedTuple):
     # Added to each side's running total: a points game adds the hand's points, Brisca a round
     # won to the round's winner. Empty only for a hand that is not complete.
     adds: tuple[int, ...] = ()
-    # Brisca: who took the round, or the sides level at the top that need the last trick.
+    # Brisca: who took the round, or the sides level at the top that wait for the tick that
+    # settles it (Game.settles).
     round_winner: int | None = None
-    needs_last_trick: tuple[int, ...] = ()
+    waiting: tuple[int, ...] = ()
     # Pastura: the side that won at once in this hand, whatever the totals.
     early_victory: int | None = None
     # How many complete hands the sheet holds with this one (the loop fills it in).
@@ -90,13 +93,28 @@ class Game:
     hand_word = Term("hand")
     hand_noun = Term("hand.noun")
     total_word = Term("total")
-    # Whether a tie at the top asks who took the last trick (the correction form's tick).
-    asks_last_trick = False
+    # The tick that settles a hand's tie once it waits for one (Brisca: who took the last
+    # trick): the tied sides are asked it on the sheet; None where no tie waits.
+    settles: Settling | None = None
     # The counts a hand must add up to when every side used the calculator.
     expected: tuple[Expected, ...] = ()
     # What a phone's record counts of this game's hands besides points (feats_of), by key,
     # with the words it heads them with: Basra's basras, Pastura's pasturas...
     feats: tuple[tuple[str, Label], ...] = ()
+
+    def ticks(self, table: Table) -> tuple[Tick, ...]:
+        """The ticks a cell of this table may carry besides its points, in the order the forms
+        ask them (the settling tick among them, asked only when a tie waits for it)."""
+        return ()
+
+    def entry_ticks(self, table: Table) -> tuple[Tick, ...]:
+        """The ticks a side's own entry asks (its form, its calculator, the keeper's form for
+        a whole hand): all but those asked only when a hand waits for them."""
+        return tuple(tick for tick in self.ticks(table) if tick.on_entry)
+
+    def calculator_ticks(self, table: Table) -> tuple[Tick, ...]:
+        """The ticks a side's calculator asks: its entry's, but those its counts say."""
+        return tuple(tick for tick in self.entry_ticks(table) if not tick.counted)
 
     def feats_of(
         self, table: Table, result: HandResult, facts: EntryFacts | None, at: int
@@ -342,19 +360,19 @@ class Game:
                     majority_worth=worth,
                     held_over=held_over,
                     round_winner=outcome.round_winner,
-                    needs_last_trick=outcome.needs_last_trick,
+                    waiting=outcome.waiting,
                     early_victory=outcome.early_victory,
                     problems=tuple(problems),
                 )
             )
-        waiting = next((i for i, result in enumerate(results) if result.needs_last_trick), None)
+        waiting = next((i for i, result in enumerate(results) if result.waiting), None)
         open_hand: int | None = None
         if winner is None and waiting is None:
             # The last hand while a side has yet to enter it, else the next one.
             open_hand = len(results) if results and not results[-1].complete else len(results) + 1
         return MatchState(
             open_hand=open_hand,
-            last_trick_at=waiting,
+            waiting_at=waiting,
             hands=tuple(results),
             running=tuple(running),
             totals=tuple(totals),

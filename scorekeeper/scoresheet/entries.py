@@ -72,12 +72,8 @@ def no_open_hand(sheet: Sheet) -> Refusal:
             "%(side)s has won: end the match, or the host can correct a hand.",
             side=sheet.winner.name,
         )
-    elif sheet.last_trick_row is not None:
-        # NOTE: Brisca: a round tied at the top; %(number)s is the round's number.
-        message = _(
-            "Round %(number)s is tied: say who took the last trick first.",
-            number=sheet.last_trick_row.number,
-        )
+    elif sheet.waiting_row is not None and (settling := sheet.game.settles) is not None:
+        message = say(settling.say(settling.first, sheet.waiting_row.number))
     else:
         message = _("No hand is open for entries.")
     return Refusal(message, 409, match)
@@ -385,37 +381,40 @@ def enter_hand(
     return act(match, post, Action.ENTER, work, side)
 
 
-def say_last_trick(match: StoredMatch, number: int, taker: StoredSide, post: Post) -> Done:
-    """Settle a Brisca round tied at the top: the tied side that took the last trick wins it."""
+def settle_tie(match: StoredMatch, number: int, taker: StoredSide, post: Post) -> Done:
+    """Settle a hand tied on its game's settling tick (Brisca: a round tied at the top goes to
+    the tied side that took the last trick): the side that says it ticks it, the others not."""
 
     def tied() -> set[int]:
-        return {side.id for side in load_sheet(match, corrections=False).last_trick_sides}
+        return {side.id for side in load_sheet(match, corrections=False).waiting_sides}
 
     def work(viewer: Viewer) -> Done:
         sheet = load_sheet(viewer.match, corrections=False)
-        row = sheet.last_trick_row
+        row, settling = sheet.waiting_row, sheet.game.settles
+        if settling is None:
+            raise Refusal(_("No hand is open for entries."), 409, match)
         if row is None or row.number != number:
-            raise Refusal(
-                # NOTE: Brisca: %(number)s is a round's number.
-                _(
-                    "Round %(number)s isn't waiting for the last trick: look at the sheet again.",
-                    number=number,
-                ),
-                409,
-                match,
-            )
-        if taker.id not in {side.id for side in sheet.last_trick_sides}:
+            raise Refusal(say(settling.say(settling.stale, number)), 409, match)
+        if taker.id not in {side.id for side in sheet.waiting_sides}:
             raise Refusal(_("%(side)s isn't in the tie.", side=taker.name), 409, match)
-        db.session.execute(
-            sa.update(Entry)
-            .where(Entry.hand_id == row.hand_id)
-            .values(last_trick=Entry.side_id == taker.id, revision=Entry.revision + 1)
-        )
-        # NOTE: Brisca: "Round 2: Ana took the last trick." %(side)s is a side's name.
-        return Done(
-            _("Round %(number)s: %(side)s took the last trick.", number=number, side=taker.name)
-        )
+        for cell in row.cells:
+            if cell.entry is None:
+                continue
+            facts = cell.entry.facts
+            ticks = facts.ticks - {settling.tick.key}
+            if cell.side.id == taker.id:
+                ticks = ticks | {settling.tick.key}
+            if ticks != facts.ticks:
+                write_cell(
+                    sheet,
+                    number,
+                    cell.side,
+                    facts._replace(ticks=ticks),
+                    viewer.phone or "",
+                    restamp=False,
+                )
+        return Done(say(settling.say(settling.said, number, taker.name)))
 
     # The tie is read under the lock, for the write path's check, and again by the work:
-    # a Brisca round tied at the top is rare, and one sheet read more is cheap.
-    return act(match, post, Action.LAST_TRICK, work, among=tied)
+    # a tie that waits for its tick is rare, and one sheet read more is cheap.
+    return act(match, post, Action.SETTLE, work, among=tied)

@@ -25,6 +25,7 @@ from scorekeeper.games import (
     MatchState,
     Standing,
     Table,
+    Tick,
     Won,
     get_game,
 )
@@ -59,9 +60,8 @@ def cell_values(facts: EntryFacts) -> dict[str, Any]:
     return {
         "points": facts.points,
         "counts": dict(facts.counts) if facts.counts is not None else None,
-        "even_split": facts.even_split,
-        "last_trick": facts.last_trick,
-        "black_hand": facts.black_hand,
+        # Sorted, so a cell stores and the trail compares one list for the same ticks.
+        "ticks": sorted(facts.ticks),
     }
 
 
@@ -155,16 +155,17 @@ class Sheet:
         return Row(number, hand.id, cells, result, running)
 
     @property
-    def last_trick_row(self) -> Row | None:
-        """Brisca: a round tied at the top that waits for "who took the last trick"."""
-        at = self.state.last_trick_at
+    def waiting_row(self) -> Row | None:
+        """A hand whose tie waits for the tick that settles it (Game.settles: Brisca's "who
+        took the last trick")."""
+        at = self.state.waiting_at
         return self.row(at) if at is not None else None
 
     @property
-    def last_trick_sides(self) -> tuple[StoredSide, ...]:
-        """Brisca: the sides tied on the round that waits for the last trick."""
-        row = self.last_trick_row
-        return tuple(self.sides[i] for i in row.result.needs_last_trick) if row else ()
+    def waiting_sides(self) -> tuple[StoredSide, ...]:
+        """The sides tied on the hand that waits for the settling tick, one of which says it."""
+        row = self.waiting_row
+        return tuple(self.sides[i] for i in row.result.waiting) if row else ()
 
     @cached_property
     def chart(self) -> Chart:
@@ -243,20 +244,21 @@ class Sheet:
             return None
         return self.row(hand_number - 1).cells[side.position]
 
-    @property
-    def ticks(self) -> tuple[str, ...]:
-        """The ticks a cell of this match carries besides its points, as the host's forms
-        offer them: "even_split" where a majority is at stake, "last_trick" where a tie at
-        the top asks it, "black_hand" where the table plays it. (A side's entry form offers
-        them but the last trick, which a tied round asks for on its own.)"""
-        ticks: list[str] = []
-        if self.state.next_majority is not None:
-            ticks.append("even_split")
-        if self.game.asks_last_trick:
-            ticks.append("last_trick")
-        if self.table.rule_on("black_hand"):
-            ticks.append("black_hand")
-        return tuple(ticks)
+    @cached_property
+    def ticks(self) -> tuple[Tick, ...]:
+        """The ticks a cell of this match may carry besides its points, as its game declares
+        them for this table: the host's correction asks them all."""
+        return self.game.ticks(self.table)
+
+    def ticked(self, facts: EntryFacts) -> tuple[Tick, ...]:
+        """The game's ticks a cell carries, in the order its game declares them."""
+        return tuple(tick for tick in self.ticks if facts.ticked(tick.key))
+
+    @cached_property
+    def entry_ticks(self) -> tuple[Tick, ...]:
+        """The ticks a side's own entry asks (the settling tick is asked only when a tie
+        waits for it)."""
+        return self.game.entry_ticks(self.table)
 
     def held_going_into(self, number: int) -> int:
         """Majority points held over into a hand (Basra's carry-over; 0 for other games)."""
@@ -286,6 +288,9 @@ def table_of(match: StoredMatch) -> Table:
     )
 
 
+# A cell with no tick (most are), read as one shared empty set.
+NO_TICKS: frozenset[str] = frozenset()
+
 # A match's started hands in order, as read.
 Hands = tuple[StoredHand, ...]
 
@@ -302,9 +307,7 @@ HANDS_OF = (
         _entry.revision,
         _entry.points,
         _entry.counts,
-        _entry.even_split,
-        _entry.last_trick,
-        _entry.black_hand,
+        _entry.ticks,
     )
     .outerjoin(Entry.__table__, _entry.hand_id == _hand.id)
     .where(_hand.match_id.in_(sa.bindparam("ids", expanding=True)))
@@ -332,15 +335,13 @@ def read_hands(ids: list[int], connection: sa.Connection | None = None) -> dict[
             revision,
             points,
             counts,
-            even_split,
-            last_trick,
-            black_hand,
+            ticks,
         ) in rows:
             if last[0] != hand_id:
                 last = (hand_id, number, [])
                 read[match_id].append(last)
             if entry_id is not None:
-                facts = EntryFacts(points, counts, even_split, last_trick, black_hand)
+                facts = EntryFacts(points, counts, frozenset(ticks) if ticks else NO_TICKS)
                 last[2].append(StoredEntry(entry_id, side_id, revision, facts))
     return {
         match_id: tuple(StoredHand(id=i, number=n, entries=tuple(e)) for i, n, e in hands)

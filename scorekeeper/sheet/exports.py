@@ -20,8 +20,10 @@ from scorekeeper.scoresheet.sheet import Sheet, cell_values
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # The JSON export's shape, for whatever reads it: "format" and "version" first. Version 2 added
 # the host's note and the code of the match's rematch; version 3 gives why the winner won as a
-# fact, "win_reason" (games.WinRule's code and its numbers), instead of an English "result".
-JSON_FORMAT, JSON_VERSION = "scorekeeper-match", 3
+# fact, "win_reason" (games.WinRule's code and its numbers), instead of an English "result";
+# version 4 gives a cell's ticks as one list of the keys its game declares ("ticks":
+# ["even_split"]), where each tick had a yes or no of its own, in cells and the trail alike.
+JSON_FORMAT, JSON_VERSION = "scorekeeper-match", 4
 
 
 def spreadsheet_safe(text: str) -> str:

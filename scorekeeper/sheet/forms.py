@@ -20,7 +20,7 @@ from scorekeeper.forms import (
     printable,
     reason_field,
 )
-from scorekeeper.games import EntryFacts, Game
+from scorekeeper.games import EntryFacts, Game, Tick
 from scorekeeper.models import NOTE_LENGTH
 
 
@@ -56,16 +56,9 @@ def points_in_bounds(game: Game) -> Callable[[object, IntegerField], None]:
     return check
 
 
-# The ticks a cell may carry besides its points, as the forms label them.
-TICKS = {
-    "even_split": _l("Cards split evenly: nobody took the majority"),
-    "last_trick": _l("Took the last trick"),
-    "black_hand": _l("Black hand"),
-}
-
-
 class EntryForm(KeyedForm):
-    """A side's plain total for the open hand."""
+    """A side's plain total for the open hand, with a yes or no for each tick its game asks
+    (entry_form makes one for a table's ticks)."""
 
     hand = IntegerField(
         validators=[InputRequired(message=RELOAD), NumberRange(min=1, max=10_000, message=RELOAD)]
@@ -81,8 +74,8 @@ class EntryForm(KeyedForm):
     # The cell's revision the form was drawn with (0: empty), so a partner's or the host's
     # change made meanwhile is not silently replaced.
     revision = IntegerField(validators=[Optional(), NumberRange(min=0, max=10**9, message=RELOAD)])
-    even_split = BooleanField(_l("Cards split evenly (26–26): nobody took the majority"))
-    black_hand = BooleanField(_l("Black hand: we held Ace, Three and King of trumps"))
+    # The ticks this form asks, as the game declares them (entry_form sets them).
+    ticks: tuple[Tick, ...] = ()
 
     def __init__(self, game: Game, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
@@ -97,21 +90,31 @@ class EntryForm(KeyedForm):
         self.revision.data = revision
         if facts is not None:
             self.points.data = facts.points
-            for tick in TICKS:
-                if tick in self:
-                    self[tick].data = getattr(facts, tick)
+            for tick in self.ticks:
+                self[tick.key].data = facts.ticked(tick.key)
 
     def facts(self) -> EntryFacts:
-        """What the form says the cell holds: its points and ticks (a tick it doesn't carry is
+        """What the form says the cell holds: its points and ticks (a tick it doesn't ask is
         unticked)."""
-        ticked: dict[str, Any] = {tick: tick in self and bool(self[tick].data) for tick in TICKS}
-        return EntryFacts(points=self.points.data or 0)._replace(**ticked)
+        ticked = frozenset(tick.key for tick in self.ticks if self[tick.key].data)
+        return EntryFacts(points=self.points.data or 0, ticks=ticked)
+
+
+def entry_form(
+    game: Game, ticks: tuple[Tick, ...], *args: object, correcting: bool = False, **kwargs: object
+) -> EntryForm:
+    """A side's entry form (or, `correcting`, the host's correction of one cell) asking the
+    given ticks, each by its key, labelled as its game declares it."""
+    base = CorrectionForm if correcting else EntryForm
+    fields: dict[str, Any] = {tick.key: BooleanField(tick.label) for tick in ticks}
+    form_class = type(base.__name__, (base,), {**fields, "ticks": ticks})
+    return form_class(game, *args, **kwargs)
 
 
 def hand_form(
     game: Game,
     sides: int,
-    ticks: tuple[str, ...],
+    ticks: tuple[Tick, ...],
     positions: Iterable[int] | None = None,
     **kwargs: object,
 ) -> FlaskForm:
@@ -146,7 +149,7 @@ def hand_form(
             ),
         )
         for tick in ticks:
-            setattr(HandForm, f"{tick}_{at}", BooleanField(TICKS[tick]))
+            setattr(HandForm, f"{tick.key}_{at}", BooleanField(tick.label))
     return HandForm(**kwargs)
 
 
@@ -155,12 +158,10 @@ def posted_positions(sides: int) -> list[int]:
     return [at for at in range(sides) if f"points_{at}" in request.form]
 
 
-def hand_facts(form: FlaskForm, at: int, ticks: tuple[str, ...]) -> EntryFacts:
+def hand_facts(form: FlaskForm, at: int, ticks: tuple[Tick, ...]) -> EntryFacts:
     """What the whole-hand form says the cell of the side at `at` holds."""
-    ticked: dict[str, Any] = {
-        tick: tick in ticks and bool(form[f"{tick}_{at}"].data) for tick in TICKS
-    }
-    return EntryFacts(points=form[f"points_{at}"].data or 0)._replace(**ticked)
+    ticked = frozenset(tick.key for tick in ticks if form[f"{tick.key}_{at}"].data)
+    return EntryFacts(points=form[f"points_{at}"].data or 0, ticks=ticked)
 
 
 class CorrectionForm(EntryForm):
@@ -169,7 +170,6 @@ class CorrectionForm(EntryForm):
     revision = IntegerField(
         validators=[InputRequired(message=RELOAD), NumberRange(min=0, max=10**9, message=RELOAD)]
     )
-    last_trick = BooleanField(TICKS["last_trick"])
     reason = reason_field()
 
 

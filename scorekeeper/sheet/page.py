@@ -14,6 +14,7 @@ from markupsafe import Markup, escape
 from scorekeeper.models import StoredSeat, StoredSide
 from scorekeeper.permissions import Action, Viewer
 from scorekeeper.scoresheet.sheet import Corrected, Sheet
+from scorekeeper.terms import listed, say
 
 
 @dataclass(frozen=True)
@@ -48,8 +49,10 @@ class Page:
     watching: int
     # The seats holding a side, each a link to its player's record.
     players: tuple[StoredSeat, ...]
-    # Brisca: whether this phone may say who took the last trick of the tied round.
-    says_last_trick: bool
+    # A hand whose tie waits for its settling tick (Game.settles: Brisca's last trick): the
+    # question the sheet asks ("" if none waits), and whether this phone may answer it.
+    tie_asked: str
+    settles_tie: bool
     # The sides yet to enter the open hand, with their players: "Us (Omar, Ben), Them".
     waiting: Markup
     # Where the sides are level at the top: their names, "Us and Them".
@@ -66,9 +69,6 @@ def page_of(
     fills: tuple[StoredSide, ...],
 ) -> Page:
     """What this phone's page shows of the match's table, from the seats as read."""
-    # Imported here: the match page's module draws the trail's changes (count_changes).
-    from scorekeeper.sheet.routes import count_changes
-
     match, game = sheet.match, sheet.game
     asked = viewer.asked_for_a_side(with_room)
     claimable = viewer.may_claim(with_room) if asked else ()
@@ -100,15 +100,63 @@ def page_of(
         # Not this phone's own seat: a host keeping the sheet is not watching.
         watching=sum(1 for seat in seats if seat.side_id is None and seat.phone != viewer.phone),
         players=tuple(seat for seat in seats if seat.side_id is not None),
-        says_last_trick=viewer.may(
-            Action.LAST_TRICK, among=[side.id for side in sheet.last_trick_sides]
-        )
-        if sheet.state.last_trick_at is not None
+        tie_asked=tie_asked(sheet),
+        settles_tie=viewer.may(Action.SETTLE, among=[side.id for side in sheet.waiting_sides])
+        if sheet.state.waiting_at is not None
         else False,
         waiting=waiting_for(sheet, seats) if sheet.current_hand else Markup(""),
         level=level_names(sheet) if sheet.in_play and sheet.state.running else "",
         trail=trail,
     )
+
+
+def tie_asked(sheet: Sheet) -> str:
+    """The question a hand tied on its settling tick asks ("Round 3 is tied. Who took the last
+    trick?"), or "" where no hand waits."""
+    row, settling = sheet.waiting_row, sheet.game.settles
+    if row is None or settling is None:
+        return ""
+    return say(settling.say(settling.asked, row.number))
+
+
+def count_changes(correction: Corrected, sheet: Sheet) -> str:
+    """What a correction changed besides the total, in words: calculator counts, named as the
+    calculator names them, and ticks."""
+    # Worded only for the counts that changed: a label is a lookup in the phone's language.
+    named = {calc.key: calc.label for calc in sheet.game.calculator_fields(sheet.table)}
+    old = correction.old_detail or {}
+    new = correction.new_detail or {}
+    old_counts, new_counts = old.get("counts") or {}, new.get("counts") or {}
+    # Counts are compared only between two calculator cells: a cell that became a plain total
+    # (or came from one) had no counts on that side, not counts of 0.
+    compared = sorted(set(old_counts) | set(new_counts)) if old_counts and new_counts else []
+    changes = [
+        # NOTE: a count a correction changed: what it counts, before → after ("aces 3 → 4").
+        _(
+            "%(what)s %(old)s → %(new)s",
+            what=str(named[key]) if key in named else key.replace("_", " "),
+            old=old_counts.get(key, 0),
+            new=new_counts.get(key, 0),
+        )
+        for key in compared
+        if old_counts.get(key, 0) != new_counts.get(key, 0)
+    ]
+    if old and bool(old_counts) != bool(new_counts):
+        # NOTE: a correction changed how a cell was entered: with the calculator, or as a total.
+        changes.append(
+            _("now from the calculator") if new.get("counts") else _("now a plain total")
+        )
+    old_ticks, new_ticks = set(old.get("ticks") or ()), set(new.get("ticks") or ())
+    for tick in sheet.ticks:
+        if (tick.key in old_ticks) != (tick.key in new_ticks):
+            # NOTE: a tick a correction changed, as its list of changes says it: %(tick)s is
+            # what the tick says ("cards split evenly", "black hand").
+            noted = say(tick.noted)
+            ticked = tick.key in new_ticks
+            changes.append(
+                _("%(tick)s ticked", tick=noted) if ticked else _("%(tick)s unticked", tick=noted)
+            )
+    return listed(changes)
 
 
 def waiting_for(sheet: Sheet, seats: Sequence[StoredSeat]) -> Markup:

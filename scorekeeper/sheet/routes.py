@@ -27,7 +27,7 @@ from werkzeug.http import quote_etag
 
 from scorekeeper import figures
 from scorekeeper import live as live_layer
-from scorekeeper.errors import Refusal
+from scorekeeper.errors import Refusal, show_refusals_on
 from scorekeeper.forms import ActionForm, post_of
 from scorekeeper.games import EntryFacts, get_game
 from scorekeeper.languages import ZONE_COOKIE
@@ -59,7 +59,6 @@ from scorekeeper.scoresheet import corrections, entries, life, seats
 from scorekeeper.scoresheet.corrections import Fix, check_started
 from scorekeeper.scoresheet.series import read_series
 from scorekeeper.scoresheet.sheet import (
-    Corrected,
     Sheet,
     dealer_of,
     dealing_order,
@@ -67,69 +66,28 @@ from scorekeeper.scoresheet.sheet import (
     phones_on,
     players_per_side,
     sides_with_room,
+    table_of,
 )
 from scorekeeper.scoresheet.writing import Done, Post
 from scorekeeper.sheet.exports import match_json, sheet_csv
 from scorekeeper.sheet.forms import (
-    CorrectionForm,
     EntryForm,
     NoteForm,
+    entry_form,
     hand_facts,
     hand_form,
     posted_positions,
 )
-from scorekeeper.sheet.page import page_of
+from scorekeeper.sheet.page import count_changes, page_of
 from scorekeeper.stream_caps import kept, stream_caps
 from scorekeeper.stream_caps import refused as too_many_streams
-from scorekeeper.terms import listed
+from scorekeeper.terms import say
 
 bp = Blueprint("sheet", __name__, url_prefix="/m")
 # The name this phone gave last, offered on the claim and watch form.
 bp.add_app_template_global(player_name)
-
-
-def _tick_change(tick: str, ticked: bool) -> str:
-    """A tick a correction changed, in words ("last trick ticked")."""
-    # NOTE: a tick a correction changed, as its list of changes says it.
-    if tick == "even_split":
-        return _("even split ticked") if ticked else _("even split unticked")
-    if tick == "last_trick":
-        return _("last trick ticked") if ticked else _("last trick unticked")
-    return _("black hand ticked") if ticked else _("black hand unticked")
-
-
-@bp.app_template_filter("count_changes")
-def count_changes(correction: Corrected, sheet: Sheet) -> str:
-    """What a correction changed besides the total, in words: calculator counts, named as the
-    calculator names them, and ticks."""
-    # Worded only for the counts that changed: a label is a lookup in the phone's language.
-    named = {calc.key: calc.label for calc in sheet.game.calculator_fields(sheet.table)}
-    old = correction.old_detail or {}
-    new = correction.new_detail or {}
-    old_counts, new_counts = old.get("counts") or {}, new.get("counts") or {}
-    # Counts are compared only between two calculator cells: a cell that became a plain total
-    # (or came from one) had no counts on that side, not counts of 0.
-    compared = sorted(set(old_counts) | set(new_counts)) if old_counts and new_counts else []
-    changes = [
-        # NOTE: a count a correction changed: what it counts, before → after ("aces 3 → 4").
-        _(
-            "%(what)s %(old)s → %(new)s",
-            what=str(named[key]) if key in named else key.replace("_", " "),
-            old=old_counts.get(key, 0),
-            new=new_counts.get(key, 0),
-        )
-        for key in compared
-        if old_counts.get(key, 0) != new_counts.get(key, 0)
-    ]
-    if old and bool(old_counts) != bool(new_counts):
-        # NOTE: a correction changed how a cell was entered: with the calculator, or as a total.
-        changes.append(
-            _("now from the calculator") if new.get("counts") else _("now a plain total")
-        )
-    for tick in ("even_split", "last_trick", "black_hand"):
-        if bool(old.get(tick)) != bool(new.get(tick)):
-            changes.append(_tick_change(tick, bool(new.get(tick))))
-    return listed(changes)
+# What a correction changed besides the total, as a cell's trail says it.
+bp.add_app_template_filter(count_changes)
 
 
 def _entry_form(
@@ -140,19 +98,13 @@ def _entry_form(
     side = viewer.side
     if sheet.current_hand is None or side is None or not viewer.may(Action.ENTER, side):
         return None
-    form = EntryForm(sheet.game, formdata=None)
+    form = entry_form(sheet.game, sheet.entry_ticks, formdata=None)
     form.hand.data = sheet.current_hand
     form.side.data = side.position
     cell = sheet.cell(sheet.current_hand, side)
     entry = cell.entry if cell is not None else None
     form.show(given_back or (entry.facts if entry else None), entry.revision if entry else 0)
     return form
-
-
-def entry_ticks(sheet: Sheet) -> tuple[str, ...]:
-    """The ticks a side's own entry form carries (a Brisca round tied at the top asks who
-    took the last trick on its own)."""
-    return tuple(tick for tick in sheet.ticks if tick != "last_trick")
 
 
 def _hand_entry(
@@ -169,7 +121,7 @@ def _hand_entry(
         return None
     own = [viewer.side] if viewer.side is not None and viewer.may(Action.ENTER, viewer.side) else []
     offered = sorted([*own, *fills], key=lambda side: side.position)
-    ticks = entry_ticks(sheet)
+    ticks = sheet.entry_ticks
     form = hand_form(
         sheet.game, len(sheet.sides), ticks, [side.position for side in offered], formdata=None
     )
@@ -184,7 +136,7 @@ def _hand_entry(
         if facts is not None:
             form[f"points_{at}"].data = facts.points
             for tick in ticks:
-                form[f"{tick}_{at}"].data = getattr(facts, tick)
+                form[f"{tick.key}_{at}"].data = facts.ticked(tick.key)
     return form
 
 
@@ -288,7 +240,6 @@ def render_match(
         notices=notices,
         entry_form=entry_form or (None if hand_entry else _entry_form(sheet, viewer, given_back)),
         hand_entry=hand_entry,
-        entry_ticks=entry_ticks(sheet),
         given_back=given_back is not None or typed is not None,
         error=error,
         dealing_order=order,
@@ -406,7 +357,8 @@ def qr(code: str) -> str:
 def enter(code: str) -> ResponseReturnValue:
     """A side's total for the open hand."""
     match = match_or_404(code)
-    form = EntryForm(get_game(match.game))
+    game = get_game(match.game)
+    form = entry_form(game, game.entry_ticks(table_of(match)))
     if not form.validate_on_submit():
         return render_match(
             match, entry_form=form, error=_("Nothing was saved: see below."), status=400
@@ -423,7 +375,7 @@ def enter_whole_hand(code: str, number: int) -> ResponseReturnValue:
     """The host's one form for the open hand: every side it may enter or fill, at once."""
     match = match_or_404(code)
     sheet = load_sheet(match, corrections=False)
-    ticks = entry_ticks(sheet)
+    ticks = sheet.entry_ticks
     positions = posted_positions(len(sheet.sides))
     form = hand_form(sheet.game, len(sheet.sides), ticks, positions)
     # Only a phone the sheet draws this form for (_hand_entry: a hand open, a side it may
@@ -461,7 +413,8 @@ def correct(code: str, number: int, position: int) -> ResponseReturnValue:
     """The host's correction of one cell (or filling a cell a side cannot)."""
     match = match_or_404(code)
     side = side_at(match, position)
-    form = CorrectionForm(get_game(match.game))
+    game = get_game(match.game)
+    form = entry_form(game, game.ticks(table_of(match)), correcting=True)
     refused: Refusal | None = None
     if form.validate_on_submit():
         fix = Fix(side, form.facts(), form.revision.data)
@@ -549,7 +502,7 @@ def correct_hand(code: str, number: int) -> ResponseReturnValue:
             if entry is not None:
                 form[f"points_{side.position}"].data = entry.facts.points
                 for tick in ticks:
-                    form[f"{tick}_{side.position}"].data = getattr(entry.facts, tick)
+                    form[f"{tick.key}_{side.position}"].data = entry.facts.ticked(tick.key)
     return render_template(
         "sheet/hand.html", sheet=sheet, match=match, number=number, form=form, ticks=ticks
     ), (400 if form.is_submitted() else 200)
@@ -573,7 +526,25 @@ def cell(code: str, number: int, position: int) -> str:
         number=number,
         cell=found,
         trail=trail,
+        cell_notes=[say(tick.noted) for tick in sheet.ticked(found.entry.facts)]
+        if found.entry is not None
+        else [],
     )
+
+
+def _refused_page(refusal: Refusal) -> Response:
+    """A refusal at a match, shown on its page so the phone can carry on from there."""
+    assert refusal.match is not None  # errors.py shows only a match's refusals here
+    # The match as stored now: a refusal under a write's lock carries the match as the lock
+    # read it, with a version its rollback took back.
+    match = read_match(refusal.match.code)
+    assert match is not None  # a match is never deleted
+    return render_match(
+        match, error=refusal.message, status=refusal.status, given_back=refusal.given_back
+    )
+
+
+bp.record_once(lambda state: show_refusals_on(state.app, _refused_page))
 
 
 def _action_form(match: StoredMatch) -> ActionForm:
@@ -639,16 +610,17 @@ def note(code: str) -> ResponseReturnValue:
     )
 
 
-@bp.post("/<code>/last-trick")
-def last_trick(code: str) -> ResponseReturnValue:
-    """Brisca: who took the last trick of a round tied at the top."""
+@bp.post("/<code>/settle")
+def settle(code: str) -> ResponseReturnValue:
+    """Which tied side settles a hand that waits for its game's settling tick (Brisca: who
+    took the last trick of a round tied at the top)."""
     match = match_or_404(code)
     form = _action_form(match)
     taker = side_at(match, form.target.data)
-    # The round the button was drawn for: under the lock, the action refuses it unless that
-    # very round still waits (a page from before another round tied is out of date).
-    round_number = form.hand.data or 0
-    return answer(match.code, entries.say_last_trick(match, round_number, taker, post_of(form)))
+    # The hand the button was drawn for: under the lock, the action refuses it unless that
+    # very hand still waits (a page from before another hand tied is out of date).
+    number = form.hand.data or 0
+    return answer(match.code, entries.settle_tie(match, number, taker, post_of(form)))
 
 
 # The one-button actions that need nothing but the tap, by the last part of their path: End

@@ -43,10 +43,9 @@ def counted_by(found: Game, tbl: Table, held_over: int = 0, **counts: int) -> En
 def plain(
     points: int, *, even_split: bool = False, last_trick: bool = False, black_hand: bool = False
 ) -> EntryFacts:
-    """An entry typed as a plain total, with any ticks."""
-    return EntryFacts(
-        points=points, even_split=even_split, last_trick=last_trick, black_hand=black_hand
-    )
+    """An entry typed as a plain total, with any ticks (by their keys)."""
+    flags = {"even_split": even_split, "last_trick": last_trick, "black_hand": black_hand}
+    return EntryFacts(points=points, ticks=frozenset(key for key, on in flags.items() if on))
 
 
 def lines_of(calculation) -> list[tuple[str, str, int, int]]:

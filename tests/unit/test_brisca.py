@@ -63,7 +63,7 @@ def test_impossible_counts_name_the_field(counts, field) -> None:
 
 
 @pytest.mark.parametrize(
-    ("hand", "round_winner", "needs_last_trick"),
+    ("hand", "round_winner", "waiting"),
     [
         ([plain(61), plain(59)], 0, ()),
         ([plain(20), plain(100)], 1, ()),
@@ -73,15 +73,15 @@ def test_impossible_counts_name_the_field(counts, field) -> None:
         ([plain(60, last_trick=True), plain(60, last_trick=True)], None, (0, 1)),
     ],
 )
-def test_who_takes_a_round_of_two(hand, round_winner, needs_last_trick) -> None:
+def test_who_takes_a_round_of_two(hand, round_winner, waiting) -> None:
     state = BRISCA.state(table("brisca"), [hand])
     assert state.hands[0].round_winner == round_winner
-    assert state.hands[0].needs_last_trick == needs_last_trick
+    assert state.hands[0].waiting == waiting
     assert state.hands[0].points == (hand[0].points, hand[1].points)
 
 
 @pytest.mark.parametrize(
-    ("hand", "round_winner", "needs_last_trick"),
+    ("hand", "round_winner", "waiting"),
     [
         ([plain(50), plain(40), plain(30)], 0, ()),
         ([plain(50), plain(50, last_trick=True), plain(20)], 1, ()),
@@ -90,17 +90,17 @@ def test_who_takes_a_round_of_two(hand, round_winner, needs_last_trick) -> None:
         ([plain(40), plain(40), plain(40)], None, (0, 1, 2)),
     ],
 )
-def test_who_takes_a_round_of_three(hand, round_winner, needs_last_trick) -> None:
+def test_who_takes_a_round_of_three(hand, round_winner, waiting) -> None:
     state = BRISCA.state(table("brisca", "3"), [hand])
     assert state.hands[0].round_winner == round_winner
-    assert state.hands[0].needs_last_trick == needs_last_trick
+    assert state.hands[0].waiting == waiting
 
 
 def test_a_60_60_round_entered_by_calculator_goes_to_the_last_trick() -> None:
     tbl = table("brisca", "2v2")
     half = {"aces": 2, "threes": 2, "kings": 2, "horses": 2, "jacks": 2}
     first = counted(tbl, **half)
-    second = EntryFacts(points=60, counts=half, last_trick=True)
+    second = EntryFacts(points=60, counts=half, ticks=frozenset({"last_trick"}))
     state = BRISCA.state(tbl, [[first, second]])
     assert state.hands[0].points == (60, 60)
     assert state.hands[0].round_winner == 1

@@ -62,7 +62,7 @@ def _most_cards_fit(entries: Sequence[EntryFacts]) -> bool:
 def _split_said(tbl: Table, entry: EntryFacts) -> bool | None:
     """Oracle: what an entry says about Basra's majority being held over (None: nothing)."""
     if entry.counts is None:
-        return entry.even_split
+        return entry.ticked("even_split")
     if tbl.sides == 2:
         return entry.counts["cards"] == 26
     return {MOST_TIED: True, MOST_ALONE: False}.get(entry.counts["most_cards"])

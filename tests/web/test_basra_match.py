@@ -173,7 +173,7 @@ def test_the_exports_carry_breakdowns_corrections_and_the_whole_match(host, gues
     exported = host.get(f"/m/{code}/match.json")
     assert exported.headers["Content-Type"].startswith("application/json")
     match = json.loads(exported.get_data(as_text=True))
-    assert (match["format"], match["version"], match["game"]) == ("scorekeeper-match", 3, "basra")
+    assert (match["format"], match["version"], match["game"]) == ("scorekeeper-match", 4, "basra")
     assert [(s["name"], s["phones"]) for s in match["sides"]] == [
         ("Alice", ["Omar"]),
         ("Ben", [""]),
@@ -185,9 +185,7 @@ def test_the_exports_carry_breakdowns_corrections_and_the_whole_match(host, gues
         "side": 1,
         "points": 7,
         "counts": None,
-        "even_split": False,
-        "last_trick": False,
-        "black_hand": False,
+        "ticks": [],
         "breakdown": None,
     }
     assert match["corrections"][0]["was"] == 5 and match["corrections"][0]["now"] == 7

@@ -22,9 +22,9 @@ def test_brisca_to_three_rounds_with_a_tie_on_the_last_trick(app, host, guest, w
     # Nobody may start round 3 until the tie is settled; a watcher may not settle it.
     before = snapshot(app)
     assert host.enter(code, 3, 0, 80).status_code == 409
-    assert watcher.post(f"/m/{code}/last-trick", {"target": 1, "hand": 2}).status_code == 403
+    assert watcher.post(f"/m/{code}/settle", {"target": 1, "hand": 2}).status_code == 403
     assert snapshot(app) == before
-    page = guest.post(f"/m/{code}/last-trick", {"target": 1, "hand": 2}).shown
+    page = guest.post(f"/m/{code}/settle", {"target": 1, "hand": 2}).shown
     assert "Bea took the last trick" in page
     assert rounds(page) == ["1", "1"]
 
@@ -47,13 +47,12 @@ def test_a_last_trick_tap_from_an_older_page_settles_nothing(app, host, guest):
     # Ana's page still shows round 1's buttons while Bea settles it and round 2 ties too.
     assert 'name="hand" value="1"' in host.get(f"/m/{code}").get_data(as_text=True)
     assert (
-        "Bea took the last trick"
-        in guest.post(f"/m/{code}/last-trick", {"target": 1, "hand": 1}).shown
+        "Bea took the last trick" in guest.post(f"/m/{code}/settle", {"target": 1, "hand": 1}).shown
     )
     host.enter(code, 2, 0, 60)
     guest.enter(code, 2, 1, 60)
     before = snapshot(app)
-    stale = host.post(f"/m/{code}/last-trick", {"target": 0, "hand": 1})
+    stale = host.post(f"/m/{code}/settle", {"target": 0, "hand": 1})
     assert stale.status_code == 409
     assert "Round 1 isn't waiting for the last trick" in stale.shown
     assert snapshot(app) == before

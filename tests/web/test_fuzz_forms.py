@@ -93,7 +93,7 @@ FIELDS = {
 
 def forms_of(code: str) -> list[tuple[str, str]]:
     """Every form of a Basra match, by the fields it takes and where it posts."""
-    actions = ["claim", "watch", "end", "reopen", "abandon", "release", "host", "last-trick"]
+    actions = ["claim", "watch", "end", "reopen", "abandon", "release", "host", "settle"]
     actions += ["close", "open"]
     return [
         ("new", "/new/basra"),

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
@@ -217,3 +219,58 @@ def test_the_upgrade_reads_each_stored_english_result_back_as_its_fact(
         match = sa.Table("match", sa.MetaData(), autoload_with=connection)
         results = connection.scalars(sa.select(match.c.result).order_by(match.c.id)).all()
     assert results == [result for _, result, _ in ENGLISH_RESULTS]
+
+
+# The revision before a cell's ticks became one list of its game's keys (0b7d3e9a5c21).
+BEFORE_TICK_LISTS = "d7e1a3c5b9f2"
+
+
+def test_the_ticks_go_down_to_a_column_each_and_come_back_as_every_sheet_showed_them(
+    unmigrated_app, upgrade, downgrade
+):
+    upgrade(unmigrated_app)
+    host, guest = Phone(unmigrated_app), Phone(unmigrated_app)
+    basra = host.create("basra", table_format="2", side_0="Alice", side_1="Ben")
+    guest.join(basra, side=1)
+    host.enter(basra, 1, 0, 10, even_split="y")
+    guest.enter(basra, 1, 1, 20, even_split="y")
+    host.correct(basra, 1, 1, 25, even_split="y")  # the trail keeps the ticks too
+    brisca = host.create(
+        "brisca", table_format="2", side_0="Ana", side_1="Omar", rule_black_hand="on"
+    )
+    guest.join(brisca, side=1)
+    host.enter(brisca, 1, 0, 60)
+    guest.enter(brisca, 1, 1, 60)
+    guest.post(f"/m/{brisca}/settle", {"target": 1, "hand": 1})
+    host.enter(brisca, 2, 0, 30, black_hand="y")
+    guest.enter(brisca, 2, 1, 90)
+
+    def exported(code: str) -> dict[str, Any]:
+        return json.loads(host.get(f"/m/{code}/match.json").get_data(as_text=True))
+
+    before = {code: exported(code) for code in (basra, brisca)}
+    assert [cell["ticks"] for cell in before[brisca]["hands"][0]["cells"]] == [[], ["last_trick"]]
+    assert before[basra]["corrections"][0]["was_detail"]["ticks"] == ["even_split"]
+
+    downgrade(unmigrated_app, BEFORE_TICK_LISTS)
+    with unmigrated_app.app_context(), db.engine.connect() as connection:
+        old = sa.MetaData()
+        entry = sa.Table("entry", old, autoload_with=connection)
+        correction = sa.Table("correction", old, autoload_with=connection)
+        assert "ticks" not in entry.c
+        flags = connection.execute(
+            sa.select(entry.c.points, entry.c.even_split, entry.c.last_trick, entry.c.black_hand)
+            .where(sa.or_(entry.c.even_split, entry.c.last_trick, entry.c.black_hand))
+            .order_by(entry.c.id)
+        ).all()
+        detail = connection.execute(sa.select(correction.c.old_detail)).scalar_one()
+    assert [tuple(row) for row in flags] == [
+        (10, True, False, False),
+        (25, True, False, False),
+        (60, False, True, False),
+        (30, False, False, True),
+    ]
+    assert detail["even_split"] is True and "ticks" not in detail
+
+    upgrade(unmigrated_app)
+    assert {code: exported(code) for code in (basra, brisca)} == before

@@ -68,5 +68,5 @@ def test_the_exports_carry_the_note(basra, host):
     rows = list(csv.reader(io.StringIO(host.get(f"/m/{basra}/sheet.csv").get_data(as_text=True))))
     assert rows[-1] == ["note", "'=At Omar's"]
     exported = json.loads(host.get(f"/m/{basra}/match.json").get_data(as_text=True))
-    assert exported["version"] == JSON_VERSION == 3
+    assert exported["version"] == JSON_VERSION == 4
     assert exported["note"] == "=At Omar's" and exported["rematch"] is None

@@ -416,8 +416,8 @@ def test_a_form_that_changes_two_lines_at_once_is_checked_as_it_would_stand(app,
     untied = enter_hand(host, code, {0: 10, 1: 10})
     assert untied.status_code == 200, untied.shown
     with app.app_context():
-        ticks = db.session.scalars(sa.select(Entry.even_split).order_by(Entry.side_id)).all()
-    assert ticks == [False, False]
+        ticks = db.session.scalars(sa.select(Entry.ticks).order_by(Entry.side_id)).all()
+    assert ticks == [[], []]
 
 
 def test_the_one_form_is_drawn_only_for_the_phone_that_may_use_it(app, host, guest):

@@ -95,7 +95,7 @@ def test_brisca_rounds_won_and_sixty_sixties(host, guest):
     guest.join(code, side=1)
     host.enter(code, 1, 0, 60)
     guest.enter(code, 1, 1, 60)
-    guest.post(f"/m/{code}/last-trick", {"target": 0, "hand": 1})
+    guest.post(f"/m/{code}/settle", {"target": 0, "hand": 1})
     host.enter(code, 2, 0, 40)
     guest.enter(code, 2, 1, 80)
     host.enter(code, 3, 0, 90)

@@ -407,7 +407,7 @@ class TablesPlayed(RuleBasedStateMachine):
             if agree and dealt["counts"] is not None:
                 tick = oracle.says_tie(
                     self.table,
-                    {"even_split": False, "counts": dealt["counts"][side]},
+                    {"ticks": [], "counts": dealt["counts"][side]},
                 )
             else:
                 tick = draw(st.booleans(), label="even split")
@@ -480,8 +480,9 @@ class TablesPlayed(RuleBasedStateMachine):
             }
         else:
             cell["points"] = int(form[f"points{at}"])
-        for tick in ("even_split", "black_hand", "last_trick"):
-            cell[tick] = f"{tick}{at}" in form
+        cell["ticks"] = [
+            tick for tick in ("black_hand", "even_split", "last_trick") if f"{tick}{at}" in form
+        ]
         return cell
 
     def contradicts(self, number: int, cells: dict[int, dict[str, Any]]) -> bool:
@@ -509,8 +510,8 @@ class TablesPlayed(RuleBasedStateMachine):
             kept = at != "" and cell["counts"] is not None
             assert kept or cell["counts"] is None, (cell, typed)
             assert cell["points"] == typed["points"], (cell, typed)
-            assert cell["even_split"] == typed["even_split"]
-        assert cell["black_hand"] == typed["black_hand"]
+            assert oracle.ticked(cell, "even_split") == oracle.ticked(typed, "even_split")
+        assert oracle.ticked(cell, "black_hand") == oracle.ticked(typed, "black_hand")
 
     @rule(data=st.data())
     def table_plays_the_open_hand(self, data: st.DataObject) -> None:
@@ -528,7 +529,7 @@ class TablesPlayed(RuleBasedStateMachine):
             tied = [s for s, got in enumerate(points) if got == max(points)]
             taker = draw(st.sampled_from(tied), label="took the last trick")
             told = {"target": taker, "hand": worked.waiting}
-            self.post(self.host, f"/m/{self.code}/last-trick", told, refused=False)
+            self.post(self.host, f"/m/{self.code}/settle", told, refused=False)
             return
         number = worked.open_hand
         if number is None:
@@ -710,10 +711,7 @@ class TablesPlayed(RuleBasedStateMachine):
         fixed = {}
         for side, cell in enumerate(cells):
             typed = self.typed(form, False, f"_{side}")
-            kept = cell is not None and all(
-                cell[key] == typed[key]
-                for key in ("points", "even_split", "black_hand", "last_trick")
-            )
+            kept = cell is not None and all(cell[key] == typed[key] for key in ("points", "ticks"))
             fixed[side] = cell if kept else typed
         must_refuse = export["status"] != "open" or stale or self.contradicts(number, fixed)
         self.post(
@@ -819,7 +817,7 @@ class TablesPlayed(RuleBasedStateMachine):
         form = {"target": side, "hand": worked.waiting}
         self.post(
             phone,
-            f"/m/{self.code}/last-trick",
+            f"/m/{self.code}/settle",
             form,
             refused=True if not (may and side in tied) else False,
         )
