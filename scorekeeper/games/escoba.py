@@ -122,9 +122,6 @@ class Escoba(FortyCardGame):
     targets = (21, 15)
     default_target = 21
     target_unit = "points"
-    coins_word = OROS
-    seven_coins_word = VELO
-    sweeps_key = "escobas"
     table_rules = (
         TableRule(
             "setenta",

@@ -189,11 +189,6 @@ class FortyCardGame(PointsGame):
 
     min_points = 0
     max_points = 99
-    # Each game's words for its coins, its sevens and its 7 of coins.
-    coins_word: Term
-    seven_coins_word: Term
-    # The sweeps' count key ("escobas", "scope").
-    sweeps_key: str
 
     def count_order(self, table: Table) -> tuple[tuple[str, ...], ...]:
         """The order a table counts a hand's lines in to see who reached the target first
@@ -300,8 +295,8 @@ class FortyCardGame(PointsGame):
                 if contest.key == "most_cards" or not self._contradict(contest, mine, theirs):
                     continue
                 said = both_said(
-                    self._answer_words(contest, mine, me, None),
-                    self._answer_words(contest, theirs, name, name),
+                    self._answer_words(contest, mine, me),
+                    self._answer_words(contest, theirs, name),
                     name,
                     me,
                 )
@@ -348,11 +343,7 @@ class FortyCardGame(PointsGame):
         return False
 
     def _answer_words(
-        self,
-        contest: Contest,
-        counts: Mapping[str, int],
-        side: Label | None,
-        name: Label | None,
+        self, contest: Contest, counts: Mapping[str, int], side: Label | None
     ) -> Problem:
         """A side's answer to a contest quoted back, with the count or primiera behind it."""
         answer = ANSWER_WORDS[counts.get(contest.key, MOST_NO)]

@@ -97,9 +97,6 @@ class Scopa(FortyCardGame):
     targets = (11, 16, 21, 31)
     default_target = 11
     target_unit = "points"
-    coins_word = DENARI
-    seven_coins_word = SETTEBELLO
-    sweeps_key = "scope"
     on_off = (("off", Term("rule.off")), ("on", Term("rule.on")))
     table_rules = (
         TableRule(
