@@ -61,7 +61,7 @@ $(TRANSLATIONS)/%.mo: $(TRANSLATIONS)/%.po | $(VENV)/.app
 ## After changing words in the code or templates: gather them (messages.pot) and add the new
 ## ones to every catalog, to be translated there (tests/web/test_languages.py says which).
 messages: $(VENV)/.app
-	$(PYBABEL) extract -F babel.cfg -k _l -k lazy_ngettext:1,2 -k lazy_pgettext:1c,2 --no-location \
+	$(PYBABEL) extract -F babel.cfg -k _l -k lazy_ngettext:1,2 -k lazy_pgettext:1c,2 -k says -k says_n:1,2 --no-location \
 		--sort-output --add-comments=NOTE: -o $(TRANSLATIONS)/messages.pot .
 	$(PYBABEL) update --no-fuzzy-matching -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS)
 

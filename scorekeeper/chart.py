@@ -88,7 +88,7 @@ def running_chart(
     last = None
     if len(points) > 1:
         # NOTE: the chart's last hand, under the end of its lines ("hand 12"); %(noun)s is
-        # the game's word for a hand inside a sentence ("hand", Brisca's "round").
+        # the game's word for a hand inside a sentence ("hand", or "round").
         last = _("%(noun)s %(number)s", noun=noun, number=len(points) - 1)
     # Looked up once for every line, and filled in for each.
     # NOTE: a line of the chart, as its tooltip names it: a side's name and its total.

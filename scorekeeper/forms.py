@@ -32,7 +32,7 @@ ENTER_A_NUMBER = _l("Enter a number.")
 RELOAD = _l("Reload the page.")
 
 # The digits the players' keyboards type: ASCII; Arabic-Indic, as Egyptian and Levantine
-# phones type them (the Basra tables); Extended Arabic-Indic, as Persian and Urdu keyboards do.
+# phones type them; Extended Arabic-Indic, as Persian and Urdu keyboards do.
 # Nothing else reads as a digit (int() alone would take fullwidth or Devanagari digits and
 # "4_5"), and a space inside a number is a typo, not a separator. In runs of ten, 0 to 9: the
 # calculator's steppers read a digit's value from its place (static/js/forms.js).
@@ -160,7 +160,7 @@ class ActionForm(KeyedForm):
     """A one-button action: end, reopen, abandon, release, claim, last trick, hand over."""
 
     target = IntegerField(validators=[Optional(), NumberRange(min=0, max=10**9, message=RELOAD)])
-    # The hand (Brisca's round) a button is about, where it matters: who took its last trick.
+    # The hand a button is about, where it matters: the tied hand a tap settles.
     hand = IntegerField(validators=[Optional(), NumberRange(min=1, max=10_000, message=RELOAD)])
     # The second tap an action that can't be taken back asks for (its confirm page's button).
     confirmed = BooleanField()

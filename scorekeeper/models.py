@@ -275,7 +275,7 @@ def seat_at(
 
 
 class Hand(Model):
-    """One row of the sheet: one hand dealt, played and counted (a round, in Brisca)."""
+    """One row of the sheet: one hand dealt, played and counted (a round, in some games)."""
 
     id: so.Mapped[int] = so.mapped_column(primary_key=True)
     match_id: so.Mapped[int] = so.mapped_column(sa.ForeignKey("match.id", ondelete="CASCADE"))
@@ -366,7 +366,8 @@ class SideResult(Model):
         sa.ForeignKey("match.id", ondelete="CASCADE"), index=True
     )
     won: so.Mapped[bool]
-    # Its complete hands, the points they scored (Brisca: card points), its best hand's points
+    # Its complete hands, the points they scored (card points where the
+    # hands are rounds), its best hand's points
     # and number (the lowest where the lowest total wins; None before any complete hand).
     hands: so.Mapped[int]
     points: so.Mapped[int]

@@ -479,7 +479,7 @@ def _fill(viewer: Viewer, about: About) -> Refusal | None:
 
 
 def _settle(viewer: Viewer, about: About) -> Refusal | None:
-    """Who settles a hand tied on its game's settling tick (Brisca: who took the last trick):
+    """Who settles a hand tied on its game's settling tick (who took the last trick):
     a phone of a side in the tie, or the host."""
     match = viewer.match
     if refused := _settled(match):

@@ -43,17 +43,15 @@ def why(won: Won | None) -> str:
         return ""
     target = won.target or 0
     if won.rule is WinRule.EARLY_VICTORY:
-        # NOTE: Why a match was won: one side scored every card point of a hand (Pastura).
+        # NOTE: Why a match was won: one side scored every card point of a hand (an early victory).
         return _("Early victory")
-    if won.rule is WinRule.NAPOLEONE:
-        # NOTE: Why a match of Scopa was won: one side took all ten coins (denari) in a hand.
-        return _("All ten denari: Napoleone")
-    if won.rule is WinRule.CAPPOTTO:
-        # NOTE: Why a match of Scopa was won: 7 points while the other sides had none.
-        return _("Seven to nothing: cappotto")
+    if won.rule is WinRule.DECLARED:
+        # A win at once that one game declares, in that game's words.
+        return terms.say(won.said) if won.said is not None and won.said.code in terms.TERMS else ""
     if won.rule is WinRule.COUNTED_FIRST:
-        # NOTE: Why a match of Escoba or Scopa was won: several sides passed the target in the
-        # last hand, and counting its points line by line took this one there first.
+        # NOTE: Why a match was won: several sides passed the target in the last hand, and
+        # counting its points line by line, in the order the table agreed, took this one there
+        # first.
         return _("First to %(target)d counting the last hand", target=target)
     if won.rule is WinRule.REACHED_FIRST:
         # NOTE: Why a match was won: the one side that reached the target.
@@ -70,7 +68,7 @@ def why(won: Won | None) -> str:
             target=target,
         )
     if won.rule is WinRule.FIRST_TO_ROUNDS:
-        # NOTE: Why a match of Brisca was won: "First to 3 rounds".
+        # NOTE: Why a match played for rounds won was won: "First to 3 rounds".
         return ngettext("First to %(num)d round", "First to %(num)d rounds", target)
     if won.rule is WinRule.LOWEST_AT_LIMIT:
         # NOTE: Why a match was won: the lowest total once a side reached the target.
@@ -97,7 +95,7 @@ def goal(aim: Goal | None) -> str:
         # NOTE: What wins a match, under the score sheet: "101 points wins."
         return ngettext("%(num)d point wins.", "%(num)d points wins.", aim.target)
     if aim.aim is Aim.ROUNDS:
-        # NOTE: What wins a match of Brisca, under the score sheet: "3 rounds wins."
+        # NOTE: What wins a match played for rounds won, under the score sheet: "3 rounds wins."
         return ngettext("%(num)d round wins.", "%(num)d rounds wins.", aim.target)
     if aim.aim is Aim.LOWEST_AT_LIMIT:
         return _("The lowest total when a side reaches %(target)d wins.", target=aim.target)

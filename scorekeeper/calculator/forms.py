@@ -61,7 +61,7 @@ def _field_for(calc: CalcField) -> Field:
             NumberRange(
                 min=calc.minimum,
                 max=calc.maximum,
-                # NOTE: A count out of its bounds: "Basras: 0 to 20." (%(label)s is the row's
+                # NOTE: A count out of its bounds: "Aces: 0 to 4." (%(label)s is the row's
                 # name, %(minimum)s and %(maximum)s the fewest and most it can be).
                 message=_l(
                     "%(label)s: %(minimum)s to %(maximum)s.",
@@ -99,7 +99,7 @@ def calculator_form(game: Game, table: Table, *args: object, **kwargs: object) -
 
     for calc in calc_fields:
         setattr(CalculatorForm, f"n_{calc.key}", _field_for(calc))
-    # The ticks the counts cannot say (Brisca's black hand), by their keys, as on the entry form.
+    # The ticks the counts cannot say, by their keys, as on the entry form.
     ticks = game.calculator_ticks(table)
     for tick in ticks:
         setattr(CalculatorForm, tick.key, BooleanField(tick.label))

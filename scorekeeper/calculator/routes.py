@@ -150,7 +150,7 @@ def _calculator(
         conflicts=conflicts,
         # A fill is worded as the side's own entry: "Enter 40", no reason asked.
         correcting=correcting and not filling,
-        held=sheet.held_going_into(number),
+        held=sheet.held_over_said(number, worth=False),
         error=given_back,
     ), status
 

@@ -11,12 +11,16 @@ from .base import (
     EntryFacts,
     HandResult,
     Label,
+    MatchState,
     Problem,
+    Said,
     Table,
     TableFormat,
     TableRule,
     Term,
     Tick,
+    says,
+    says_n,
 )
 from .calculator import (
     MAJORITY_CARDS,
@@ -36,6 +40,105 @@ from .calculator import (
 )
 from .game import PointsGame
 from .hand_checks import Claim, Expected
+
+# The words of this game's codes (its Terms, and its Problems), in English as the catalogs
+# translate them: scorekeeper/terms.py says them in the reader's language.
+WORDS: dict[str, Said] = {
+    # The games, as the home page and the create form offer them.
+    # NOTE: The name of a card game.
+    "game.basra": says("Basra"),
+    "rule.carry_over": says("Second 26–26 in a row"),
+    "rule.carry_over.stack": says(
+        "Stack: the held-over 30 keeps growing (90 for the next majority)"
+    ),
+    "rule.carry_over.lapse": says(
+        "Lapse: only the new tie's 30 is held (a majority is never over 60)"
+    ),
+    "rule.three_tie": says("Tied for most cards (3 players)"),
+    "rule.three_tie.held": says("Held over, like a 26–26 split"),
+    "rule.three_tie.nobody": says("Nobody scores the majority"),
+    "rule.double_basra": says("Double basra (a jack onto a lone jack: 20)"),
+    "rule.basra_value": says("What a basra is worth"),
+    "rule.basra_value.by_card": says("By its card: twice the face value, pictures 10"),
+    "rule.seven_diamonds": says("Seven of diamonds basra"),
+    "rule.seven_diamonds.standard": says("Numerals adding to 10 or less"),
+    "rule.seven_diamonds.other": says(
+        "Under 10, or all tens and pictures, or equal groups under 10"
+    ),
+    "basras": says("Basras"),
+    "double_basras": says("Double basras"),
+    "basras_made.ace": says("Basras made with an ace"),
+    "basras_with.ace": says("Basras with an ace"),
+    # NOTE: %(rank)d is a card's number, 2 to 10: "Basras made with a 7".
+    "basras_made.rank": says("Basras made with a %(rank)d"),
+    # NOTE: %(rank)d is a card's number, 2 to 10: "Basras with a 7".
+    "basras_with.rank": says("Basras with a %(rank)d"),
+    "basras_made.picture": says("Basras made with a queen or king"),
+    "basras_with.picture": says("Basras with a queen or king"),
+    # NOTE: A breakdown line: the majority's points with the points held over from
+    # earlier ties (%(num)d).
+    "majority.most_held": says_n(
+        "Majority (most cards, %(num)d held over)", "Majority (most cards, %(num)d held over)"
+    ),
+    "majority.most": says("Majority (most cards)"),
+    # NOTE: A breakdown line: the majority (%(cards)d, always 27, or more cards) with
+    # the points held over from earlier ties (%(num)d).
+    "majority.cards_held": says_n(
+        "Majority (%(cards)d+ cards, %(num)d held over)",
+        "Majority (%(cards)d+ cards, %(num)d held over)",
+    ),
+    # NOTE: A breakdown line: the majority, %(num)d (always 27) or more cards.
+    "majority.cards": says_n("Majority (%(num)d+ card)", "Majority (%(num)d+ cards)"),
+    "hint.basra.alone": says("Alone: 30 for the majority, plus anything held over"),
+    "hint.basra.cards": says("27 or more takes the majority; 26 is a tie"),
+    "hint.jack_onto_jack": says("A jack onto a lone jack: 20"),
+    # The ticks (games.Tick): as the forms ask them, as a refusal quotes them, and as a cell
+    # and the key under the sheet note them.
+    "tick.split.label": says("Cards split evenly (26–26): nobody took the majority"),
+    "tick.split": says("Cards split evenly (26–26)"),
+    # NOTE: what a cell carries, in a sentence ("A plain total, cards split evenly.") and in
+    # the key to the sheet's marks.
+    "tick.split.noted": says("cards split evenly"),
+    "tick.tied.label": says("Tied for most cards: nobody took the majority"),
+    "tick.tied": says("Tied for most cards"),
+    # NOTE: as "cards split evenly", with three players: two or three tied for the most cards.
+    "tick.tied.noted": says("tied for most cards"),
+    # Points held over into a hand (Game.held_over_said), told where a side enters it.
+    "held_over": says_n(
+        "%(num)d majority points are held over: whoever takes the majority this hand adds them.",
+        "%(num)d majority points are held over: whoever takes the majority this hand adds them.",
+    ),
+    # NOTE: %(worth)s is the points the majority is worth this hand.
+    "held_over.worth": says_n(
+        "%(num)d majority points are held over: whoever takes the majority this hand adds "
+        "them (the majority is worth %(worth)s).",
+        "%(num)d majority points are held over: whoever takes the majority this hand adds "
+        "them (the majority is worth %(worth)s).",
+    ),
+    # NOTE: Basra's majority (most cards) bonus: %(worth)s is the points it is worth next
+    # hand, %(fresh)s its usual part and %(num)d the points held over from earlier hands.
+    "majority.next.held": says_n(
+        "Next majority worth %(worth)s: %(fresh)s, and %(num)d held over because nobody "
+        "took the majority before.",
+        "Next majority worth %(worth)s: %(fresh)s, and %(num)d held over because nobody "
+        "took the majority before.",
+    ),
+    "majority.next": says("Next majority worth %(worth)s."),
+    # A phone's record (Game.feats).
+    # NOTE: a phone's record: how many hands its side took Basra's majority (most cards).
+    "majorities": says("Majorities taken"),
+}
+PROBLEM_WORDS: dict[str, Said] = {
+    "basras_in_hand": says_n(
+        "%(num)d basra in one hand? Each side plays only %(plays)d cards.",
+        "%(num)d basras in one hand? Each side plays only %(plays)d cards.",
+    ),
+    "basras_need_cards": says_n(
+        "%(num)d basra takes at least %(least)d cards, but the cards captured say %(cards)d.",
+        "%(num)d basras take at least %(least)d cards, but the cards captured say %(cards)d.",
+    ),
+    "double_basra_jacks": says("Each double basra takes two jacks, but the jacks say %(jacks)d."),
+}
 
 # docs/rules/basra.md, "Majority": 27 or more of the 52 cards take the majority, worth 30.
 MAJORITY = 30
@@ -102,6 +205,9 @@ BY_CARD_HINTS = {value: Term.of("each", points=2 * value) for *_row, value, _mos
 
 class Basra(PointsGame):
     """Basra's formats, table rules, calculator and carried-over majority."""
+
+    words = WORDS
+    problem_words = PROBLEM_WORDS
 
     key = "basra"
     feats: tuple[tuple[str, Label], ...] = (
@@ -289,6 +395,23 @@ class Basra(PointsGame):
     def majority_worth(self, table: Table, held_over: int) -> int | None:
         """The 30 majority plus whatever earlier ties held over."""
         return MAJORITY + held_over
+
+    def held_over_said(self, table: Table, held: int, worth: int | None = None) -> Term | None:
+        """The majority points held over into this hand, and what the majority is worth."""
+        if not held:
+            return None
+        if worth is None:
+            return Term.of("held_over", num=held)
+        return Term.of("held_over.worth", num=held, worth=worth)
+
+    def next_hand_said(self, table: Table, state: MatchState) -> Term | None:
+        """What the next majority is worth, and why when points are held over."""
+        worth = state.next_majority
+        if worth is None:
+            return None
+        if state.held_over:
+            return Term.of("majority.next.held", num=state.held_over, worth=worth, fresh=MAJORITY)
+        return Term.of("majority.next", worth=worth)
 
     def held_after(self, table: Table, cells: Sequence[EntryFacts], held_over: int) -> int:
         """Points held over after a complete hand, under the table's carry-over rules."""

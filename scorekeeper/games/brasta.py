@@ -12,9 +12,12 @@ from .base import (
     HandResult,
     Label,
     Problem,
+    Said,
     Table,
     TableFormat,
     Term,
+    says,
+    says_n,
 )
 from .calculator import (
     MAJORITY_CARDS,
@@ -29,6 +32,50 @@ from .calculator import (
 )
 from .game import PointsGame
 from .hand_checks import Expected
+
+# The words of this game's codes (its Terms, and its Problems), in English as the catalogs
+# translate them: scorekeeper/terms.py says them in the reader's language.
+WORDS: dict[str, Said] = {
+    # NOTE: The name of a card game.
+    "game.brasta": says("Brasta"),
+    # NOTE: The names of Brasta's three targets (201, 401, 601 points): a short, a standard and a
+    # long match.
+    "target.quick": says("Quick"),
+    "target.standard": says("Standard"),
+    "target.pro": says("Pro"),
+    # NOTE: A Brasta target with its name, as the create form offers it: "401 Standard".
+    "target.named": says("%(target)d %(name)s"),
+    "brastas": says("Brastas"),
+    "double_brastas": says("Double Brastas"),
+    # NOTE: Brasta's bonus for the side that makes the last capture of a hand.
+    "last_hand": says("Last Hand"),
+    "failed_builds": says("Failed builds"),
+    "jack_burns": says("Jack burns"),
+    "all_aces": says("All four aces"),
+    "all_clubs": says("All 13 clubs"),
+    "most_clubs.over": says("Most clubs (%(num)d+)"),
+    "hint.brasta.cards": says("27 or more: most cards, 10"),
+    "hint.brasta.aces": says("5 each; all four: 10 more"),
+    "hint.brasta.clubs": says("7 or more: most clubs, 10; all 13: 20"),
+    "hint.brasta.last_hand": says("The final capture: 10"),
+    "hint.brasta.failed_builds": says("−10 each"),
+    "hint.brasta.jack_burns": says("A jack onto an empty table: −10 each"),
+}
+PROBLEM_WORDS: dict[str, Said] = {
+    "brastas_need_cards": says_n(
+        "%(num)d Brasta takes at least %(least)d cards, but the cards captured say %(cards)d.",
+        "%(num)d Brastas take at least %(least)d cards, but the cards captured say %(cards)d.",
+    ),
+    "two_clubs_is_a_club": says("The 2♣ is a club: count it in your clubs too."),
+    "all_clubs_two": says("All 13 clubs include the 2♣."),
+    "all_clubs_ace": says("All 13 clubs include the ace of clubs."),
+    "brasta_cards": says_n(
+        "Your clubs, aces and 10♦ are at least %(num)d cards, "
+        "but the cards captured say %(cards)d.",
+        "Your clubs, aces and 10♦ are at least %(num)d cards, "
+        "but the cards captured say %(cards)d.",
+    ),
+}
 
 # docs/rules/brasta.md, "Target and winning": 201 Quick, 401 Standard, 601 Pro.
 TARGET_NAMES = {
@@ -58,6 +105,9 @@ TEN_POINTS, TEN_EACH = Term.of("points", num=10), Term.of("each", points=10)
 
 class Brasta(PointsGame):
     """Brasta's targets and calculator; totals may go negative."""
+
+    words = WORDS
+    problem_words = PROBLEM_WORDS
 
     key = "brasta"
     feats: tuple[tuple[str, Label], ...] = (

@@ -15,6 +15,7 @@ from .base import (
     HandResult,
     Label,
     Problem,
+    Said,
     Settling,
     Table,
     TableFormat,
@@ -23,10 +24,71 @@ from .base import (
     Tick,
     WinRule,
     Won,
+    says,
+    says_n,
 )
 from .calculator import calculation, count_field, line, read_counts
 from .game import Game, Outcome, every_side
 from .hand_checks import Expected, ticked_twice
+
+# The words of this game's codes (its Terms, and its Problems), in English as the catalogs
+# translate them: scorekeeper/terms.py says them in the reader's language.
+WORDS: dict[str, Said] = {
+    # NOTE: The name of a card game.
+    "game.brisca": says("Brisca"),
+    # NOTE: A row of Brisca's score sheet, one deal of the cards, as a title: "Round 3".
+    "round": says("Round"),
+    # NOTE: A row of Brisca's score sheet, one deal of the cards, inside a sentence:
+    # "Correct round 3".
+    "round.noun": says("round"),
+    # NOTE: The row under Brisca's score sheet that counts each side's rounds won.
+    "rounds": says("Rounds"),
+    "rounds.target": says_n("%(num)d round", "%(num)d rounds"),
+    "rule.black_hand": says("Black hand (Ace, Three and King of trumps win the round)"),
+    "tick.black_hand.label": says("Black hand: we held Ace, Three and King of trumps"),
+    "tick.black_hand": says("Black hand"),
+    "tick.black_hand.noted": says("black hand"),
+    "tick.last_trick": says("Took the last trick"),
+    "tick.last_trick.noted": says("took the last trick"),
+    # A hand whose tie waits for its settling tick (Game.settles), by the tick's key.
+    # NOTE: Brisca: a round tied at the top; %(number)s is the round's number.
+    "tie.last_trick.asked": says("Round %(number)s is tied. Who took the last trick?"),
+    # NOTE: Brisca: a round tied at the top; %(number)s is the round's number.
+    "tie.last_trick.first": says("Round %(number)s is tied: say who took the last trick first."),
+    # NOTE: Brisca: "Round 2: Ana took the last trick." %(side)s is a side's name.
+    "tie.last_trick.said": says("Round %(number)s: %(side)s took the last trick."),
+    # NOTE: Brisca: %(number)s is a round's number.
+    "tie.last_trick.stale": says(
+        "Round %(number)s isn't waiting for the last trick: look at the sheet again."
+    ),
+    # NOTE: a phone's record: Brisca rounds its side won.
+    "rounds_won": says("Rounds won"),
+    # NOTE: a phone's record: Brisca rounds tied at the top (60–60), settled by the last trick.
+    "sixty_sixty": says("Rounds tied 60–60"),
+    "black_hands": says("Black hands"),
+}
+PROBLEM_WORDS: dict[str, Said] = {
+    "black_hands": says_n(
+        "%(num)d side claims a black hand; only one can hold the Ace, Three and King of trumps",
+        "%(num)d sides claim a black hand; only one can hold the Ace, Three and King of trumps",
+    ),
+    "last_tricks": says_n(
+        "%(num)d side says it took the last trick; only one did",
+        "%(num)d sides say they took the last trick; only one did",
+    ),
+    "card_points": says("Card points add up to %(total)d, not %(deck)d"),
+    # NOTE: %(named)s is each other side's name and card points ("Side 1 70").
+    "past_the_deck_last": says(
+        "%(named)s already: with your %(points)d the round's card points come to "
+        "%(total)d, and the deck holds %(deck)d. Yours would be %(yours)d. If theirs is "
+        "wrong, the host can correct it."
+    ),
+    # NOTE: %(named)s is each other side's name and card points ("Side 1 70").
+    "past_the_deck": says(
+        "%(named)s already: with your %(points)d the round's card points come to "
+        "%(total)d, and the deck holds %(deck)d. If theirs is wrong, the host can correct it."
+    ),
+}
 
 # docs/rules/brisca.md, "Card points": 30 in each of four suits, 120 in the deck.
 DECK_POINTS = 120
@@ -66,6 +128,9 @@ SUITS = 4
 
 class Brisca(Game):
     """Brisca's formats, Black hand rule, card-point calculator and rounds won."""
+
+    words = WORDS
+    problem_words = PROBLEM_WORDS
 
     key = "brisca"
     feats: tuple[tuple[str, Label], ...] = (

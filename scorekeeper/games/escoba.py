@@ -11,10 +11,13 @@ from .base import (
     HandResult,
     Label,
     Problem,
+    Said,
     Table,
     TableFormat,
     TableRule,
     Term,
+    says,
+    says_n,
 )
 from .calculator import (
     calculation,
@@ -45,6 +48,71 @@ from .forty import (
     took,
 )
 from .hand_checks import Expected
+
+# The words of this game's codes (its Terms, and its Problems), in English as the catalogs
+# translate them: scorekeeper/terms.py says them in the reader's language.
+WORDS: dict[str, Said] = {
+    # NOTE: The name of a card game: the Spanish fishing game of 15 (escoba).
+    "game.escoba": says("Escoba"),
+    # NOTE: Escoba's coins suit (oros), as its players call it in every language.
+    "oros": says("Oros"),
+    "sevens": says("Sevens"),
+    "sixes": says("Sixes"),
+    "fives": says("Fives"),
+    # NOTE: Escoba's point for the 7 of oros, called the velo (or guindis) by its players.
+    "velo": says("7 of oros (velo)"),
+    # NOTE: Escoba's sweeps: a capture that clears the table (escoba, plural escobas).
+    "escobas": says("Escobas"),
+    # NOTE: Escoba's point for the sevens (setenta).
+    "setenta": says("Setenta"),
+    # NOTE: Escoba's setenta counted by points from the best card in each suit (primera).
+    "primera": says("Primera"),
+    "most_oros": says("Most oros"),
+    # NOTE: A breakdown line head to head: the most oros, %(num)d (always 6) or more.
+    "most_oros.over": says("Most oros (%(num)d+)"),
+    # NOTE: A breakdown line: the setenta for the most sevens, %(num)d (always 3) or more.
+    "setenta.sevens_over": says("Setenta (%(num)d+ sevens)"),
+    # NOTE: Escoba's bonus points (a table rule): %(num)d (always 31) or more cards score 2.
+    "bonus.cards": says("%(num)d+ cards (bonus)"),
+    "bonus.oros": says("All 10 oros (bonus)"),
+    "bonus.sevens": says("All four sevens (bonus)"),
+    # NOTE: The suits of the Spanish pack, as Escoba's players call them: coins, cups,
+    # swords, clubs.
+    "suit.oros": says("oros"),
+    "suit.copas": says("copas"),
+    "suit.espadas": says("espadas"),
+    "suit.bastos": says("bastos"),
+    "rule.setenta.sevens": says("Most sevens (2–2: nobody)"),
+    "rule.setenta.cascade": says("Most sevens, then sixes, aces, fives"),
+    "rule.setenta.primera": says("Primera: the best card in each suit, by points"),
+    "rule.escoba_bonus": says("Bonus points: 31+ cards or all 10 oros 2, all four sevens 3"),
+    "rule.opening_escoba": says("An escoba on the opening table goes to"),
+    "rule.opening_escoba.dealer": says("The dealer"),
+    # NOTE: The first player after the dealer, called "el mano" in Spanish.
+    "rule.opening_escoba.mano": says("The first player (el mano)"),
+    # NOTE: The hand's points are added line by line in this order; the first side to reach
+    # the target wins.
+    "rule.count_to_target.escobas_cards": says(
+        "The first there counting escobas, cards, oros, velo, setenta"
+    ),
+    "rule.count_to_target.escobas_oros": says(
+        "The first there counting escobas, oros, velo, setenta, cards"
+    ),
+    "hint.escoba.cards": says("21 or more is the most (1); 20 is a tie"),
+    "hint.escoba.oros": says("6 or more is the most (1); 5 is a tie"),
+    # NOTE: %(num)d is always 3.
+    "hint.escoba.sevens": says("%(num)d or more take the setenta (1); 2 is a tie"),
+    "hint.escoba.escobas.dealer": says("1 each, the opening table's among them if you dealt"),
+    "hint.escoba.escobas.mano": says("1 each, the opening table's among them if you played first"),
+    # NOTE: a phone's record: Escoba hands its side took the setenta.
+    "setentas": says("Setentas taken"),
+}
+PROBLEM_WORDS: dict[str, Said] = {
+    "escobas_need_cards": says_n(
+        "%(num)d escoba takes at least %(least)d cards, but the cards captured say %(cards)d.",
+        "%(num)d escobas take at least %(least)d cards, but the cards captured say %(cards)d.",
+    ),
+}
 
 # docs/rules/escoba.md, "Setenta": the three ways a table settles the setenta.
 SEVENS_RULE, CASCADE, PRIMERA = "sevens", "cascade", "primera"
@@ -110,6 +178,9 @@ def _primera(counts: Mapping[str, int]) -> int | None:
 class Escoba(FortyCardGame):
     """Escoba's formats, setenta methods, bonus points and calculator."""
 
+    words = WORDS
+    problem_words = PROBLEM_WORDS
+
     key = "escoba"
     name = Term("game.escoba")
     feats: tuple[tuple[str, Label], ...] = (("escobas", ESCOBAS), ("setentas", Term("setentas")))
@@ -142,7 +213,7 @@ class Escoba(FortyCardGame):
         # docs/rules/escoba.md, "Table rules": who takes the opening table's escoba changes
         # which side counts it, not what it is worth; the calculator's hint says which.
         TableRule(
-            "opening",
+            "opening_escoba",
             Term("rule.opening_escoba"),
             (
                 ("dealer", Term("rule.opening_escoba.dealer")),
@@ -152,9 +223,9 @@ class Escoba(FortyCardGame):
         ),
         TableRule(
             "count_to_target",
-            Term("rule.count_to_target"),
+            Term("rule.same_hand"),
             (
-                ("off", Term("rule.count_to_target.off")),
+                ("off", Term("rule.same_hand.higher")),
                 ("escobas_cards", Term("rule.count_to_target.escobas_cards")),
                 ("escobas_oros", Term("rule.count_to_target.escobas_oros")),
             ),
@@ -223,7 +294,7 @@ class Escoba(FortyCardGame):
             fields.append(question_field("setenta", self._setenta_label(table)))
         hint = (
             Term("hint.escoba.escobas.mano")
-            if self.choice(table, "opening") == "mano"
+            if self.choice(table, "opening_escoba") == "mano"
             else Term("hint.escoba.escobas.dealer")
         )
         fields.append(count_field("escobas", ESCOBAS, self.plays(table) + OPENING_ESCOBAS, hint))

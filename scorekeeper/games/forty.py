@@ -358,9 +358,7 @@ class FortyCardGame(PointsGame):
                 what=contest.noun,
             )
         if strength is None:
-            return Problem.of(
-                "answered_no_primiera", side=side, answer=answer, question=contest.label
-            )
+            return Problem.of("answered_no_best", side=side, answer=answer, question=contest.label)
         return Problem.of(
-            "answered_primiera", side=side, answer=answer, question=contest.label, num=strength
+            "answered_best", side=side, answer=answer, question=contest.label, num=strength
         )

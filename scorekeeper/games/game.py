@@ -20,6 +20,7 @@ from .base import (
     MatchState,
     PlayOn,
     Problem,
+    Said,
     Settling,
     Standing,
     Table,
@@ -98,6 +99,10 @@ class Game:
     settles: Settling | None = None
     # The counts a hand must add up to when every side used the calculator.
     expected: tuple[Expected, ...] = ()
+    # The words of this game's own codes (its Terms and its Problems), by code: its name, its
+    # table rules, its calculator's lines, its refusals (scorekeeper/terms.py says them).
+    words: Mapping[str, Said] = {}
+    problem_words: Mapping[str, Said] = {}
     # What a phone's record counts of this game's hands besides points (feats_of), by key,
     # with the words it heads them with: Basra's basras, Pastura's pasturas...
     feats: tuple[tuple[str, Label], ...] = ()
@@ -281,6 +286,15 @@ class Game:
 
     def majority_worth(self, table: Table, held_over: int) -> int | None:
         """What the majority is worth going into a hand (None: no carried-over majority)."""
+        return None
+
+    def held_over_said(self, table: Table, held: int, worth: int | None = None) -> Term | None:
+        """What a side entering a hand is told of the points held over into it (None:
+        nothing held): worth, what they come to with the hand's own, where that is known."""
+        return None
+
+    def next_hand_said(self, table: Table, state: MatchState) -> Term | None:
+        """What the foot of the sheet says the next hand carries (None: nothing of note)."""
         return None
 
     def held_after(self, table: Table, cells: Sequence[EntryFacts], held_over: int) -> int:

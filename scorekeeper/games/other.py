@@ -12,6 +12,7 @@ from .base import (
     Goal,
     MatchState,
     PlayOn,
+    Said,
     Standing,
     Table,
     TableFormat,
@@ -20,8 +21,24 @@ from .base import (
     Tie,
     WinRule,
     Won,
+    says,
+    says_n,
 )
 from .game import Outcome, PointsGame, level_past_target, standing
+
+# The words of this game's codes (its Terms, and its Problems), in English as the catalogs
+# translate them: scorekeeper/terms.py says them in the reader's language.
+WORDS: dict[str, Said] = {
+    # NOTE: The app's choice for a card game it has no rules for, scored in plain points.
+    "game.other": says("Other game"),
+    "hands.target": says_n("%(num)d hand", "%(num)d hands"),
+    "rule.winner": says("Who wins"),
+    "rule.winner.highest": says("The first to the target (the higher when several reach it)"),
+    "rule.winner.lowest": says("The lowest total when a side reaches the target (as in Hearts)"),
+    "rule.winner.hands": says(
+        "The highest total after a number of hands: the target is that number"
+    ),
+}
 
 # How the table's game is won (the table rule "winner").
 HIGHEST, LOWEST, HANDS = "highest", "lowest", "hands"
@@ -31,6 +48,8 @@ class Other(PointsGame):
     """Plain totals, won as the table chose: as Basra is (first to the target, the higher when
     several are), by the lowest total once a side reaches the target, or by the highest after
     as many hands as the target says."""
+
+    words = WORDS
 
     key = "other"
     name = Term("game.other")

@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .base import CalcField, Calculation, EntryFacts, HandResult, Label, Table, TableFormat, Term
+from .base import (
+    CalcField,
+    Calculation,
+    EntryFacts,
+    HandResult,
+    Label,
+    Said,
+    Table,
+    TableFormat,
+    Term,
+    says,
+    says_n,
+)
 from .calculator import (
     MAJORITY_CARDS,
     MOST_ALONE,
@@ -22,6 +34,22 @@ from .calculator import (
 )
 from .game import PointsGame
 from .hand_checks import Expected
+
+# The words of this game's codes (its Terms, and its Problems), in English as the catalogs
+# translate them: scorekeeper/terms.py says them in the reader's language.
+WORDS: dict[str, Said] = {
+    # NOTE: The name of a card game.
+    "game.pastura": says("Pastura"),
+    "pasturas": says("Pasturas"),
+    "hint.pastura.alone": says("Alone: 3 points; nobody scores a tie"),
+    "hint.pastura.cards": says("27 or more is the most (3); 26 is a tie"),
+}
+PROBLEM_WORDS: dict[str, Said] = {
+    "pasturas_need_cards": says_n(
+        "%(num)d pastura takes at least %(least)d cards, but the cards captured say %(cards)d.",
+        "%(num)d pasturas take at least %(least)d cards, but the cards captured say %(cards)d.",
+    ),
+}
 
 # docs/rules/pastura.md, "Scoring a hand": the most cards score 3, nobody on a tie.
 MOST_CARDS = 3
@@ -48,6 +76,9 @@ ONE_EACH, TWO_POINTS, THREE_POINTS = (
 
 class Pastura(PointsGame):
     """Pastura's formats, calculator and early victory."""
+
+    words = WORDS
+    problem_words = PROBLEM_WORDS
 
     key = "pastura"
     feats: tuple[tuple[str, Label], ...] = (("pasturas", PASTURAS),)

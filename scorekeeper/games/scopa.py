@@ -12,12 +12,15 @@ from .base import (
     HandResult,
     Label,
     Problem,
+    Said,
     Table,
     TableFormat,
     TableRule,
     Term,
     WinRule,
     Won,
+    says,
+    says_n,
 )
 from .calculator import (
     calculation,
@@ -51,6 +54,78 @@ from .forty import (
 from .game import Outcome
 from .hand_checks import Expected
 
+# The words of this game's codes (its Terms, and its Problems), in English as the catalogs
+# translate them: scorekeeper/terms.py says them in the reader's language.
+WORDS: dict[str, Said] = {
+    # NOTE: The name of a card game: Italy's fishing game (scopa).
+    "game.scopa": says("Scopa"),
+    # NOTE: Scopa for four players in two partnerships has its own name, Scopone.
+    "format.scopone": says("Scopone: 4 in 2 partnerships"),
+    # NOTE: Scopa's coins suit (denari), as its players call it in every language.
+    "denari": says("Denari"),
+    # NOTE: Scopa's point for the 7 of denari, the settebello.
+    "settebello": says("Settebello (7 of denari)"),
+    # NOTE: Scopa's sweeps: a capture that clears the table (scopa, plural scope).
+    "scope": says("Scope"),
+    # NOTE: Scopa's point for the best card in each suit added up (primiera).
+    "primiera": says("Primiera"),
+    # NOTE: Scopa's bonus for the king of denari (re bello).
+    "re_bello": says("Re bello (king of denari)"),
+    # NOTE: Scopa's bonus for the ace, 2 and 3 of denari and the run beyond (napola).
+    "napola": says("Napola"),
+    "napola.run": says("Denari in a row from the ace"),
+    "most_denari": says("Most denari"),
+    # NOTE: A breakdown line head to head: the most denari, %(num)d (always 6) or more.
+    "most_denari.over": says("Most denari (%(num)d+)"),
+    # NOTE: The suits of the Italian pack, as Scopa's players call them: coins, cups, swords,
+    # clubs.
+    "suit.denari": says("denari"),
+    "suit.coppe": says("coppe"),
+    "suit.spade": says("spade"),
+    "suit.bastoni": says("bastoni"),
+    "rule.primiera_pictures": says("Pictures in the primiera"),
+    "rule.primiera_pictures.ten": says("10 each"),
+    "rule.primiera_pictures.southern": says("King 10, horse 9, jack 8 (the south)"),
+    "rule.napola.run": says("Ace-2-3 scores 3, and 1 for each denaro that carries on the run"),
+    "rule.napola.to_six": says("The same, 6 at the most"),
+    "rule.napoleone": says("All ten denari win the match (Napoleone)"),
+    "rule.re_bello": says("Re bello: the king of denari scores 1"),
+    "rule.cappotto": says("Cappotto: 7 to nothing wins the match"),
+    # NOTE: The hand's points are added line by line in this order; the first side to reach
+    # the target wins.
+    "rule.count_to_target.parlett": says(
+        "The first there counting cards, denari, settebello, primiera, scope"
+    ),
+    "hint.scopa.cards": says("21 or more is the most (1); 20 is a tie"),
+    "hint.scopa.denari": says("6 or more is the most (1); 5 is a tie"),
+    "hint.scopa.primiera": says(
+        "The higher total of best cards (7 = 21, 6 = 18, ace 16…); a side missing a suit "
+        "can't take it"
+    ),
+    "hint.napola": says("Ace, 2, 3: 3 points, then 1 for each next denaro"),
+    # NOTE: Why a match was won: one side took all ten coins (denari) in a hand.
+    "won.napoleone": says("All ten denari: Napoleone"),
+    # NOTE: Why a match was won: 7 points while the other sides had none.
+    "won.cappotto": says("Seven to nothing: cappotto"),
+    # NOTE: a phone's record: Scopa hands its side took the primiera (plural of primiera).
+    "primiere": says("Primiere taken"),
+    # NOTE: a phone's record: Scopa hands its side scored a napola (plural napole).
+    "napole": says("Napole"),
+}
+PROBLEM_WORDS: dict[str, Said] = {
+    "scope_need_cards": says_n(
+        "%(num)d scopa takes at least %(least)d cards, but the cards captured say %(cards)d.",
+        "%(num)d scope take at least %(least)d cards, but the cards captured say %(cards)d.",
+    ),
+    "napola_coins": says_n(
+        "A run of %(num)d denaro, but the denari say %(coins)d.",
+        "A run of %(num)d denari, but the denari say %(coins)d.",
+    ),
+    # NOTE: %(card)s is the card the run holds: "Settebello (7 of denari)", "Re bello".
+    "napola_holds": says("A run of %(num)d denari holds the %(card)s: tick it too."),
+    "napola_all_coins": says("All ten denari are a run of 10."),
+}
+
 # docs/rules/scopa.md, "Napola": the ace, 2 and 3 of denari score 3, and each denaro that
 # carries the run on one more; capped at 6 where the table says so.
 NAPOLA_LEAST, NAPOLA_CAP = 3, 6
@@ -81,10 +156,13 @@ MOST_DENARI_OVER = Term.of("most_denari.over", num=MOST_OF["coins"])
 class Scopa(FortyCardGame):
     """Scopa's formats, primiera, table rules and calculator."""
 
+    words = WORDS
+    problem_words = PROBLEM_WORDS
+
     key = "scopa"
     name = Term("game.scopa")
     feats: tuple[tuple[str, Label], ...] = (
-        ("scope", SCOPE),
+        ("scope_made", SCOPE),
         ("primiere", Term("primiere")),
         ("napole", Term("napole")),
     )
@@ -123,9 +201,9 @@ class Scopa(FortyCardGame):
         TableRule("cappotto", Term("rule.cappotto"), on_off, default="off"),
         TableRule(
             "count_to_target",
-            Term("rule.count_to_target"),
+            Term("rule.same_hand"),
             (
-                ("off", Term("rule.count_to_target.off")),
+                ("off", Term("rule.same_hand.higher")),
                 ("parlett", Term("rule.count_to_target.parlett")),
             ),
             default="off",
@@ -296,14 +374,14 @@ class Scopa(FortyCardGame):
         """Napoleone, else the first over the target (the higher when several are; level,
         play on), else with the table rule a cappotto: 7 while no other side has a point."""
         if outcome.early_victory is not None:
-            return outcome.early_victory, Won(WinRule.NAPOLEONE)
+            return outcome.early_victory, Won(WinRule.DECLARED, said=Term("won.napoleone"))
         found = super().match_winner(table, totals, outcome)
         if found is not None or self.choice(table, "cappotto") != "on":
             return found
         leaders = [side for side, total in enumerate(totals) if total >= CAPPOTTO]
         others_nil = all(total == 0 for side, total in enumerate(totals) if side not in leaders)
         if len(leaders) == 1 and others_nil:
-            return leaders[0], Won(WinRule.CAPPOTTO)
+            return leaders[0], Won(WinRule.DECLARED, said=Term("won.cappotto"))
         return None
 
     def feats_of(
@@ -314,7 +392,7 @@ class Scopa(FortyCardGame):
         if breakdown is None:
             return {}
         return {
-            "scope": counted(breakdown, "scope"),
+            "scope_made": counted(breakdown, "scope"),
             "primiere": counted(breakdown, "primiera", scoring=True),
             "napole": counted(breakdown, "napola", scoring=True),
         }

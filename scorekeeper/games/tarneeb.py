@@ -14,15 +14,91 @@ from .base import (
     HandResult,
     Label,
     Problem,
+    Said,
     ScoreLine,
     Table,
     TableFormat,
     TableRule,
     Term,
+    says,
 )
 from .calculator import count_field, counted, line, read_counts
 from .game import PointsGame, every_side
 from .hand_checks import Expected
+
+# The words of this game's codes (its Terms, and its Problems), in English as the catalogs
+# translate them: scorekeeper/terms.py says them in the reader's language.
+WORDS: dict[str, Said] = {
+    # NOTE: The name of a card game: the Levant's trick-taking game (طرنيب).
+    "game.tarneeb": says("Tarneeb"),
+    "bid": says("Bid"),
+    "bidders": says("Who bid"),
+    "bidders.we": says("We did"),
+    "bidders.they": says("They did"),
+    "tricks_taken": says("Tricks taken"),
+    "hint.tarneeb.tricks": says("Your team's tricks, 0 to 13"),
+    "doubled": says("Doubled"),
+    # NOTE: Answers to Tarneeb's "Doubled": not doubled, doubled (×2), redoubled (×4).
+    "doubled.no": says("No"),
+    "doubled.twice": says("Doubled (×2)"),
+    "doubled.four": says("Redoubled (×4)"),
+    "hint.tarneeb.doubled": says("The bidders' score, made or failed, ×2 or ×4"),
+    "rule.egyptian_doubling": says("Egyptian doubling (the bidders' score ×2 or ×4)"),
+    "rule.defenders": says("The other team scores its tricks"),
+    "rule.defenders.on_fail": says("Only when the bid fails"),
+    "rule.defenders.always": says("Always, made or failed"),
+    # NOTE: Tarneeb's breakdown lines: the bid (%(bid)d, 7 to 12) made scores the tricks taken.
+    "tarneeb.made": says("Bid %(bid)d made: the tricks taken"),
+    "tarneeb.failed": says("Bid %(bid)d failed: the bid lost"),
+    # NOTE: All 13 tricks on a bid below 13 (kaboot, كبوت).
+    "tarneeb.kaboot": says("Kaboot: all 13 tricks"),
+    "tarneeb.bid_13_made": says("Bid of 13 made"),
+    "tarneeb.bid_13_failed": says("Bid of 13 failed"),
+    # NOTE: The bidders' score doubled by %(num)d (2 or 4), Egyptian doubling.
+    "tarneeb.doubled": says("Doubled ×%(num)d"),
+    "tarneeb.set": says("Their bid of %(bid)d failed: our tricks"),
+    "tarneeb.set_13": says("Their bid of 13 failed: twice our tricks"),
+    "tarneeb.defended": says("Their bid of %(bid)d made"),
+    # NOTE: a phone's record: Tarneeb hands its team bid and made the bid.
+    "bids_made": says("Bids made"),
+    # NOTE: a phone's record: Tarneeb hands its team took all 13 tricks (kaboot, كبوت).
+    "kaboots": says("Kaboots"),
+}
+PROBLEM_WORDS: dict[str, Said] = {
+    "no_such_result": says("No Tarneeb hand gives a team %(points)d."),
+    # NOTE: %(side)s is the other team's name, %(theirs)d what it entered for the hand,
+    # %(points)d what this phone's team enters; %(why)s says why they can't both stand.
+    "one_hand": says(
+        "%(side)s entered %(theirs)d; with your %(points)d %(why)s If theirs is wrong, "
+        "the host can correct it."
+    ),
+    # NOTE: said to the host, who writes both teams' cells (%(me)s and %(side)s).
+    "one_hand.host": says(
+        "%(side)s entered %(theirs)d; with %(points)d for %(me)s %(why)s Make them agree."
+    ),
+    "why.both_gain": says("both teams gain, and only one team gains a Tarneeb hand."),
+    "why.both_lose": says("both teams lose, and only the team that bid can lose a hand."),
+    "why.not_one_hand": says("the two can't come from one hand."),
+    # NOTE: %(side)s is the other team's name.
+    "both_bid": says(
+        "%(side)s says it bid too: only one team wins the auction. If theirs is wrong, the "
+        "host can correct it."
+    ),
+    "neither_bid": says(
+        "%(side)s says the other team bid too: one of you did. If theirs is wrong, the host "
+        "can correct it."
+    ),
+    "bids_differ": says(
+        "%(side)s entered a bid of %(bid)d and you %(own)d: it is one bid. If theirs is "
+        "wrong, the host can correct it."
+    ),
+    "doubling_differs": says(
+        "%(side)s entered the doubling otherwise: it is one contract. If theirs is wrong, the "
+        "host can correct it."
+    ),
+    "bid_agreement": says("The teams disagree on who bid, the bid or the doubling"),
+    "hand_results": says("%(first)d and %(second)d can't both come from one hand"),
+}
 
 TRICKS = 13
 # docs/rules/tarneeb.md, "The bid": 7 to 13 tricks.
@@ -98,6 +174,9 @@ POSSIBLE = {
 
 class Tarneeb(PointsGame):
     """Tarneeb's table, scoring table, Egyptian doubling and the checks on a hand."""
+
+    words = WORDS
+    problem_words = PROBLEM_WORDS
 
     key = "tarneeb"
     name = Term("game.tarneeb")
@@ -235,13 +314,17 @@ class Tarneeb(PointsGame):
             if disagreement is not None:
                 return [*found, Conflict(disagreement, "bidders")]
         if not self.hand_fits(table, entry.points, theirs.points):
-            said = {"side": name, "points": entry.points, "theirs": theirs.points, "me": me}
             if entry.points > 0 and theirs.points > 0:
-                reason = Problem.of("both_gain", **said)
+                why = Problem("why.both_gain")
             elif entry.points < 0 and theirs.points < 0:
-                reason = Problem.of("both_lose", **said)
+                why = Problem("why.both_lose")
             else:
-                reason = Problem.of("not_one_hand", **said)
+                why = Problem("why.not_one_hand")
+            said = {"side": name, "points": entry.points, "theirs": theirs.points, "why": why}
+            if me is None:
+                reason = Problem.of("one_hand", **said)
+            else:
+                reason = Problem.of("one_hand.host", me=me, **said)
             found.append(Conflict(reason))
         return found
 

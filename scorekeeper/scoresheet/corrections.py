@@ -43,7 +43,7 @@ def check_started(sheet: Sheet, number: int, last: int) -> None:
     """Refuse a correction of a hand past `last`: it hasn't started, nothing is there."""
     if not 1 <= number <= last:
         raise Refusal(
-            # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round").
+            # NOTE: %(hand)s is the game's word for a hand ("Hand", or "Round").
             _(
                 "%(hand)s %(number)s hasn't started: there is nothing to correct.",
                 hand=sheet.game.hand_word,
@@ -107,7 +107,7 @@ def correct_cell(match: StoredMatch, number: int, fix: Fix, reason: str, post: P
         hand = as_entered(sheet, number)
         check_beside_the_others(sheet, number, fix.side, fix.facts, hand, named=True)
         _record_fix(sheet, number, fix, entry, reason, viewer.phone or "")
-        # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round"), %(side)s a
+        # NOTE: %(hand)s is the game's word for a hand ("Hand", or "Round"), %(side)s a
         # side's name, %(old)s and %(points)s the cell's points before and after.
         said = {"hand": sheet.game.hand_word, "number": number, "side": fix.side.name}
         if entry is None:
@@ -139,7 +139,7 @@ def _differs(entry: StoredEntry, fix: Fix) -> bool:
 def as_it_was(sheet: Sheet, number: int) -> Done:
     """The answer to a whole hand's form that changes no cell: nothing written."""
     return Done(
-        # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round").
+        # NOTE: %(hand)s is the game's word for a hand ("Hand", or "Round").
         _(
             "%(hand)s %(number)s is as it was: nothing to change.",
             hand=sheet.game.hand_word,
@@ -183,7 +183,7 @@ def correct_hand(
             _record_fix(sheet, number, fix, entry, reason, viewer.phone or "")
         said = listed(_cell_change(fix, entry) for fix, entry in changed)
         # NOTE: "Hand 1 corrected: Ana 61 → 70, Bea 59 → 50." %(hand)s is the game's word for a
-        # hand ("Hand", Brisca's "Round"); %(changes)s the cells changed, as a list.
+        # hand ("Hand", or "Round"); %(changes)s the cells changed, as a list.
         return Done(
             _("%(hand)s %(number)s corrected: %(changes)s.", hand=word, number=number, changes=said)
         )
@@ -211,7 +211,7 @@ def fill_hand(match: StoredMatch, number: int, fixes: Sequence[Fix], post: Post)
                 changed.append((fix, entry))
         # The hand as it would stand, every changed cell in it: each is checked beside the
         # others' new values, not the old ones this form replaces (a tie unticked on two
-        # lines at once, Brisca's 90–10 replacing 40–40).
+        # lines at once, card points of 90–10 replacing 40–40).
         hand = as_entered(sheet, number)
         for fix, _entry in changed:
             hand[fix.side.position] = fix.facts
@@ -235,7 +235,7 @@ def fill_hand(match: StoredMatch, number: int, fixes: Sequence[Fix], post: Post)
             for fix, _entry in changed
         )
         # NOTE: "Hand 1: Ana 61, Bea 59 recorded." %(hand)s is the game's word for a hand
-        # ("Hand", Brisca's "Round"); %(entries)s each side's total, as a list.
+        # ("Hand", or "Round"); %(entries)s each side's total, as a list.
         return Done(
             _("%(hand)s %(number)s: %(entries)s recorded.", hand=word, number=number, entries=said)
         )
@@ -248,7 +248,7 @@ def _not_open(sheet: Sheet, number: int, viewer: Viewer, fixes: Sequence[Fix]) -
     completed before it arrived is given back (the route puts it in the open hand's form)."""
     if sheet.current_hand is not None and number < sheet.current_hand:
         raise Refusal(
-            # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round"), %(noun)s
+            # NOTE: %(hand)s is the game's word for a hand ("Hand", or "Round"), %(noun)s
             # the same word inside a sentence; %(number)s and %(current)s are hand numbers.
             _(
                 "%(hand)s %(number)s was complete before this form arrived, so nothing was "

@@ -1,5 +1,5 @@
-"""A side's entries: its total for the open hand (typed, or from the calculator), and who took
-the last trick of a Brisca round tied at the top."""
+"""A side's entries: its total for the open hand (typed, or from the calculator), and which tied
+side settles a hand that waits for it."""
 
 from __future__ import annotations
 
@@ -63,8 +63,8 @@ def write_cell(
 
 
 def no_open_hand(sheet: Sheet) -> Refusal:
-    """Why no hand takes entries now, in words: a side has won, a Brisca round waits for its
-    last trick, or the match is over."""
+    """Why no hand takes entries now, in words: a side has won, a tied hand waits for the
+    tick that settles it, or the match is over."""
     match = sheet.match
     if sheet.winner is not None:
         # NOTE: %(side)s is the name of the side that has won.
@@ -94,7 +94,7 @@ def _completed_first(sheet: Sheet, number: int, viewer: Viewer, facts: EntryFact
     # The calculator's words name its counts; %(posted)s is the hand they were counted for.
     counted = {"hand": said["hand"], "noun": said["noun"], "posted": number}
     if facts.counts is not None and viewer.is_host:
-        # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round"), %(noun)s
+        # NOTE: %(hand)s is the game's word for a hand ("Hand", or "Round"), %(noun)s
         # the same inside a sentence; %(posted)s and %(number)s are hand numbers.
         message = _(
             "%(hand)s %(posted)s was complete before your counts arrived, so they were not "
@@ -113,7 +113,7 @@ def _completed_first(sheet: Sheet, number: int, viewer: Viewer, facts: EntryFact
             **counted,
         )
     elif viewer.is_host:
-        # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round"), %(noun)s the
+        # NOTE: %(hand)s is the game's word for a hand ("Hand", or "Round"), %(noun)s the
         # same word inside a sentence; %(points)s what the host typed; %(number)s and
         # %(current)s are hand numbers.
         message = _(
@@ -142,7 +142,7 @@ def check_open_hand(sheet: Sheet, number: int, viewer: Viewer, facts: EntryFacts
         raise _completed_first(sheet, number, viewer, facts)
     if number > sheet.current_hand:
         raise Refusal(
-            # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round"), at the
+            # NOTE: %(hand)s is the game's word for a hand ("Hand", or "Round"), at the
             # start of the sentence; %(noun)s the same word inside it ("hand", "round").
             _(
                 "%(hand)s %(current)s isn't complete yet: %(noun)s %(number)s can't start.",
@@ -166,8 +166,8 @@ def check_beside_the_others(
     named: bool = False,
 ) -> None:
     """Refuse an entry the other sides' entries in `hand` make impossible (a 26–26 split one
-    side says and the other does not, two sides with the most cards alone, Brisca's card
-    points past 120, the calculators' cards past the pack), saying every way it is, in both
+    side says and the other does not, two sides with the most cards alone, card points
+    past the deck's, the calculators' cards past the pack), saying every way it is, in both
     sides' words, and giving back what was typed. `named`: the words name the side entered
     for (the host's, filling or correcting) rather than say "you" (its own phone)."""
     me = side.name if named else None
@@ -185,7 +185,7 @@ def as_entered(sheet: Sheet, number: int) -> list[EntryFacts | None]:
 
 def refused_beside(sheet: Sheet, number: int, conflicts: Sequence[Conflict]) -> str:
     """The words of an entry refused beside the others' entries: every reason at once."""
-    # NOTE: %(hand)s is the game's word for a hand ("Hand", Brisca's "Round"); %(why)s is
+    # NOTE: %(hand)s is the game's word for a hand ("Hand", or "Round"); %(why)s is
     # one or more sentences saying what doesn't add up.
     return _(
         "%(hand)s %(number)s: nothing was saved. %(why)s",
@@ -212,7 +212,7 @@ def check_unchanged(
     if seen_revision == (entry.revision if entry else 0):
         return entry
     # NOTE: %(side)s is a side's name, %(noun)s the game's word for a hand inside a sentence
-    # ("hand", Brisca's "round"), %(number)s its number, %(points)s what the cell reads now.
+    # ("hand", or "round"), %(number)s its number, %(points)s what the cell reads now.
     said = {"side": side.name, "noun": sheet.game.hand_noun, "number": number}
     if entry is None and correcting:
         message = _(
@@ -374,7 +374,7 @@ def enter_hand(
         }
         if cell is None or cell.entry is None:
             # NOTE: "Hand 2: Bob 10 recorded." %(hand)s is the game's word for a hand ("Hand",
-            # Brisca's "Round"), %(side)s a side's name, %(points)s the points it entered.
+            # or "Round"), %(side)s a side's name, %(points)s the points it entered.
             return Done(_("%(hand)s %(number)s: %(side)s %(points)s recorded.", **said))
         return Done(_("%(hand)s %(number)s: %(side)s changed to %(points)s.", **said))
 
@@ -382,8 +382,8 @@ def enter_hand(
 
 
 def settle_tie(match: StoredMatch, number: int, taker: StoredSide, post: Post) -> Done:
-    """Settle a hand tied on its game's settling tick (Brisca: a round tied at the top goes to
-    the tied side that took the last trick): the side that says it ticks it, the others not."""
+    """Settle a hand tied on its game's settling tick (a round tied at the top goes to the
+    tied side that took the last trick): the side that says it ticks it, the others not."""
 
     def tied() -> set[int]:
         return {side.id for side in load_sheet(match, corrections=False).waiting_sides}

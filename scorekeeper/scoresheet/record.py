@@ -54,7 +54,7 @@ class Tally:
     best_hand: Feat | None = None
     biggest_win: Feat | None = None
     comeback: Feat | None = None
-    # The game's feats (Game.feats) added up: basras, pasturas, rounds won...
+    # The game's feats (Game.feats) added up, by their keys.
     feats: dict[str, int] = field(default_factory=dict)
     # -1 when the best hand is best for being the lowest (its table played for the lowest).
     best_sign: int = 1
@@ -66,7 +66,7 @@ class Tally:
 
     @property
     def average(self) -> float | None:
-        """Points per complete hand (Brisca: card points per round)."""
+        """Points per complete hand (card points, where the hands are rounds)."""
         return self.points / self.hands if self.hands else None
 
     def played(self, won: bool) -> None:
@@ -412,7 +412,7 @@ def _hands(one: Played, tally: Tally) -> None:
 
 def _margins(one: Played, tally: Tally) -> None:
     """A won match's margin and the deficit it came back from (both at the hand that decided
-    it), toward the best of each. A win from behind (Pastura's early victory) is a comeback,
+    it), toward the best of each. A win from behind (an early victory) is a comeback,
     never a biggest win: its score reads as a loss."""
     mine = one
     if mine.margin is not None and mine.score and mine.margin > 0:

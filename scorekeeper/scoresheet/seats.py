@@ -158,7 +158,7 @@ def pick_dealer(match: StoredMatch, first: int | None, post: Post) -> Done:
             raise Refusal(_("Pick a player at this table."), 409, match)
         change(match, first_dealer=first)
         # NOTE: %(player)s is a player's name, or a side's ("Us, player 2"); %(noun)s the
-        # game's word for a hand inside a sentence ("hand", Brisca's "round").
+        # game's word for a hand inside a sentence ("hand", or "round").
         noun = get_game(match.game).hand_noun
         return Done(_("%(player)s dealt the first %(noun)s.", player=order[first], noun=noun))
 

@@ -85,7 +85,7 @@ class Cell(NamedTuple):
     corrections: int
     # Its column (the side's place), which its link names.
     at: int = 0
-    # Brisca: this side took the round.
+    # This side took the round (a game whose hands are rounds won).
     won: bool = False
     # The side's running total after the hand, once the hand is complete.
     run: int | None = None
@@ -156,8 +156,8 @@ class Sheet:
 
     @property
     def waiting_row(self) -> Row | None:
-        """A hand whose tie waits for the tick that settles it (Game.settles: Brisca's "who
-        took the last trick")."""
+        """A hand whose tie waits for the tick that settles it (Game.settles: "who took
+        the last trick")."""
         at = self.state.waiting_at
         return self.row(at) if at is not None else None
 
@@ -184,7 +184,7 @@ class Sheet:
 
     @cached_property
     def hand_noun(self) -> str:
-        """The game's word for a hand inside a sentence ("hand", Brisca's "round")."""
+        """The game's word for a hand inside a sentence ("hand", or "round")."""
         return say(self.game.hand_noun)
 
     @cached_property
@@ -199,9 +199,10 @@ class Sheet:
 
     @property
     def last_round(self) -> tuple[int, StoredSide, tuple[int | None, ...]] | None:
-        """Brisca: the last round someone took, as (its number, who took it, the card
-        points), for "Ben took round 2, 61–59"; None before any (or in a points game). The
-        taker's points come first, as a table says it, then the others' from most to fewest."""
+        """The last round someone took (a game whose hands are rounds won), as (its number,
+        who took it, the card points), for "Ben took round 2, 61–59"; None before any (or in a
+        points game). The taker's points come first, as a table says it, then the others' from
+        most to fewest."""
         for hand, result in zip(reversed(self.hands), reversed(self.state.hands), strict=True):
             taker = result.round_winner
             if taker is not None:
@@ -260,8 +261,26 @@ class Sheet:
         waits for it)."""
         return self.game.entry_ticks(self.table)
 
+    def held_over_said(self, number: int, worth: bool = True) -> str:
+        """What a side entering hand `number` is told of points held over into it, with what
+        they come to where `worth` ("" where nothing is held over)."""
+        held = self.held_going_into(number)
+        if not held:
+            return ""
+        into = self.state.next_majority if worth and number > len(self.state.running) else None
+        said = self.game.held_over_said(self.table, held, into)
+        return say(said) if said is not None else ""
+
+    @cached_property
+    def next_hand_said(self) -> str:
+        """What the foot of the sheet says the next hand carries, while a hand is open."""
+        if self.current_hand is None:
+            return ""
+        said = self.game.next_hand_said(self.table, self.state)
+        return say(said) if said is not None else ""
+
     def held_going_into(self, number: int) -> int:
-        """Majority points held over into a hand (Basra's carry-over; 0 for other games)."""
+        """Majority points held over into a hand (a game's carry-over; 0 for most)."""
         if number <= len(self.state.hands):
             return self.state.hands[number - 1].held_over
         return self.state.held_over

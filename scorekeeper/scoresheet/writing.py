@@ -284,7 +284,7 @@ def act(
 
     `side` is the column an entry goes into, or the side a phone claims; `among` and `to`
     read what their rule needs under the lock, as the last writer left it: the ids of the
-    sides tied on a Brisca round, the seat the host role would go to."""
+    sides tied on a hand that waits for its settling tick, the seat the host role would go to."""
 
     def checked(locked: StoredMatch | None) -> Done:
         viewer = viewer_at(locked or match, post.phone)

@@ -22,7 +22,7 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # the host's note and the code of the match's rematch; version 3 gives why the winner won as a
 # fact, "win_reason" (games.WinRule's code and its numbers), instead of an English "result";
 # version 4 gives a cell's ticks as one list of the keys its game declares ("ticks":
-# ["even_split"]), where each tick had a yes or no of its own, in cells and the trail alike.
+# ["a_tick"]), where each tick had a yes or no of its own, in cells and the trail alike.
 JSON_FORMAT, JSON_VERSION = "scorekeeper-match", 4
 
 
@@ -128,7 +128,7 @@ def sheet_csv(sheet: Sheet, seats: Sequence[StoredSeat]) -> str:
                 ]
             )
     writer.writerow([])
-    # NOTE: the last lines of a downloaded spreadsheet: "game, Basra, target, 101 points",
+    # NOTE: the last lines of a downloaded spreadsheet: "game, Other game, target, 101 points",
     # then "result, Us won. Reached 101 first".
     writer.writerow(
         [

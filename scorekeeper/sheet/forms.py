@@ -26,7 +26,7 @@ from scorekeeper.models import NOTE_LENGTH
 
 def points_bounds(game: Game) -> str:
     """What a plain entry for one hand may be, in words, for a refused one."""
-    # NOTE: %(noun)s is the game's word for a hand inside a sentence ("hand", Brisca's
+    # NOTE: %(noun)s is the game's word for a hand inside a sentence ("hand", or
     # "round"); %(low)s to %(num)d the points one may be worth.
     said = {"noun": game.hand_noun, "low": game.min_points}
     if game.deck_points:
@@ -119,7 +119,7 @@ def hand_form(
     **kwargs: object,
 ) -> FlaskForm:
     """The host's form for a whole hand: each side's points and ticks, and the revision of
-    each cell the host saw (points_0, revision_0, even_split_0, …), and one reason. Every
+    each cell the host saw (points_0, revision_0, a tick's key with _0, …), and one reason. Every
     side's, or (the open hand's, which the host fills for the sides no phone holds) the sides
     at `positions`."""
 

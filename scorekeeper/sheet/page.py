@@ -49,7 +49,7 @@ class Page:
     watching: int
     # The seats holding a side, each a link to its player's record.
     players: tuple[StoredSeat, ...]
-    # A hand whose tie waits for its settling tick (Game.settles: Brisca's last trick): the
+    # A hand whose tie waits for its settling tick (Game.settles: who took the last trick): the
     # question the sheet asks ("" if none waits), and whether this phone may answer it.
     tie_asked: str
     settles_tie: bool

@@ -612,8 +612,8 @@ def note(code: str) -> ResponseReturnValue:
 
 @bp.post("/<code>/settle")
 def settle(code: str) -> ResponseReturnValue:
-    """Which tied side settles a hand that waits for its game's settling tick (Brisca: who
-    took the last trick of a round tied at the top)."""
+    """Which tied side settles a hand that waits for its game's settling tick (who took
+    the last trick of a round tied at the top)."""
     match = match_or_404(code)
     form = _action_form(match)
     taker = side_at(match, form.target.data)

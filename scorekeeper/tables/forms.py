@@ -73,7 +73,7 @@ def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
         )
 
     if not game.target_typed:
-        # A few targets are radio buttons to tap; Brisca's ten (1 to 10 rounds) are a list.
+        # A few targets are radio buttons to tap; a game's ten or more are a list.
         choice_field = RadioField if len(game.targets) <= MOST_TARGET_BUTTONS else SelectField
         NewMatchForm.target = choice_field(
             _l("Target"),

@@ -139,7 +139,7 @@ def test_e5_bonus_lines() -> None:
 
 
 @pytest.mark.parametrize(
-    ("opening", "a_escobas", "b_escobas", "points", "hint"),
+    ("opening_escoba", "a_escobas", "b_escobas", "points", "hint"),
     [
         # B dealt: the opening 15 is B's escoba (pagat), with one more later.
         ("dealer", 0, 2, (3, 2), Term("hint.escoba.escobas.dealer")),
@@ -147,8 +147,8 @@ def test_e5_bonus_lines() -> None:
         ("mano", 1, 1, (4, 1), Term("hint.escoba.escobas.mano")),
     ],
 )
-def test_e6_opening_table_escoba(opening, a_escobas, b_escobas, points, hint) -> None:
-    table = tbl(opening=opening)
+def test_e6_opening_table_escoba(opening_escoba, a_escobas, b_escobas, points, hint) -> None:
+    table = tbl(opening_escoba=opening_escoba)
     a = {"cards": 21, "coins": 6, "sevens": 2, "seven_coins": 1, "escobas": a_escobas}
     b = {"cards": 19, "coins": 4, "sevens": 2, "escobas": b_escobas}
     assert worked(table, a, b) == (points, ())

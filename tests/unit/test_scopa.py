@@ -136,7 +136,7 @@ def test_s5_napoleone_wins_at_the_end_of_the_hand() -> None:
     state = SCOPA.state(
         table, [[plain(0), plain(9)], [entry(table, **ALL_DENARI), entry(table, **other)]]
     )
-    assert (state.winner, state.reason) == (0, Won(WinRule.NAPOLEONE))
+    assert (state.winner, state.reason) == (0, Won(WinRule.DECLARED, said=Term("won.napoleone")))
     assert why(state.reason) == "All ten denari: Napoleone"
 
 
@@ -175,7 +175,7 @@ def test_s7_cappotto(cappotto, winner) -> None:
     state = SCOPA.state(tbl(cappotto=cappotto), [[plain(7), plain(0)]])
     assert state.winner == winner
     if winner is not None:
-        assert state.reason == Won(WinRule.CAPPOTTO)
+        assert state.reason == Won(WinRule.DECLARED, said=Term("won.cappotto"))
         assert why(state.reason) == "Seven to nothing: cappotto"
 
 
@@ -337,8 +337,8 @@ def test_targets_formats_and_feats() -> None:
     )
     table = tbl()
     result = SCOPA.state(table, [[entry(table, **S1_A), entry(table, **S1_B)]]).hands[0]
-    assert SCOPA.feats_of(table, result, None, 0) == {"scope": 1, "primiere": 1, "napole": 0}
-    assert SCOPA.feats_of(table, result, None, 1) == {"scope": 2, "primiere": 0, "napole": 0}
+    assert SCOPA.feats_of(table, result, None, 0) == {"scope_made": 1, "primiere": 1, "napole": 0}
+    assert SCOPA.feats_of(table, result, None, 1) == {"scope_made": 2, "primiere": 0, "napole": 0}
 
 
 def test_two_primiere_claimed_are_refused() -> None:

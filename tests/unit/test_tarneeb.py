@@ -176,7 +176,14 @@ def test_impossible_counts(counts, field, reason) -> None:
 
 
 def conflicts(table, theirs: EntryFacts, mine: EntryFacts) -> list[str]:
-    return [c.reason.code for c in TARNEEB.entry_conflicts(table, [theirs, None], 1, mine)]
+    """Why an entry is refused beside the other team's: the codes, a one-hand refusal by why."""
+    found = TARNEEB.entry_conflicts(table, [theirs, None], 1, mine)
+    return [
+        dict(c.reason.args)["why"].code.removeprefix("why.")
+        if c.reason.code == "one_hand"
+        else c.reason.code
+        for c in found
+    ]
 
 
 def test_a_hand_both_teams_gain_is_refused_at_entry() -> None:
