@@ -25,6 +25,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from scorekeeper.live.stream import HEARTBEAT
 from tests.conftest import REDIS
 from tests.servers import HttpPhone, gunicorn, migrate, new_database
 from tests.web.test_stream_attack import ATTACKER, knock, let_go, new_match, table
@@ -64,10 +65,10 @@ def held(base: str, paths: list[str]) -> tuple[list, int]:
     return sockets, refused
 
 
-def busy(base: str, stop: threading.Event) -> str:
-    """The attacker's own match, where it posts ENTRIES_PER_SECOND entries a second until
-    `stop`: its code."""
-    alice, ben = HttpPhone(base, ATTACKER), HttpPhone(base, ATTACKER)
+def busy(base: str, stop: threading.Event, address: str = ATTACKER) -> str:
+    """The attacker's own match, where it posts ENTRIES_PER_SECOND entries a second from
+    `address` until `stop`: its code."""
+    alice, ben = HttpPhone(base, address), HttpPhone(base, address)
     code = new_match(alice)
     assert ben.post(f"/m/{code}/claim", {"target": 1})[0] == 200
 
@@ -91,7 +92,12 @@ def main(streams: int = 1000) -> None:
     with tempfile.TemporaryDirectory() as folder, new_database(Path(folder)) as url:
         migrate(url)
         prefix = f"bench-{uuid.uuid4().hex[:8]}"
-        settings: dict[str, Any] = {"RATELIMIT_STORAGE_URI": REDIS, "RATELIMIT_KEY_PREFIX": prefix}
+        # Production's heartbeat, not the test servers' half second (bench/strangers.py).
+        settings: dict[str, Any] = {
+            "RATELIMIT_STORAGE_URI": REDIS,
+            "RATELIMIT_KEY_PREFIX": prefix,
+            "STREAM_HEARTBEAT": str(HEARTBEAT),
+        }
         with gunicorn(url, workers=2, **settings) as (base, _):
             host, guest, code = table(base)
             print(f"quiet: {measured(host, guest, code, 1)}")

@@ -11,7 +11,16 @@ from flask import Flask
 from flask import typing as ft
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from scorekeeper import edges, figures, guesses, languages, live, permissions, stream_caps
+from scorekeeper import (
+    edges,
+    figures,
+    guesses,
+    languages,
+    live,
+    new_matches,
+    permissions,
+    stream_caps,
+)
 from scorekeeper.extensions import (
     compress,
     csrf,
@@ -54,6 +63,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Scorekeeper:
         RATELIMIT_STORAGE_URI="memory://",
         RATELIMIT_KEY_PREFIX="scorekeeper",
         CODE_MISS_LIMIT="20 per hour; 40 per day",
+        # Matches one phone, and one address, may create (new_matches.py): far above a host at
+        # a café making one a minute, far below a script making them by the hundred.
+        NEW_MATCHES_PER_PHONE="10 per minute; 120 per hour",
+        NEW_MATCHES_PER_ADDRESS="30 per minute; 300 per hour; 2000 per day",
         # How many worker processes this server runs, each counting misses in its own memory
         # under memory:// (guesses.py): gunicorn's worker says (gunicorn.conf.py).
         SERVER_WORKERS=1,
@@ -75,6 +88,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Scorekeeper:
         STREAMS_PER_PHONE=10,
         STREAMS_PER_ADDRESS=300,
         STREAMS_PER_MATCH=100,
+        # And each worker's budget of streams (stream_caps.py): by default four fifths of the
+        # connections it holds (gunicorn's worker_connections, which its worker tells the app:
+        # gunicorn.conf.py), the rest always free for pages and posts; past half of it, an
+        # address holding this many streams in the worker gets no more there.
+        STREAMS_PER_WORKER=None,
+        WORKER_CONNECTIONS=5000,
+        STREAMS_PER_ADDRESS_CROWDED=50,
         # Where workers don't hear each other's writes, how often (seconds) each reads the
         # versions its streams watch (live/fanout.py: on SQLite a write wakes them at once as well).
         READ_VERSIONS_EVERY=fanout.READ_EVERY,
@@ -122,6 +142,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Scorekeeper:
     migrate.init_app(app, db, directory=os.path.join(os.path.dirname(__file__), "..", "migrations"))
     csrf.init_app(app)
     guesses.init_app(app)
+    new_matches.init_app(app)
     compress.init_app(app)
     languages.init_app(app)
 
@@ -175,13 +196,6 @@ class Scorekeeper(Flask):
             self.logger.warning("database connection dropped; the request is tried again")
             db.session.rollback()
             return super().dispatch_request()
-
-    def fresh_memory(self) -> None:
-        """Forget what this worker keeps in memory between requests, as a new worker process
-        starts without it: its streams end, and the match versions they were told and its
-        count of code misses start afresh. (The tests' one app is a new worker each test.)"""
-        live.renew(self)
-        guesses.forget(self)
 
 
 def _instance_secret_key(instance_path: str) -> str:

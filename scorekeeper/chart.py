@@ -8,10 +8,21 @@ from typing import NamedTuple
 
 from flask_babel import gettext as _
 
-from scorekeeper.languages import direction
+from scorekeeper.languages import direction, number
 
 WIDTH, HEIGHT = 320, 150
 PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 30, 8, 10, 20
+# The labels' size in the chart's units (svg.chart .label in static/app.css), the room a
+# character of a number takes at it (a digit of DejaVu Sans, the widest of the fonts a page
+# draws with, is 9), and the least distance between two labels' middles: the whole height of
+# the tallest of those fonts' boxes (Noto's, 1.36 of its size), so no two labels touch.
+LABEL_SIZE = 14
+LABEL_CHARACTER = 9
+LABEL_APART = 19
+# Where a label's middle may go: its box inside the chart, top to bottom.
+LABEL_HIGHEST, LABEL_LOWEST = LABEL_APART / 2, HEIGHT - LABEL_APART / 2
+# From a label's middle to its baseline: digits stand about a third of the size above it.
+LABEL_BASELINE = 5
 # Each side's line drawn in a dash of its own (as its sample in the key), so the lines are
 # told apart without their colours: in dark mode, in print, by a colour-blind player. The
 # target's line has its own (the stylesheet's "4 3"), unlike any of these.
@@ -31,19 +42,35 @@ class Line(NamedTuple):
 
 class Chart(NamedTuple):
     """Where everything on the chart goes, in the SVG's units (the chart_figure macro of
-    _macros.html draws it): the axis at zero from left to right, the target's line and label
-    (y, label x, label y, target), the last hand's label (text, y), and the lines."""
+    _macros.html draws it): the axis at zero from left to right, the target's line (its y, and
+    the target as the page writes numbers), the labels in the margin (x, and each label's
+    words and baseline), the last hand's label (text, y), and the lines."""
 
     label: str
     box: str
     left: float
     right: float
     zero: str
-    zero_label: tuple[float, str]
-    goal: tuple[str, float, str, int] | None
+    goal: tuple[str, str] | None
+    labels_x: float
+    labels: tuple[tuple[str, str], ...]
     last: tuple[str, int] | None
     transform: str
     lines: tuple[Line, ...]
+
+
+def apart(wanted: Sequence[float]) -> list[float]:
+    """Each label's middle as near where it is `wanted` (sorted, top first) as it can be with
+    every two LABEL_APART apart and all inside the chart: pushed down past the one above,
+    then, where the last would leave the chart, each pushed back up from below."""
+    placed: list[float] = []
+    for y in wanted:
+        placed.append(max(y, LABEL_HIGHEST, placed[-1] + LABEL_APART if placed else y))
+    below = LABEL_LOWEST + LABEL_APART
+    for at in range(len(placed) - 1, -1, -1):
+        placed[at] = min(placed[at], below - LABEL_APART)
+        below = placed[at]
+    return placed
 
 
 def running_chart(
@@ -72,11 +99,20 @@ def running_chart(
     high = max(target or 0, *(max(row) for row in points))
     span = max(high - low, 1)
     steps = max(len(points) - 1, 1)
-    plot_w = WIDTH - PAD_LEFT - PAD_RIGHT
+    # The values the margin names, as the page writes numbers: zero, the target, and the
+    # lowest total where the lines go below zero (issue 42: the target's label sat on zero's
+    # when they went far below it). The margin is as wide as the longest.
+    marked = sorted({0, low, *([target] if target is not None else [])}, reverse=True)
+    words = {value: number(value) for value in marked}
+    longest = max(len(word.strip("\u2066\u2069")) for word in words.values())
+    pad_left = max(PAD_LEFT, LABEL_CHARACTER * longest + 6)
+    plot_w = WIDTH - pad_left - PAD_RIGHT
     plot_h = HEIGHT - PAD_TOP - PAD_BOTTOM
 
     def y(value: int) -> float:
         return PAD_TOP + plot_h * (high - value) / span
+
+    middles = apart([y(value) for value in marked])
 
     # `label`: the caller's words, for a chart of something else than a match's totals.
     if label is None and target is not None:
@@ -100,23 +136,24 @@ def running_chart(
     return Chart(
         label=label,
         box=f"0 0 {WIDTH} {HEIGHT}",
-        left=x(PAD_LEFT),
+        left=x(pad_left),
         right=x(WIDTH - PAD_RIGHT),
         zero=f"{y(0):.1f}",
-        zero_label=(x(PAD_LEFT - 4), f"{y(0) + 5:.1f}"),
-        # Inside the plot, under its line: a target of any length is read whole (in the
-        # margin, 100000 was cut to "0000").
-        goal=(f"{y(target):.1f}", x(PAD_LEFT + 3), f"{y(target) + 15:.1f}", target)
-        if target is not None
-        else None,
+        goal=(f"{y(target):.1f}", words[target]) if target is not None else None,
+        # In the margin, each at its line's height as near as the others leave it.
+        labels_x=x(pad_left - 4),
+        labels=tuple(
+            (words[value], f"{middle + LABEL_BASELINE:.1f}")
+            for value, middle in zip(marked, middles, strict=True)
+        ),
         last=(last, HEIGHT - 4) if last is not None else None,
-        transform=f"translate({x(PAD_LEFT)} {y(0):.2f}) scale({across:.4f} {-plot_h / span:.4f})",
+        transform=f"translate({x(pad_left)} {y(0):.2f}) scale({across:.4f} {-plot_h / span:.4f})",
         lines=tuple(
             Line(
                 side % 8,
                 DASHES[side % 8],
                 " ".join([f"{i},{row[side]}" for i, row in enumerate(points)]),
-                named % {"side": names[side], "total": points[-1][side]},
+                named % {"side": names[side], "total": number(points[-1][side])},
                 names[side],
             )
             for side in range(sides)

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from flask import Flask, request
-from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
+from werkzeug.exceptions import ClientDisconnected, RequestEntityTooLarge, UnsupportedMediaType
 from werkzeug.wsgi import get_host
 
 if TYPE_CHECKING:
@@ -50,7 +50,12 @@ def read_whole(environ: WSGIEnvironment, limit: int | None) -> None:
     if limit is None or "wsgi.input_terminated" not in environ:
         # Without a server that ends the stream, Werkzeug reads nothing of it anyway.
         return
-    body = environ["wsgi.input"].read(limit + 1)
+    try:
+        body = environ["wsgi.input"].read(limit + 1)
+    except OSError as error:
+        # It stopped arriving, or did not arrive whole in time (gunicorn.conf.py): 408, as
+        # Werkzeug answers such a body with its Content-Length (errors.too_slow).
+        raise ClientDisconnected() from error
     if len(body) > limit:
         raise RequestEntityTooLarge()
     environ["wsgi.input"] = io.BytesIO(body)

@@ -19,6 +19,7 @@ from wtforms.validators import (
     Regexp,
     ValidationError,
 )
+from wtforms.widgets import HiddenInput, TextInput
 
 from scorekeeper.languages import language
 from scorekeeper.permissions import current_phone
@@ -100,11 +101,23 @@ class PointsField(IntegerField):
     """A whole number as a phone types it (whole_number): blank, or anything but a number,
     is refused in our own words."""
 
+    # Typed as text with the number pad (inputmode), not type=number (Chromium's drops the
+    # Arabic-Indic digits the server reads): a text field, which carries no min or max.
+    widget = TextInput()
+
     def process_formdata(self, valuelist: list[str]) -> None:
         """Read the typed value."""
         self.data = None
         if valuelist and valuelist[0] is not None:
             self.data = whole_number(str(valuelist[0]))
+
+
+class HiddenNumberField(IntegerField):
+    """A number the page itself fills in (a hand, a side, a cell's revision), in a hidden
+    field: its bounds are the server's to check, not the field's (a hidden field carries no
+    min, max or required)."""
+
+    widget = HiddenInput()
 
 
 class PhoneForm(FlaskForm):
@@ -159,9 +172,13 @@ def player_field() -> StringField:
 class ActionForm(KeyedForm):
     """A one-button action: end, reopen, abandon, release, claim, last trick, hand over."""
 
-    target = IntegerField(validators=[Optional(), NumberRange(min=0, max=10**9, message=RELOAD)])
+    target = HiddenNumberField(
+        validators=[Optional(), NumberRange(min=0, max=10**9, message=RELOAD)]
+    )
     # The hand a button is about, where it matters: the tied hand a tap settles.
-    hand = IntegerField(validators=[Optional(), NumberRange(min=1, max=10_000, message=RELOAD)])
+    hand = HiddenNumberField(
+        validators=[Optional(), NumberRange(min=1, max=10_000, message=RELOAD)]
+    )
     # The second tap an action that can't be taken back asks for (its confirm page's button).
     confirmed = BooleanField()
     # Who is taking a side or watching (claim, watch).

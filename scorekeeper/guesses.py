@@ -37,11 +37,6 @@ def init_app(app: Flask) -> None:
     app.extensions["code_misses"] = FixedWindowRateLimiter(storage)
 
 
-def forget(app: Flask) -> None:
-    """Every address's misses forgotten, as a new worker's memory:// starts (tests)."""
-    app.extensions["code_misses"].storage.reset()
-
-
 def _counted() -> tuple[FixedWindowRateLimiter, list[limits.RateLimitItem], tuple[str, ...]]:
     """The counter, the limits on misses, and what this address's count is kept under."""
     config = current_app.config

@@ -9,23 +9,76 @@ patched it before psycopg is first imported: hence no preload.
 
 import os
 import shutil
+import socket
 import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
+import gevent
 from gunicorn.workers.ggevent import GeventWorker  # type: ignore[import-untyped]
 
 # How long (seconds) a read of a phone's request, or a write of its answer, may wait for the
 # next bytes before the connection is given up on (docs/operations.md, "Slow phones and posts
 # that are no form").
 CLIENT_TIMEOUT = float(os.environ.get("SCOREKEEPER_CLIENT_TIMEOUT", "15"))
+# How long (seconds) a request's body may take to arrive whole, counted from its headers
+# (which gunicorn's keepalive, 2 s, bounds as a whole): past it the body is given up on (408)
+# however steadily it trickles. A form is a few KB, and a phone's outbox gives up on an
+# answer after 20 s and sends the post again anyway (static/js/outbox.js).
+REQUEST_DEADLINE = float(os.environ.get("SCOREKEEPER_REQUEST_DEADLINE", "20"))
+# Connections one address (an IPv6 address by its /64) may hold open at once in one worker:
+# the app's own `limit_conn`, so that no address holds a worker's connections with bodies it
+# trickles. Above the streams an address may hold (300) and a café's pages and posts beside
+# them. Behind a reverse proxy (SCOREKEEPER_TRUSTED_PROXIES) every connection comes from the
+# proxy, so the proxy's limit_conn counts instead, and this one is off; 0 turns it off too.
+CONNECTIONS_PER_ADDRESS = (
+    0
+    if int(os.environ.get("SCOREKEEPER_TRUSTED_PROXIES", "0") or 0)
+    else int(os.environ.get("SCOREKEEPER_CONNECTIONS_PER_ADDRESS", "400"))
+)
+# The answer to a connection past its address's cap, written before the connection is let go
+# unread: constant bytes, so a flood costs an accept, a write and a close.
+_TURNED_AWAY = b"Too many connections from here. Wait a moment, then try again.\n"
+TOO_MANY_CONNECTIONS = (
+    b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: 30\r\nConnection: close\r\n"
+    b"Content-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\n\r\n%s"
+    % (len(_TURNED_AWAY), _TURNED_AWAY)
+)
+
+
+class Arriving:
+    """A request body's reader (gunicorn's, under its Body) that gives up once the request's
+    deadline has passed: each read waits at most the time left, so a body trickled a byte at a
+    time, each byte within the client timeout, still ends at the deadline. The TimeoutError
+    marks gunicorn's Body as failed (the connection closes after the answer), and the app
+    answers 408 (errors.too_slow) and records nothing."""
+
+    def __init__(self, reader: Any, deadline: float) -> None:
+        self.reader = reader
+        self.deadline = deadline
+
+    def read(self, size: int) -> bytes:
+        """What the reader gives, if it gives it before the deadline."""
+        left = self.deadline - time.monotonic()
+        late = TimeoutError("the request did not arrive whole in time")
+        if left <= 0:
+            raise late
+        with gevent.Timeout(left, late):
+            data: bytes = self.reader.read(size)
+            return data
 
 
 class PatientGeventWorker(GeventWorker):
     """gevent's worker, patient with a phone's connection for CLIENT_TIMEOUT seconds at a
-    time, no longer: a body promised (Content-Length) and never sent, or trickled and then
-    stopped, would otherwise hold its greenlet and one of worker_connections for good, and
-    enough of them froze every table. gunicorn's own `timeout` does not apply to gevent
-    workers, and its `keepalive` bounds only the wait for a request's headers.
+    time and REQUEST_DEADLINE seconds for a request's body in all, no longer; and holding at
+    most CONNECTIONS_PER_ADDRESS connections of one address. A body promised
+    (Content-Length) and never sent, trickled, or trickled and then stopped, would otherwise
+    hold its greenlet and one of worker_connections for good, and enough of them froze every
+    table. gunicorn's own `timeout` does not apply to gevent workers, and its `keepalive`
+    bounds only the wait for a request's headers (as a whole: gunicorn waits for them inside
+    one gevent.Timeout).
 
     The timeout is the socket's: each read or write that waits longer fails, the app answers
     408 for a body it could not read (errors.too_slow: a phone's outbox sends it again), and
@@ -33,19 +86,70 @@ class PatientGeventWorker(GeventWorker):
     returns at once, so a stream idle between heartbeats is never cut; one whose phone stopped
     reading is, when a write finds its buffers full for that long."""
 
+    # What an address is counted by (stream_caps.network, once the app is loaded).
+    counted_by: Callable[[str | None], str] = staticmethod(lambda address: address or "-")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # This worker's open connections, by the address they are counted by.
+        self.connections: Counter[str] = Counter()
+
     def handle(self, listener: Any, client: Any, addr: Any) -> None:
         """Serve the connection with the timeout set (GeventWorker.handle would make the
-        socket wait for ever, so its next step is called instead)."""
-        client.settimeout(CLIENT_TIMEOUT)
-        super(GeventWorker, self).handle(listener, client, addr)
+        socket wait for ever, so its next step is called instead), unless its address holds
+        its share of this worker's connections already."""
+        address = self.counted_by(addr[0]) if isinstance(addr, tuple) else None
+        if address is not None and CONNECTIONS_PER_ADDRESS:
+            if self.connections[address] >= CONNECTIONS_PER_ADDRESS:
+                turn_away(client)
+                return
+            self.connections[address] += 1
+        try:
+            client.settimeout(CLIENT_TIMEOUT)
+            super(GeventWorker, self).handle(listener, client, addr)
+        finally:
+            if address is not None and CONNECTIONS_PER_ADDRESS:
+                self.connections[address] -= 1
+                if self.connections[address] <= 0:
+                    del self.connections[address]
+
+    def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
+        """Serve a request whose headers arrived, its body due within REQUEST_DEADLINE."""
+        body = getattr(req, "body", None)
+        if body is not None:
+            body.reader = Arriving(body.reader, time.monotonic() + REQUEST_DEADLINE)
+        return super().handle_request(listener_name, req, sock, addr)
 
     def load_wsgi(self) -> None:
-        """Load the app, and tell it how many workers this server runs: where each counts in
-        its own memory (the limit on guessed codes with memory://), each allows its share."""
+        """Load the app, and tell it how many workers this server runs and how many
+        connections each holds: where each counts in its own memory (the limit on guessed
+        codes with memory://), each allows its share, and each worker keeps room for pages and
+        posts beside its streams (stream_caps.py)."""
         super().load_wsgi()
         config = getattr(self.wsgi, "config", None)
         if config is not None:  # Scorekeeper (the bench's bare endpoint runs here too)
             config["SERVER_WORKERS"] = self.cfg.workers
+            config["WORKER_CONNECTIONS"] = self.cfg.worker_connections
+            from scorekeeper.stream_caps import network
+
+            self.counted_by = network
+
+
+def turn_away(client: Any) -> None:
+    """Answer a connection past its address's cap with TOO_MANY_CONNECTIONS and let it go,
+    having read what it sent already (closed with unread bytes, the connection would be
+    reset, and the answer lost). Its request is never read, so its language is not known:
+    the line is English, and no phone at a table ever meets it (a café's every phone holds a
+    few connections, and only the workers' share of 400 is turned away)."""
+    try:
+        client.settimeout(1)
+        client.sendall(TOO_MANY_CONNECTIONS)
+        client.shutdown(socket.SHUT_WR)
+        client.recv(65536, socket.MSG_DONTWAIT)
+    except OSError:
+        pass
+    finally:
+        client.close()
 
 
 worker_class = PatientGeventWorker

@@ -13,20 +13,23 @@ through `_()` at request time, in a template, or a Problem, which a page escapes
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Mapping
 from datetime import datetime
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel import Locale
 from babel.dates import format_skeleton, format_time
-from babel.numbers import get_minus_sign_symbol
+from babel.numbers import format_decimal as babel_decimal
+from babel.numbers import get_group_symbol
 from babel.support import Translations
 from flask import Blueprint, Flask, has_request_context, redirect, request, session
-from flask_babel import Babel, format_percent, get_locale, get_timezone, get_translations
-from flask_babel import format_decimal as babel_decimal
+from flask_babel import Babel, Domain, format_percent, get_locale, get_timezone, get_translations
 from jinja2 import pass_context
 from jinja2.runtime import Context
+from markupsafe import Markup
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 from werkzeug.wrappers import Response
@@ -37,14 +40,23 @@ from scorekeeper.models import iso_utc
 LANGUAGES = {"en": "English", "ar": "العربية", "ru": "Русский", "es": "Español"}
 DEFAULT_LANGUAGE = "en"
 # Unicode's marks for a number in a right-to-left line (_signed).
-LEFT_TO_RIGHT_MARK, LEFT_TO_RIGHT_ISOLATE, POP_DIRECTIONAL_ISOLATE = "\u200e", "\u2066", "\u2069"
+LEFT_TO_RIGHT_ISOLATE, POP_DIRECTIONAL_ISOLATE = "\u2066", "\u2069"
+# The one sign a number below zero is drawn with, in every language and every place (issue 42:
+# the calculator mixed "−" and "-"): the hyphen-minus. It is the sign Unicode's locale data
+# (CLDR, through Babel) gives all four languages, and the one a phone's keypad types, so a
+# typed -5 and the cell it lands in read alike; a number copied or exported from a page reads
+# as a number in a spreadsheet. The typographic minus (U+2212) would be a hair wider, but beside
+# the typed "-" it reads as a second sign. Typed, both are read (forms.MINUS).
+MINUS_SIGN = "-"
+# A placeholder for a whole number in a sentence ("%(num)d points"): filled in by number().
+WHOLE_PLACEHOLDER = re.compile(r"%\((\w+)\)d")
 # The cookie js/live.js writes with the phone's IANA zone (Intl's resolvedOptions().timeZone).
 ZONE_COOKIE = "tz"
 MOST_ZONE_LENGTH = 64
-# Where a page's templates find this request's catalog.
+# Where a page's templates find this request's catalog, and its language's number().
 PAGE_CATALOG = "_catalog"
+PAGE_NUMBERS = "_numbers"
 
-babel = Babel()
 bp = Blueprint("languages", __name__)
 
 
@@ -82,6 +94,12 @@ def _catalog(page: Context) -> Translations:
     a template drawn outside render_template looks it up itself."""
     catalog = page.get(PAGE_CATALOG)
     return catalog if catalog is not None else get_translations()
+
+
+def _numbers(page: Context) -> Callable[[int], str]:
+    """number() for a template's page: the one its page looked up as it started."""
+    numbers = page.get(PAGE_NUMBERS)
+    return numbers if numbers is not None else numbers_in(language())
 
 
 def _selected_language() -> str:
@@ -126,28 +144,121 @@ def when(moment: datetime, with_year: bool = False) -> str:
 
 
 def number(value: int) -> str:
-    """A number as the phone's language writes it (Babel: "1 234" in Russian). Arabic keeps
-    Western digits: that is what Babel's (CLDR's) data gives plain "ar" (its default numbering
-    system is latn), and the digits the score cells and entry fields use, so one number looks
-    the same on the sheet and in the History. Arabic-Indic digits typed in are read all the same.
-    Below zero, with the language's own minus sign (_signed)."""
-    return _signed(value, babel_decimal(abs(value)))
+    """A whole number as the phone's language writes it, the one way every page draws one
+    (the sheet, the TV, the trail, History, the record, the calculator, the print, the chart,
+    and every number in a sentence: fill): Babel's ("1 234" in Russian, "1.234" in Spanish).
+    Arabic keeps Western digits: that is what Babel's (CLDR's) data gives plain "ar" (its
+    default numbering system is latn), and the digits the entry fields use. Arabic-Indic
+    digits typed in are read all the same. Below zero, with MINUS_SIGN (_signed)."""
+    return numbers_in(language())(value)
+
+
+@lru_cache(maxsize=32)
+def numbers_in(code: str) -> Callable[[int], str]:
+    """number() for one language, its data looked up once: a page asks for it once
+    (PAGE_NUMBERS) and draws its thousands of numbers with it."""
+    digits = _whole_numbers(code)
+    right_to_left = direction(code) == "rtl"
+
+    def write(value: int) -> str:
+        if value >= 0:
+            return digits(value)
+        if right_to_left:
+            return f"{LEFT_TO_RIGHT_ISOLATE}{MINUS_SIGN}{digits(-value)}{POP_DIRECTIONAL_ISOLATE}"
+        return MINUS_SIGN + digits(-value)
+
+    return write
+
+
+@lru_cache(maxsize=32)
+def _whole_numbers(code: str) -> Callable[[int], str]:
+    """How a language writes a whole number at or above zero, worked out once from Babel's
+    data: a sheet draws thousands, and Babel takes some 25 µs for each. Its groups of three
+    (every language here) in Python's own grouping with the language's separator; any other
+    pattern as Babel writes it (tests/web/test_numbers.py holds the two equal)."""
+    locale = Locale.parse(code)
+    pattern = locale.decimal_formats[None]
+    if pattern.grouping == (3, 3) and pattern.prefix[0] == pattern.suffix[0] == "":
+        group = get_group_symbol(locale)
+        return lambda value: f"{value:,}".replace(",", group)
+    return lambda value: babel_decimal(value, locale=locale)
 
 
 def _signed(value: float, digits: str) -> str:
-    """A number's digits after the language's minus sign when it is below zero. In a language
-    written right to left the number is set apart, left to right (Unicode's isolate marks), so
-    its sign stays at its digits' left ("-15", not "15-") and the words around it keep their
-    order: Babel's data gives Arabic's sign a left-to-right mark instead, which its formatting
-    leaves out, and which would pull the words beside the number into its direction."""
+    """A number's digits after MINUS_SIGN when it is below zero. In a language written right
+    to left the number is set apart, left to right (Unicode's isolate marks), so its sign stays
+    at its digits' left ("-15", not "15-") and the words around it keep their order."""
     if value >= 0:
         return digits
-    locale = get_locale() or Locale.parse(DEFAULT_LANGUAGE)
-    # The sign without its direction mark, which the isolate makes needless.
-    shown = get_minus_sign_symbol(locale).replace(LEFT_TO_RIGHT_MARK, "") + digits
-    if locale.character_order == "right-to-left":
-        return f"{LEFT_TO_RIGHT_ISOLATE}{shown}{POP_DIRECTIONAL_ISOLATE}"
-    return shown
+    if direction() == "rtl":
+        return f"{LEFT_TO_RIGHT_ISOLATE}{MINUS_SIGN}{digits}{POP_DIRECTIONAL_ISOLATE}"
+    return MINUS_SIGN + digits
+
+
+def fill(
+    words: str,
+    values: Mapping[str, object],
+    markup: bool = False,
+    numbers: Callable[[int], str] | None = None,
+) -> str:
+    """A translated sentence with its placeholders filled in, every whole number written by
+    number(): "%(num)d points" reads "1,250 points", as the sheet writes 1250 (a catalog's
+    %(num)d says "a whole number here", and number() says how the language writes it). With
+    `markup`, the words are the page's own markup and every value is escaped into them;
+    `numbers`: number() for the page's language, where the page has it at hand."""
+    if not values:
+        return Markup(words) if markup else words
+    wholes = {
+        name
+        for name, value in values.items()
+        if isinstance(value, int) and not isinstance(value, bool)
+    }
+    if wholes:
+        words = WHOLE_PLACEHOLDER.sub(
+            lambda found: f"%({found[1]})s" if found[1] in wholes else found[0], words
+        )
+        values = {
+            name: (numbers or number)(value) if name in wholes else value  # type: ignore[arg-type]
+            for name, value in values.items()
+        }
+    return (Markup(words) if markup else words) % values
+
+
+class NumberedDomain(Domain):
+    """Flask-Babel's words, each sentence filled in by fill(): every gettext in the code
+    (gettext, ngettext, their lazy and contextual kinds) writes its numbers as the pages do."""
+
+    def gettext(self, string: str, **variables: object) -> str:
+        """A sentence in the phone's language, its numbers written by number()."""
+        return fill(self.get_translations().ugettext(string), variables)
+
+    def ngettext(self, singular: str, plural: str, num: int, **variables: object) -> str:
+        """The sentence for `num` in the phone's language (its plural forms), filled in."""
+        variables.setdefault("num", num)
+        return fill(self.get_translations().ungettext(singular, plural, num), variables)
+
+    def pgettext(self, context: str, string: str, **variables: object) -> str:
+        """A sentence in its context, in the phone's language, filled in."""
+        return fill(self.get_translations().upgettext(context, string), variables)
+
+    def npgettext(
+        self, context: str, singular: str, plural: str, num: int, **variables: object
+    ) -> str:
+        """The sentence for `num` in its context, in the phone's language, filled in."""
+        variables.setdefault("num", num)
+        return fill(self.get_translations().unpgettext(context, singular, plural, num), variables)
+
+
+class PhoneBabel(Babel):
+    """Flask-Babel whose words write their numbers as the pages do (NumberedDomain)."""
+
+    @cached_property
+    def domain_instance(self) -> NumberedDomain:
+        """The catalogs' domain, its sentences filled in by fill()."""
+        return NumberedDomain(domain=self.domain)
+
+
+babel = PhoneBabel()
 
 
 def share(value: float) -> str:
@@ -182,22 +293,48 @@ def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=_selected_language, timezone_selector=_selected_zone)
     # Flask-Babel finds the catalog through several look-ups of the request's context for each
     # word, and a page has dozens: a page's templates look it up once, as they start.
-    app.context_processor(lambda: {PAGE_CATALOG: get_translations()})
-    # install_gettext_callables is what the i18n extension (which Flask-Babel loads) adds to
-    # the environment as the app starts: type checkers know Environment without it.
-    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
-        gettext=pass_context(lambda page, text: _catalog(page).ugettext(text)),
-        ngettext=pass_context(lambda page, one, many, n: _catalog(page).ungettext(one, many, n)),
-        pgettext=pass_context(lambda page, context, text: _catalog(page).upgettext(context, text)),
-        npgettext=pass_context(
-            lambda page, context, one, many, n: _catalog(page).unpgettext(context, one, many, n)
+    app.context_processor(
+        lambda: {PAGE_CATALOG: get_translations(), PAGE_NUMBERS: numbers_in(language())}
+    )
+    # The i18n extension's (which Flask-Babel loads) callables, as its "newstyle" ones are
+    # (a sentence's placeholders filled in by keyword, escaped into the page's markup), each
+    # sentence filled in by fill() so its numbers read as the page's. Its `_` finds them here.
+    app.jinja_env.newstyle_gettext = True  # type: ignore[attr-defined]
+    app.jinja_env.globals.update(
+        gettext=pass_context(
+            lambda page, text, **values: fill(
+                _catalog(page).ugettext(text), values, page.eval_ctx.autoescape, _numbers(page)
+            )
         ),
-        newstyle=True,
+        ngettext=pass_context(
+            lambda page, one, many, n, **values: fill(
+                _catalog(page).ungettext(one, many, n),
+                {"num": n, **values},
+                page.eval_ctx.autoescape,
+                _numbers(page),
+            )
+        ),
+        pgettext=pass_context(
+            lambda page, context, text, **values: fill(
+                _catalog(page).upgettext(context, text),
+                values,
+                page.eval_ctx.autoescape,
+                _numbers(page),
+            )
+        ),
+        npgettext=pass_context(
+            lambda page, context, one, many, n, **values: fill(
+                _catalog(page).unpgettext(context, one, many, n),
+                {"num": n, **values},
+                page.eval_ctx.autoescape,
+                _numbers(page),
+            )
+        ),
     )
     app.register_blueprint(bp)
     app.add_template_filter(when, "when")
     app.add_template_filter(iso_utc, "iso_utc")
-    app.add_template_filter(number, "number")
+    app.add_template_filter(pass_context(lambda page, value: _numbers(page)(value)), "number")
     app.add_template_filter(share, "share")
     app.add_template_filter(tenths, "tenths")
     app.jinja_env.globals["LANGUAGES"] = LANGUAGES

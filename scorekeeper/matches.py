@@ -26,30 +26,31 @@ from scorekeeper.scoresheet.writing import Done
 # match in no series walks none: scoresheet/series.py), then the side's.
 _match, _side = Match.__table__.c, Side.__table__.c
 _before = Match.__table__.alias("earlier")
+# Each value read by its name: the match's columns and "follows" as StoredMatch names them, the
+# side's as StoredSide does, prefixed "side_".
 MATCHES_WITH_SIDES = sa.select(
     *_match,
     sa.exists().where(_before.c.rematch_code == _match.code).label("follows"),
-    _side.id,
-    _side.position,
-    _side.name,
-    _side.players,
+    *(_side[name].label(f"side_{name}") for name in StoredSide._fields),
 ).join(Side.__table__, _side.match_id == _match.id)
 MATCH_BY_CODE = MATCHES_WITH_SIDES.where(_match.code == sa.bindparam("code")).order_by(
     _side.position
 )
-# A row's first values, StoredMatch's by name; the side's follow.
+# The names a row of MATCHES_WITH_SIDES gives the match's values and the side's.
 _MATCH_NAMES = [*(column.name for column in _match), "follows"]
-_SIDE_AT = len(_MATCH_NAMES)
+_SIDE_NAMES = [(f"side_{name}", name) for name in StoredSide._fields]
 
 
 def matches_of(rows: Iterable[sa.Row[Any]]) -> list[StoredMatch]:
     """The matches in rows of MATCHES_WITH_SIDES, in the rows' order, each with its sides."""
     found: dict[int, tuple[dict[str, Any], list[StoredSide]]] = {}
     for row in rows:
-        if row[0] not in found:
-            found[row[0]] = (dict(zip(_MATCH_NAMES, row[:_SIDE_AT], strict=True)), [])
-        found[row[0]][1].append(StoredSide(*row[_SIDE_AT:]))
-    return [StoredMatch(**values, sides=tuple(sides)) for values, sides in found.values()]
+        values = row._mapping
+        if values["id"] not in found:
+            found[values["id"]] = ({name: values[name] for name in _MATCH_NAMES}, [])
+        side = {name: values[labelled] for labelled, name in _SIDE_NAMES}
+        found[values["id"]][1].append(StoredSide(**side))
+    return [StoredMatch(**match, sides=tuple(sides)) for match, sides in found.values()]
 
 
 def read_match(code: str) -> StoredMatch | None:

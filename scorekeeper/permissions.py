@@ -122,7 +122,7 @@ def seats_at(match: StoredMatch) -> list[StoredSeat]:
     reads them under its lock), each with its side from the match's as read."""
     sides: dict[int | None, StoredSide] = {side.id: side for side in match.sides}
     rows = db.session.execute(SEATS_OF, {"match_id": match.id})
-    return [StoredSeat(*row, sides.get(row.side_id)) for row in rows]
+    return [StoredSeat(**row._mapping, side=sides.get(row.side_id)) for row in rows]
 
 
 class Action(Enum):
@@ -623,3 +623,40 @@ RULES: dict[Action, Rule] = {
     Action.DEALER: _host_tool,
     Action.NOTE: _note,
 }
+
+
+class PhoneAction(Enum):
+    """What a phone does as itself, at no match: every write through the one write path names
+    its action (scoresheet/writing.py), these as a match's do."""
+
+    # Start a match, hosting it.
+    START = "start"
+    # Show a one-time code that moves this phone's history to another browser.
+    SHOW_HISTORY_CODE = "show_history_code"
+    # Become the player whose phone showed a code.
+    TAKE_HISTORY = "take_history"
+
+
+def _a_phone_of_its_own(phone: str | None) -> Refusal | None:
+    """Only a phone with its cookie (every page gives one before it draws a form): what it
+    starts or shows is kept as its own, and a phone with none would own nothing."""
+    if phone:
+        return None
+    return Refusal(_l("This phone's cookie is missing: reload the page and try again."), 400)
+
+
+def _any_browser(phone: str | None) -> Refusal | None:
+    """Any browser, a new one without a cookie too: taking a history gives it the player's."""
+    return None
+
+
+PHONE_RULES: dict[PhoneAction, Callable[[str | None], Refusal | None]] = {
+    PhoneAction.START: _a_phone_of_its_own,
+    PhoneAction.SHOW_HISTORY_CODE: _a_phone_of_its_own,
+    PhoneAction.TAKE_HISTORY: _any_browser,
+}
+
+
+def phone_refusal(action: PhoneAction, phone: str | None) -> Refusal | None:
+    """Why this phone may not take one of its own actions now, or None if it may."""
+    return PHONE_RULES[action](phone)

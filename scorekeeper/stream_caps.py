@@ -10,6 +10,16 @@ the page keeps fetching its live part at its slow pace and opens its stream agai
 (static/js/live.js). The caps (STREAMS_PER_PHONE, STREAMS_PER_ADDRESS, STREAMS_PER_MATCH) are
 far above what a real table holds and far below what a worker holds.
 
+Those caps hold against one address; many addresses together could still fill a worker. So
+each worker also keeps a budget of its own connections for streams (STREAMS_PER_WORKER, by
+default four fifths of gunicorn's worker_connections), and past it refuses a new stream
+before reading anything, so the rest of its connections always answer pages and posts. Past
+half its budget the worker is crowded: an address that holds STREAMS_PER_ADDRESS_CROWDED
+streams in it already gets no more there, so strangers with many addresses fill at most about
+half of it, and a table from an address of its own still gets its stream. The budget counts
+the worker's own connections, so it is the worker's alone, Redis or not: a server holds its
+workers' budgets, each server its own.
+
 Where RATELIMIT_STORAGE_URI names a Redis (redis://, rediss://, redis+unix://), the counts
 are shared by every worker of every server: a lease is a member of a sorted set per count,
 scored by when it expires. A stream renews its leases each time it writes (a heartbeat at
@@ -31,8 +41,9 @@ import secrets
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import redis
 from flask import Flask, Response, current_app
@@ -80,6 +91,8 @@ class StreamCaps:
             "address": int(config["STREAMS_PER_ADDRESS"]),
             "match": int(config["STREAMS_PER_MATCH"]),
         }
+        self.config = config
+        self.crowded_share = int(config["STREAMS_PER_ADDRESS_CROWDED"])
         self.lease_for = LEASE_HEARTBEATS * float(config["STREAM_HEARTBEAT"])
         uri = str(config["RATELIMIT_STORAGE_URI"])
         self.redis: redis.Redis | None = None
@@ -97,20 +110,46 @@ class StreamCaps:
             )
             self.redis = redis.Redis(connection_pool=pool)
         self._lock = threading.Lock()
-        # This process's open streams in each count, by key.
+        # This process's open streams in each count, by key, and in all.
         self._held: Counter[str] = Counter()
+        self._open = 0
         # Until when (time.monotonic()) Redis is not asked, after it failed.
         self._redis_rests_until = 0.0
 
     def keys(self, phone: str | None, address: str | None, code: str) -> dict[str, str]:
         """The counts a stream of this phone, address and match is in, by kind: their keys."""
-        keys = {"address": f"{self.prefix}:address:{network(address)}"}
+        keys = {"address": self.address_key(address)}
         if phone:
             # Hashed: the store never holds what a phone's cookie names it by.
             hashed = hashlib.blake2s(phone.encode(), digest_size=12).hexdigest()
             keys["phone"] = f"{self.prefix}:phone:{hashed}"
         keys["match"] = f"{self.prefix}:match:{code}"
         return keys
+
+    @property
+    def budget(self) -> int:
+        """This worker's budget of streams: read when asked, as gunicorn's worker tells the
+        app its connections only once the app is made (gunicorn.conf.py)."""
+        return budget(self.config)
+
+    def address_key(self, address: str | None) -> str:
+        """The key of an address's count."""
+        return f"{self.prefix}:address:{network(address)}"
+
+    def room(self, address: str | None) -> bool:
+        """Whether this worker has room for another stream from this address: under its
+        budget, and once crowded (past half of it), only for an address holding fewer than
+        its crowded share here. Asked before anything is read: a refusal costs nothing."""
+        with self._lock:
+            return self._room(self.address_key(address))
+
+    def _room(self, address_key: str) -> bool:
+        """room(), with the lock held."""
+        most = self.budget
+        if self._open >= most:
+            return False
+        crowded = self._open >= most // 2
+        return not (crowded and self._held[address_key] >= self.crowded_share)
 
     def take(
         self, phone: str | None, address: str | None, code: str, at_table: bool = False
@@ -122,9 +161,12 @@ class StreamCaps:
         keys = self.keys(phone, address, code)
         capped = {kind: key for kind, key in keys.items() if not (at_table and kind == "match")}
         with self._lock:
+            if not self._room(keys["address"]):
+                return None
             if any(self._held[key] >= self.caps[kind] for kind, key in capped.items()):
                 return None
             self._held.update(keys.values())
+            self._open += 1
         lease = Lease(secrets.token_hex(8), tuple(keys.values()), False, time.monotonic())
         shared = self._take_shared(lease, keys, capped)
         if shared is False:
@@ -208,6 +250,7 @@ class StreamCaps:
         """Take the lease out of this process's counts."""
         with self._lock:
             self._held.subtract(lease.keys)
+            self._open -= 1
             for key in lease.keys:
                 if self._held[key] <= 0:
                     del self._held[key]
@@ -229,6 +272,16 @@ class StreamCaps:
             REDIS_RESTS,
             exc_info=True,
         )
+
+
+def budget(config: Mapping[str, Any]) -> int:
+    """How many streams one worker holds at most: STREAMS_PER_WORKER, or by default four
+    fifths of the connections it holds (WORKER_CONNECTIONS, which gunicorn's worker tells the
+    app: gunicorn.conf.py), the rest kept for pages and posts."""
+    given = config.get("STREAMS_PER_WORKER")
+    if given:
+        return int(given)
+    return int(config["WORKER_CONNECTIONS"]) * 4 // 5
 
 
 def network(address: str | None) -> str:

@@ -29,7 +29,7 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 
-from scorekeeper import Scorekeeper, create_app, live
+from scorekeeper import Scorekeeper, create_app, guesses, live, new_matches
 from scorekeeper.extensions import db
 from tests import examples  # noqa: F401  (registers the fast lane's Hypothesis profile)
 from tests.phones import Phone
@@ -302,8 +302,12 @@ def _emptied(app: Flask) -> None:
 def fresh_memory(app: Flask) -> None:
     """What a worker keeps in memory between requests, as a new worker starts with it: its
     streams and the match versions they were told, its count of code misses."""
-    assert isinstance(app, Scorekeeper)
-    app.fresh_memory()
+    # Made again by the app's own setup, as a new worker process makes them: the live layer
+    # (no stream, no version told) and the count of code misses (memory:// starts empty).
+    live.stop(app)
+    live.init_app(app)
+    guesses.init_app(app)
+    new_matches.init_app(app)
     # Served by the tests' threads (the test client's, the browser tests' server): started
     # here, as gunicorn.conf.py starts a worker's.
     live.start(app, gevent=False)

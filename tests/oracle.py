@@ -3,8 +3,9 @@
 Written from docs/rules/ (each game's "Table", "Target and winning", "Calculator", Basra's
 "Carry-over") and never from the app's own code: the stateful test (test_tables_played)
 holds the sheet a phone is shown (its JSON export) against it. A hand here is the export's
-"hands" item: {"number", "complete", "cells": [{"side", "points", "counts", "ticks"}]}, its
-ticks the keys of those its side ticked ("even_split", "last_trick", "black_hand").
+"hands" item: {"number", "complete", "cells": [{"side", "points", "counts", and its ticks}]};
+a cell's ticks are read through `ticked` alone, and made by `cell`, so that how a cell says
+them is written in one place.
 """
 
 from __future__ import annotations
@@ -59,17 +60,35 @@ class Table:
         return self.rules.get(key, default)
 
 
+# The ticks a plain entry may carry: Basra's 26–26 split (or tie for the most with three),
+# Brisca's black hand and last trick (docs/rules/basra.md, "Carry-over"; brisca.md).
+TICKS = ("even_split", "black_hand", "last_trick")
+
+
+def ticked(cell: Mapping[str, Any], tick: str) -> bool:
+    """Whether a cell (as the export gives it, or as `cell` makes it) carries this tick."""
+    return tick in (cell.get("ticks") or ())
+
+
+def cell(
+    side: int, points: int | None, counts: Mapping[str, int] | None = None, ticks: Any = ()
+) -> dict[str, Any]:
+    """A cell as the export gives it: a side's points, its calculator counts (None: a plain
+    total) and the ticks it carries."""
+    made: dict[str, Any] = {
+        "side": side,
+        "points": points,
+        "counts": None if counts is None else dict(counts),
+    }
+    return made | {"ticks": sorted(tick for tick in TICKS if tick in ticks)}
+
+
 def cells_of(hand: Mapping[str, Any], sides: int) -> list[dict[str, Any] | None]:
     """A hand's cells in side order, None where a side has not entered."""
     cells: list[dict[str, Any] | None] = [None] * sides
     for cell in hand["cells"]:
         cells[cell["side"]] = cell
     return cells
-
-
-def ticked(cell: Mapping[str, Any], key: str) -> bool:
-    """Whether a cell carries the tick with this key."""
-    return key in (cell.get("ticks") or ())
 
 
 def counts_of(cell: Mapping[str, Any] | None) -> dict[str, int] | None:
@@ -260,46 +279,122 @@ def work_out(table: Table, hands: Sequence[Mapping[str, Any]]) -> Worked:
 
 
 def contradictions(table: Table, hand: Mapping[str, Any]) -> list[str]:
-    """What a hand's cells (entered so far) say against each other, which no sheet may keep:
-    a split one side says and another does not, two sides alone with the most, counts past
-    the pack (docs/rules/README.md, "Checks across sides": refused at once, by whoever enters
-    second)."""
+    """What a hand's cells (entered so far) say against each other, which no sheet may keep,
+    and which every entry, fill and correction that would make it so is refused for
+    (docs/rules/README.md and each game's page, "Checks across sides")."""
     cells = [cell for cell in cells_of(hand, table.sides) if cell is not None]
     found: list[str] = []
-    if table.game == "basra" and table.sides == 2:
-        ties = {says_tie(table, cell) for cell in cells}
-        # Two counts head to head say nothing to each other but their sum: 26 beside 17 is a
-        # hand short of 52, flagged once both are in (docs/rules/basra.md, "Checks across
-        # sides"), so that a host can correct a miscounted 26-26 one cell at a time with the
-        # calculator.
-        counted_only = all(counts_of(cell) is not None for cell in cells)
-        if len(ties) > 1 and not counted_only:
-            found.append("a 26-26 split said by one side only")
     counted = [c for c in (counts_of(cell) for cell in cells) if c is not None]
-    if table.sides >= 3 and table.game in ("basra", "pastura"):
-        alone = [c for c in counted if c.get("most_cards") == ALONE]
-        if len(alone) > 1:
-            found.append(f"{len(alone)} sides alone with the most cards")
-        if alone and any(says_tie(table, cell) for cell in cells if table.game == "basra"):
-            found.append("one side alone with the most cards, another tied for the most")
-        if alone and any(
-            c is not claim and c.get("cards", 0) >= claim.get("cards", 0)
-            for claim in alone
-            for c in counted
-        ):
-            found.append("alone with the most cards beside a side with as many or more")
     for key, most in PACK_COUNTS[table.game].items():
         got = sum(c.get(key, 0) for c in counted)
         if got > most:
             found.append(f"{key} come to {got}, past the pack's {most}")
+    if table.game == "basra" and table.sides == 2:
+        # Two counts head to head say nothing to each other but their sum: 26 beside 17 is
+        # flagged once both are in, as a hand short of 52.
+        ties = {says_tie(table, cell) for cell in cells}
+        if len(ties) > 1 and not all(counts_of(cell) is not None for cell in cells):
+            found.append("a 26-26 split said by one side only")
+    if table.sides >= 3 and table.game in ("basra", "pastura"):
+        found += most_cards_claims(table, cells)
     if table.game == "brisca":
-        if (
-            table.rule("black_hand", "off") == "on"
-            and sum(ticked(c, "black_hand") for c in cells) > 1
-        ):
-            found.append("two black hands")
-        if sum(ticked(c, "last_trick") for c in cells) > 1:
-            found.append("two sides took the last trick")
+        found += brisca_round(table, cells)
+    return found
+
+
+def most_cards_claims(table: Table, cells: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Three players: what their entries say about the most cards that cannot all be true."""
+    # Each entry's claim: "tied" (Basra's tick, the answer Tied for most), "alone" (the answer
+    # Yes, alone; Basra's plain entry unticked: someone took the majority alone), or nothing
+    # (the answer No; Pastura's plain entry, which has no tick).
+    claims: list[tuple[str | None, int | None, int | None]] = []
+    for cell in cells:
+        counts = counts_of(cell)
+        if counts is None:
+            if table.game == "basra":
+                claims.append(("tied" if ticked(cell, "even_split") else "alone", None, None))
+            continue
+        claim = {ALONE: "alone", TIED: "tied"}.get(counts.get("most_cards", NO))
+        claims.append((claim, counts.get("most_cards", NO), counts.get("cards", 0)))
+    found = []
+    said = {claim for claim, _answer, _cards in claims if claim is not None}
+    if said == {"tied", "alone"}:
+        found.append("one entry says tied for the most cards, another that someone has them")
+    alone = [cards for _claim, answer, cards in claims if answer == ALONE]
+    if len(alone) > 1:
+        found.append(f"{len(alone)} sides alone with the most cards")
+    for at, (_claim, answer, cards) in enumerate(claims):
+        if cards is None or answer == NO:
+            continue
+        for _other_claim, other_answer, other in claims[:at] + claims[at + 1 :]:
+            if other is None:
+                continue
+            if answer == ALONE and other >= cards:
+                found.append("alone with the most cards beside a side with as many or more")
+            if answer == TIED and (other > cards or (other == cards and other_answer == NO)):
+                found.append("tied for the most cards beside more, or as many answered No")
+    return found
+
+
+def brisca_round(table: Table, cells: Sequence[Mapping[str, Any]]) -> list[str]:
+    """A Brisca round's entries that cannot all be true (docs/rules/brisca.md, "Checks across
+    sides"): two black hands, two last tricks, card points past the deck's 120 or, once every
+    side is in, short of it (unless a black hand ended the round early)."""
+    found = []
+    plays_black = table.rule("black_hand", "off") == "on"
+    black = sum(ticked(cell, "black_hand") for cell in cells) if plays_black else 0
+    if black > 1:
+        found.append("two black hands")
+    if sum(ticked(cell, "last_trick") for cell in cells) > 1:
+        found.append("two sides took the last trick")
+    if black:
+        return found
+    points = sum(
+        calculated(table, counts) if (counts := counts_of(cell)) is not None else cell["points"]
+        for cell in cells
+    )
+    if points > DECK_POINTS or (len(cells) == table.sides and points != DECK_POINTS):
+        found.append(f"card points come to {points}, not the deck's {DECK_POINTS}")
+    return found
+
+
+def pile_problems(table: Table, counts: Mapping[str, int]) -> list[str]:
+    """What one side's calculator counts say that no pile can hold: refused by the calculator,
+    naming the count (docs/rules/*.md, "Calculator"). Counts within each field's bounds."""
+    n = lambda key: int(counts.get(key, 0))  # noqa: E731
+    found = []
+    cards = n("cards")
+    clears = 0
+    if table.game in ("basra", "pastura"):
+        if n("aces") + n("jacks") + n("two_clubs") + n("ten_diamonds") > cards:
+            found.append("more scoring cards than cards")
+        if table.sides >= 3:
+            most = n("most_cards")
+            if most != NO and cards < -(-PACK // table.sides):
+                found.append("the most cards with too few cards")
+            if cards > PACK // 2 and most != ALONE:
+                found.append("more than half the pack, not alone with the most")
+    if table.game == "basra":
+        basras = n("basras") + sum(n(key) for key in BASRA_CARDS)
+        doubles = n("double_basras") if table.rule("double_basra", "off") == "on" else 0
+        clears = basras + doubles
+        if clears > (PACK - 4) // table.sides:
+            found.append("more basras than cards played")
+        if n("jacks") < 2 * doubles:
+            found.append("a double basra without two jacks")
+    if table.game == "pastura":
+        clears = n("pasturas")
+    if table.game == "brasta":
+        clubs, aces = n("clubs"), n("aces")
+        if n("two_clubs") > clubs:
+            found.append("the 2 of clubs without a club")
+        if clubs == 13 and (not n("two_clubs") or not aces):
+            found.append("every club without the 2 or the ace of clubs")
+        if clubs + aces + n("ten_diamonds") - min(1, clubs, aces) > cards:
+            found.append("clubs, aces and the 10 of diamonds past the cards")
+        clears = n("brastas") + n("double_brastas")
+    if 2 * clears > cards:
+        found.append("fewer than two cards a clearing")
     return found
 
 

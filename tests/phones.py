@@ -170,10 +170,20 @@ class Phone:
         )
 
 
+# A number as a page writes it (languages.number): its sign, digits in groups ("1,507",
+# "1.507", "1 507"), in Arabic set apart by Unicode's isolates when below zero.
+WRITTEN = re.compile(r"\u2066?(-?\d{1,3}(?:[,.\xa0\u202f]\d{3})*)\u2069?")
+
+
+def plain(written: str) -> str:
+    """A number as a page writes it, as its plain digits and sign ("-1,187" -> "-1187")."""
+    return re.sub(r"[^\d-]", "", written)
+
+
 def totals(page: str) -> list[str]:
-    """The totals row under the sheet (points, or Brisca's rounds won), as a phone shows it."""
+    """The totals row under the sheet (points, or Brisca's rounds won), as plain digits."""
     row = page.split('<tr class="totals">')[1].split("</tr>")[0]
-    return re.findall(r"<td[^>]*>(-?\d+)</td>", row)
+    return [plain(found) for found in re.findall(rf"<td[^>]*>{WRITTEN.pattern}</td>", row)]
 
 
 def snapshot(app: Flask) -> dict[str, list[tuple[Any, ...]]]:

@@ -7,8 +7,9 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, Field, IntegerField, RadioField, SelectChoice
 from wtforms.validators import InputRequired, NumberRange, Optional
+from wtforms.widgets import TextInput
 
-from scorekeeper.forms import RELOAD, KeyedForm, reason_field, whole_number
+from scorekeeper.forms import RELOAD, HiddenNumberField, KeyedForm, reason_field, whole_number
 from scorekeeper.games import CalcField, Game, Table
 
 
@@ -17,6 +18,10 @@ class CountField(IntegerField):
 
     None is shown blank (with a grey "0" placeholder) rather than as a "0" the player must
     delete first: a thumb tapping the field and typing 30 would make it "300"."""
+
+    # A text field with the number pad, as every number here is typed (forms.PointsField):
+    # its bounds go to the steppers as data-min and data-max, a text field having no min/max.
+    widget = TextInput()
 
     data: int | None
 
@@ -73,8 +78,8 @@ def _field_for(calc: CalcField) -> Field:
         ],
         render_kw={
             "inputmode": "numeric",
-            "min": calc.minimum,
-            "max": calc.maximum,
+            "data-min": calc.minimum,
+            "data-max": calc.maximum,
             "placeholder": "0",
         },
     )
@@ -86,13 +91,13 @@ def calculator_form(game: Game, table: Table, *args: object, **kwargs: object) -
 
     class CalculatorForm(KeyedForm):
         # Hidden: a page that sends them wrong is out of date (_breakdown.html says so).
-        hand = IntegerField(
+        hand = HiddenNumberField(
             validators=[
                 InputRequired(message=RELOAD),
                 NumberRange(min=1, max=10_000, message=RELOAD),
             ]
         )
-        revision = IntegerField(
+        revision = HiddenNumberField(
             validators=[Optional(), NumberRange(min=0, max=10**9, message=RELOAD)]
         )
         reason = reason_field()

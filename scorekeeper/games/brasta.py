@@ -58,8 +58,8 @@ WORDS: dict[str, Said] = {
     "hint.brasta.aces": says("5 each; all four: 10 more"),
     "hint.brasta.clubs": says("7 or more: most clubs, 10; all 13: 20"),
     "hint.brasta.last_hand": says("The final capture: 10"),
-    "hint.brasta.failed_builds": says("−10 each"),
-    "hint.brasta.jack_burns": says("A jack onto an empty table: −10 each"),
+    # NOTE: %(points)d is what each costs, below zero ("-10"), written as every number is.
+    "hint.brasta.jack_burns": says("A jack onto an empty table: %(points)d each"),
 }
 PROBLEM_WORDS: dict[str, Said] = {
     "brastas_need_cards": says_n(
@@ -101,6 +101,10 @@ BRASTAS, DOUBLE_BRASTAS, LAST_HAND = Term("brastas"), Term("double_brastas"), Te
 FAILED_BUILDS, JACK_BURNS = Term("failed_builds"), Term("jack_burns")
 # The calculator's hints, made once: a long sheet works out every calculator cell on each page.
 TEN_POINTS, TEN_EACH = Term.of("points", num=10), Term.of("each", points=10)
+# What a failed build and a jack burn cost: their minus sign is the one every number is written
+# with (languages.number), where the words once carried a typographic "−" of their own.
+COST = -10
+COST_EACH = Term.of("each", points=COST)
 
 
 class Brasta(PointsGame):
@@ -166,8 +170,10 @@ class Brasta(PointsGame):
             count_field("brastas", BRASTAS, PLAYS, TEN_EACH),
             count_field("double_brastas", DOUBLE_BRASTAS, 2, Term("hint.jack_onto_jack")),
             flag_field("last_hand", LAST_HAND, Term("hint.brasta.last_hand")),
-            count_field("failed_builds", FAILED_BUILDS, PLAYS, Term("hint.brasta.failed_builds")),
-            count_field("jack_burns", JACK_BURNS, 4, Term("hint.brasta.jack_burns")),
+            count_field("failed_builds", FAILED_BUILDS, PLAYS, COST_EACH),
+            count_field(
+                "jack_burns", JACK_BURNS, 4, Term.of("hint.brasta.jack_burns", points=COST)
+            ),
         )
 
     def calculate(self, table: Table, counts: Mapping[str, int], held_over: int = 0) -> Calculation:

@@ -72,13 +72,6 @@ def stop(app: Flask) -> None:
     versions(app).close()
 
 
-def renew(app: Flask) -> None:
-    """Stop the app's versions store and give it a new one, not yet started: what a new
-    worker process holds (no stream, no version told). The tests' fresh memory."""
-    versions(app).close()
-    of(app).versions = MatchVersions(app)
-
-
 def init_app(app: Flask) -> None:
     """Give the app its release, the key of its page tags (the app's secret and the release)
     and its versions store, which runs nothing until start()."""

@@ -18,7 +18,7 @@ apps and their browser server): then
   the streams watching the match it heard of.
 
 close() ends both, and every stream this store rings (its phones reconnect to a worker that
-runs). A store once closed stays closed: a new one takes its place (live.renew).
+runs). A store once closed stays closed: a new one takes its place (live.init_app).
 
 A listening connection can go deaf without an error: a NAT or load balancer drops it while
 idle, or LISTEN is swallowed by a pooler (PgBouncer in transaction mode). So the listener

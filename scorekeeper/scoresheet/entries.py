@@ -385,18 +385,18 @@ def settle_tie(match: StoredMatch, number: int, taker: StoredSide, post: Post) -
     """Settle a hand tied on its game's settling tick (a round tied at the top goes to the
     tied side that took the last trick): the side that says it ticks it, the others not."""
 
-    def tied() -> set[int]:
-        return {side.id for side in load_sheet(match, corrections=False).waiting_sides}
+    def tied(locked: StoredMatch) -> set[int]:
+        return {side.id for side in load_sheet(locked, corrections=False).waiting_sides}
 
     def work(viewer: Viewer) -> Done:
         sheet = load_sheet(viewer.match, corrections=False)
         row, settling = sheet.waiting_row, sheet.game.settles
         if settling is None:
-            raise Refusal(_("No hand is open for entries."), 409, match)
+            raise Refusal(_("No hand is open for entries."), 409, viewer.match)
         if row is None or row.number != number:
-            raise Refusal(say(settling.say(settling.stale, number)), 409, match)
+            raise Refusal(say(settling.say(settling.stale, number)), 409, viewer.match)
         if taker.id not in {side.id for side in sheet.waiting_sides}:
-            raise Refusal(_("%(side)s isn't in the tie.", side=taker.name), 409, match)
+            raise Refusal(_("%(side)s isn't in the tie.", side=taker.name), 409, viewer.match)
         for cell in row.cells:
             if cell.entry is None:
                 continue

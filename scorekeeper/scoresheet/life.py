@@ -38,12 +38,12 @@ def end_match(match: StoredMatch, post: Post) -> Done:
     def work(viewer: Viewer) -> Done:
         sheet = load_sheet(viewer.match, corrections=False)
         if sheet.winner is None:
-            raise Refusal(_("No side has won yet: play on."), 409, match)
+            raise Refusal(_("No side has won yet: play on."), 409, viewer.match)
         # Why, as a fact (the rule and its numbers): each page words it in its reader's
         # language (Sheet.result).
         reason = sheet.state.reason
         _set_status(
-            match,
+            viewer.match,
             Match.ENDED,
             winner_side_id=sheet.winner.id,
             win_reason=reason.stored() if reason is not None else None,
@@ -64,14 +64,14 @@ def reopen_match(match: StoredMatch, post: Post) -> Done:
         # Played on, it is no longer the match the rematch followed: its end offers a new one.
         # The rematch and those after it leave its series, so their series lines change.
         _set_status(
-            match,
+            viewer.match,
             Match.OPEN,
             winner_side_id=None,
             win_reason=None,
             ended_at=None,
             rematch_code=None,
         )
-        clear_results(match)
+        clear_results(viewer.match)
         return Done(_("Match reopened."), series_from=viewer.match.rematch_code)
 
     return act(match, post, Action.REOPEN, work)
@@ -81,7 +81,7 @@ def abandon_match(match: StoredMatch, post: Post) -> Done:
     """The host abandons an unfinished match; it stays in history as abandoned."""
 
     def work(viewer: Viewer) -> Done:
-        _set_status(match, Match.ABANDONED, ended_at=utcnow())
+        _set_status(viewer.match, Match.ABANDONED, ended_at=utcnow())
         return Done(_("Match abandoned."))
 
     return act(match, post, Action.ABANDON, work)
@@ -93,7 +93,7 @@ def write_note(match: StoredMatch, note: str, post: Post) -> Done:
     def work(viewer: Viewer) -> Done:
         if note == viewer.match.note:
             return Done(_("The note is as it was."), changed=False)
-        change(match, note=note)
+        change(viewer.match, note=note)
         return Done(_("Note saved.") if note else _("Note cleared."))
 
     return act(match, post, Action.NOTE, work)
@@ -122,22 +122,24 @@ def rematch(match: StoredMatch, post: Post) -> Done:
         if locked.rematch_code is not None:
             return Done(_("The rematch is ready."), changed=False, go_to=locked.rematch_code)
         choice = NewMatch(
-            table_format=match.table_format,
-            target=match.target,
-            rules=dict(match.table_rules or {}),
-            names=[(side.name, side.players) for side in match.sides],
+            table_format=viewer.match.table_format,
+            target=viewer.match.target,
+            rules=dict(viewer.match.table_rules or {}),
+            names=[(side.name, side.players) for side in viewer.match.sides],
             host_side=viewer.side.position if viewer.side else None,
             host_player=viewer.player,
         )
         # The host of the last match hosts this one; the phone that asked takes its side.
-        game = get_game(match.game)
+        game = get_game(viewer.match.game)
         started = add_match(game, choice, locked.host_phone, viewer.phone or "")
-        started.first_dealer = next_dealer(locked, game.format(match.table_format).players_per_side)
+        started.first_dealer = next_dealer(
+            locked, game.format(viewer.match.table_format).players_per_side
+        )
         # Closed to new phones: each side waits for the phones that played it here, which
         # take it in one tap (permissions.py), until the host opens the table. A stranger
         # with this match's code must not sit at the next one first.
         started.closed = True
-        change(match, rematch_code=started.code)
+        change(viewer.match, rematch_code=started.code)
         return Done(
             _("Rematch! Every phone of the last match is asked to take its side."),
             go_to=started.code,

@@ -38,11 +38,11 @@ from scorekeeper.models import (
     HistoryCode,
     Match,
     Seat,
-    StoredMatch,
     normalise_code,
     utcnow,
 )
-from scorekeeper.scoresheet.writing import Done, Post, bump, write
+from scorekeeper.permissions import PhoneAction
+from scorekeeper.scoresheet.writing import Done, Post, act_as_phone, bump
 
 CODE_LENGTH = 8
 # A code nobody used is kept a day after it stopped working, so a late try is told it
@@ -104,7 +104,7 @@ def make_code(post: Post) -> tuple[str, Done]:
     code = code_for(post.key)
     phone = post.phone or ""
 
-    def work(_no_match: StoredMatch | None) -> Done:
+    def work() -> Done:
         now = utcnow()
         db.session.execute(
             sa.delete(HistoryCode).where(
@@ -141,7 +141,7 @@ def make_code(post: Post) -> tuple[str, Done]:
             )
         )
 
-    return code, write(post, work)
+    return code, act_as_phone(post, PhoneAction.SHOW_HISTORY_CODE, work)
 
 
 def code_made(code: str, phone: str | None) -> HistoryCode | None:
@@ -193,7 +193,7 @@ def join_history(code: str, post: Post) -> Joined:
     up, and the browser's own seats (if any) move to that history, in one transaction."""
     digest = digest_of(code)
 
-    def work(_no_match: StoredMatch | None) -> Done:
+    def work() -> Done:
         now = utcnow()
         # Taken by the statement that uses it: two browsers opening one code, one gets it.
         used = db.session.execute(
@@ -245,7 +245,7 @@ def join_history(code: str, post: Post) -> Joined:
             )
         return Done(message, rings=rings)
 
-    done = write(post, work)
+    done = act_as_phone(post, PhoneAction.TAKE_HISTORY, work)
     # Read after the write, for a repeated post too (a double tap: the first one used it).
     stored = db.session.scalars(sa.select(HistoryCode).where(HistoryCode.digest == digest)).one()
     return Joined(done, stored.phone, stored.id)

@@ -25,14 +25,14 @@ def claim_side(match: StoredMatch, side: StoredSide, post: Post, player: str = "
     `player` is the name its player gave (a blank one keeps the name the seat has)."""
 
     def work(viewer: Viewer) -> Done:
-        if side not in sides_with_room(match, seats_at(match)):
+        if side not in sides_with_room(viewer.match, seats_at(viewer.match)):
             raise Refusal(
                 _(
                     "%(side)s is already held. If that phone is gone, the host can release it.",
                     side=side.name,
                 ),
                 409,
-                match,
+                viewer.match,
             )
         if viewer.seat_id is not None:
             # A blank name keeps the one the seat has.
@@ -43,7 +43,7 @@ def claim_side(match: StoredMatch, side: StoredSide, post: Post, player: str = "
                 .values(side_id=side.id, released_from=None, **named)
             )
         else:
-            db.session.add(seat_at(match, viewer.phone or "", side.id, player))
+            db.session.add(seat_at(viewer.match, viewer.phone or "", side.id, player))
         return Done(_("This phone now holds %(side)s.", side=side.name))
 
     return act(match, post, Action.CLAIM, work, side)
@@ -58,7 +58,7 @@ def watch(match: StoredMatch, post: Post, player: str = "") -> Done:
         watching = db.session.scalar(
             sa.select(sa.func.count())
             .select_from(Seat)
-            .where(Seat.match_id == match.id, Seat.side_id.is_(None))
+            .where(Seat.match_id == viewer.match.id, Seat.side_id.is_(None))
         )
         if watching is not None and watching >= MAX_WATCHERS:
             raise Refusal(
@@ -68,10 +68,10 @@ def watch(match: StoredMatch, post: Post, player: str = "") -> Done:
                     MAX_WATCHERS,
                 ),
                 409,
-                match,
+                viewer.match,
             )
         # A write like any other: the page a watcher sees differs from a newcomer's.
-        db.session.add(seat_at(match, viewer.phone or "", player=player))
+        db.session.add(seat_at(viewer.match, viewer.phone or "", player=player))
         return Done(_("Watching this match."))
 
     return act(match, post, Action.WATCH, work)
@@ -95,10 +95,10 @@ def release_side(match: StoredMatch, side: StoredSide, post: Post) -> Done:
 
     def work(viewer: Viewer) -> Done:
         seats = db.session.scalars(
-            sa.select(Seat).where(Seat.match_id == match.id, Seat.side_id == side.id)
+            sa.select(Seat).where(Seat.match_id == viewer.match.id, Seat.side_id == side.id)
         ).all()
         if not seats:
-            raise Refusal(_("%(side)s is already free.", side=side.name), 409, match)
+            raise Refusal(_("%(side)s is already free.", side=side.name), 409, viewer.match)
         for seat in seats:
             seat.side_id = None
             seat.released_from = side.position
@@ -115,13 +115,13 @@ def seat_of(match: StoredMatch, seat_id: int | None) -> StoredSeat | None:
 def hand_over_host(match: StoredMatch, seat_id: int | None, post: Post) -> Done:
     """The host gives the host role to another phone at the match that holds a side."""
 
-    def to() -> StoredSeat | None:
-        return seat_of(match, seat_id)
+    def to(locked: StoredMatch) -> StoredSeat | None:
+        return seat_of(locked, seat_id)
 
     def work(viewer: Viewer) -> Done:
-        seat = to()
+        seat = to(viewer.match)
         assert seat is not None  # the write path refused the handover otherwise
-        change(match, host_phone=seat.phone)
+        change(viewer.match, host_phone=seat.phone)
         # NOTE: %(phone)s is a phone as the table knows it: "Omar (Us)", a side's name.
         return Done(_("The host role went to %(phone)s.", phone=seat.label))
 
@@ -132,7 +132,7 @@ def close_table(match: StoredMatch, post: Post) -> Done:
     """The host closes the table: no new phone may take a side; watching stays open."""
 
     def work(viewer: Viewer) -> Done:
-        change(match, closed=True)
+        change(viewer.match, closed=True)
         return Done(_("The table is closed: no new phone can take a side."))
 
     return act(match, post, Action.CLOSE_TABLE, work)
@@ -142,7 +142,7 @@ def open_table(match: StoredMatch, post: Post) -> Done:
     """The host opens the table again to new phones."""
 
     def work(viewer: Viewer) -> Done:
-        change(match, closed=False)
+        change(viewer.match, closed=False)
         return Done(_("The table is open: a new phone can take a free side."))
 
     return act(match, post, Action.OPEN_TABLE, work)
@@ -153,13 +153,15 @@ def pick_dealer(match: StoredMatch, first: int | None, post: Post) -> Done:
     passes the deal round the table."""
 
     def work(viewer: Viewer) -> Done:
-        order = dealing_order(match.sides, players_per_side(match), seats_at(match))
+        order = dealing_order(
+            viewer.match.sides, players_per_side(viewer.match), seats_at(viewer.match)
+        )
         if first is None or not 0 <= first < len(order):
-            raise Refusal(_("Pick a player at this table."), 409, match)
-        change(match, first_dealer=first)
+            raise Refusal(_("Pick a player at this table."), 409, viewer.match)
+        change(viewer.match, first_dealer=first)
         # NOTE: %(player)s is a player's name, or a side's ("Us, player 2"); %(noun)s the
         # game's word for a hand inside a sentence ("hand", or "round").
-        noun = get_game(match.game).hand_noun
+        noun = get_game(viewer.match.game).hand_noun
         return Done(_("%(player)s dealt the first %(noun)s.", player=order[first], noun=noun))
 
     return act(match, post, Action.DEALER, work)
@@ -173,6 +175,6 @@ def remove_from_list(match: StoredMatch, post: Post) -> Done:
         # The seat stays (a reopened match finds its side still held): it is only no longer listed.
         db.session.execute(sa.update(Seat).where(Seat.id == viewer.seat_id).values(listed=False))
         # NOTE: %(code)s is the match's code (six letters).
-        return Done(_("Match %(code)s is off this phone's list.", code=match.code))
+        return Done(_("Match %(code)s is off this phone's list.", code=viewer.match.code))
 
     return act(match, post, Action.REMOVE, work)

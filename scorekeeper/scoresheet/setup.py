@@ -10,8 +10,9 @@ from flask_babel import ngettext
 
 from scorekeeper.extensions import db
 from scorekeeper.games import Game
-from scorekeeper.models import Match, Side, StoredMatch, new_code, seat_at
-from scorekeeper.scoresheet.writing import Clash, Done, Post, write
+from scorekeeper.models import Match, Side, new_code, seat_at
+from scorekeeper.permissions import PhoneAction
+from scorekeeper.scoresheet.writing import Clash, Done, Post, act_as_phone
 
 
 class SetupError(ValueError):
@@ -122,14 +123,14 @@ def create_match(game: Game, choice: NewMatch, post: Post) -> Done:
     its sheet. A create resent (the same key, the same values) makes nothing and goes on to
     the match the first one made."""
 
-    def work(_no_match: StoredMatch | None) -> Done:
+    def work() -> Done:
         match = add_match(game, choice, post.phone or "")
         # Nothing to say: the new match's sheet, with its code and QR code, says it all.
         return Done("", go_to=match.code)
 
     for _attempt in range(3):
         try:
-            return write(post, work)
+            return act_as_phone(post, PhoneAction.START, work)
         except Clash:
             # Another match took the code drawn at the same moment: draw again.
             continue

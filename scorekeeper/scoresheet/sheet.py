@@ -261,9 +261,12 @@ class Sheet:
         waits for it)."""
         return self.game.entry_ticks(self.table)
 
-    def held_over_said(self, number: int, worth: bool = True) -> str:
+    def held_over_said(self, number: int | None, worth: bool = True) -> str:
         """What a side entering hand `number` is told of points held over into it, with what
-        they come to where `worth` ("" where nothing is held over)."""
+        they come to where `worth` ("" where nothing is held over, or no hand is named: a
+        form posted without one)."""
+        if number is None:
+            return ""
         held = self.held_going_into(number)
         if not held:
             return ""
@@ -409,7 +412,7 @@ def read_trail(match: StoredMatch) -> tuple[Corrected, ...]:
     """The match's corrections, oldest first, each with its side from the match's as read."""
     sides = {side.id: side for side in match.sides}
     rows = db.session.execute(TRAIL_OF, {"match_id": match.id})
-    return tuple(Corrected(*row, sides[row.side_id]) for row in rows)
+    return tuple(Corrected(**row._mapping, side=sides[row.side_id]) for row in rows)
 
 
 def load_sheet(match: StoredMatch, *, corrections: bool = True) -> Sheet:

@@ -6,9 +6,10 @@ together, End match pressed twice; on SQLite the database's write lock does the 
 the post's idempotency key (a resent post stops there), then read what the check needs, check
 (the phone's permission for its Action, which act asks itself: permissions.py; then the
 game's rules), write, commit. Nothing the check relies on is read before the lock, so each
-check sees what the previous phone wrote. Creating a match runs the
-same steps with no match to lock yet; so do a phone's history code and joining a history
-(moving.py), which lock every match they change (bump) before they change it.
+check sees what the previous phone wrote, and an action's work is given the match only as the
+lock read it (the viewer's). A phone's own actions at no match (act_as_phone: starting one, a
+history's code, taking a history, moving.py, which locks every match it changes with bump)
+run the same steps with nothing to lock yet, checked by their PhoneAction's rule.
 
 An action is given what was posted (Post): it never reads the request, so it runs and is
 tested the same with or without one.
@@ -38,7 +39,7 @@ from scorekeeper.extensions import db
 from scorekeeper.live import versions
 from scorekeeper.live.fanout import announced
 from scorekeeper.models import Match, StoredMatch, StoredSeat, StoredSide, Submission, utcnow
-from scorekeeper.permissions import Action, Viewer, viewer_at
+from scorekeeper.permissions import Action, PhoneAction, Viewer, phone_refusal, viewer_at
 
 # The columns of a match that actions change (the lock bumps the version; end, reopen,
 # abandon, hand over, closing the table, the rematch and the dealer change the rest): read
@@ -215,7 +216,7 @@ def _carried_out_before(post: Post, match: StoredMatch | None) -> sa.Row[Any, An
     return first
 
 
-def write(
+def _write(
     post: Post,
     work: Callable[[StoredMatch | None], Done],
     match: StoredMatch | None = None,
@@ -273,8 +274,8 @@ def act(
     work: Callable[[Viewer], Done],
     side: StoredSide | None = None,
     *,
-    among: Callable[[], Collection[int]] | None = None,
-    to: Callable[[], StoredSeat | None] | None = None,
+    among: Callable[[StoredMatch], Collection[int]] | None = None,
+    to: Callable[[StoredMatch], StoredSeat | None] | None = None,
 ) -> Done:
     """An action at a match, checked here so that no action can forget it: under the lock,
     after a repeated post is answered "Already recorded.", the posting phone as the match
@@ -283,15 +284,29 @@ def act(
     match as the lock read it: what `work` checks of the match, it asks of that one.
 
     `side` is the column an entry goes into, or the side a phone claims; `among` and `to`
-    read what their rule needs under the lock, as the last writer left it: the ids of the
-    sides tied on a hand that waits for its settling tick, the seat the host role would go to."""
+    read what their rule needs from the match as the lock read it (the last writer's): the
+    ids of the sides tied on a hand that waits for its settling tick, the seat the host role
+    would go to."""
 
     def checked(locked: StoredMatch | None) -> Done:
-        viewer = viewer_at(locked or match, post.phone)
-        viewer.require(action, side, among() if among else (), to() if to else None)
+        assert locked is not None  # write locks the match it is given
+        viewer = viewer_at(locked, post.phone)
+        viewer.require(action, side, among(locked) if among else (), to(locked) if to else None)
         return work(viewer)
 
-    return write(post, checked, match)
+    return _write(post, checked, match)
+
+
+def act_as_phone(post: Post, action: PhoneAction, work: Callable[[], Done]) -> Done:
+    """A phone's own action, at no match (starting one, moving a history): checked here, as a
+    match's action is, after a repeated post is answered "Already recorded."."""
+
+    def checked(_no_match: StoredMatch | None) -> Done:
+        if (refused := phone_refusal(action, post.phone)) is not None:
+            raise refused
+        return work()
+
+    return _write(post, checked)
 
 
 def act_on_sides(
@@ -302,10 +317,11 @@ def act_on_sides(
     host's fill of a side no phone holds (Action.FILL)."""
 
     def checked(locked: StoredMatch | None) -> Done:
-        viewer = viewer_at(locked or match, post.phone)
+        assert locked is not None  # write locks the match it is given
+        viewer = viewer_at(locked, post.phone)
         for side in sides:
             own = viewer.side is not None and side.id == viewer.side.id
             viewer.require(Action.ENTER if own else Action.FILL, side)
         return work(viewer)
 
-    return write(post, checked, match)
+    return _write(post, checked, match)

@@ -15,6 +15,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 from scorekeeper.forms import (
     ENTER_A_NUMBER,
     RELOAD,
+    HiddenNumberField,
     KeyedForm,
     PointsField,
     printable,
@@ -60,10 +61,10 @@ class EntryForm(KeyedForm):
     """A side's plain total for the open hand, with a yes or no for each tick its game asks
     (entry_form makes one for a table's ticks)."""
 
-    hand = IntegerField(
+    hand = HiddenNumberField(
         validators=[InputRequired(message=RELOAD), NumberRange(min=1, max=10_000, message=RELOAD)]
     )
-    side = IntegerField(
+    side = HiddenNumberField(
         validators=[InputRequired(message=RELOAD), NumberRange(min=0, max=7, message=RELOAD)]
     )
     points = PointsField(
@@ -73,7 +74,9 @@ class EntryForm(KeyedForm):
     )
     # The cell's revision the form was drawn with (0: empty), so a partner's or the host's
     # change made meanwhile is not silently replaced.
-    revision = IntegerField(validators=[Optional(), NumberRange(min=0, max=10**9, message=RELOAD)])
+    revision = HiddenNumberField(
+        validators=[Optional(), NumberRange(min=0, max=10**9, message=RELOAD)]
+    )
     # The ticks this form asks, as the game declares them (entry_form sets them).
     ticks: tuple[Tick, ...] = ()
 
@@ -141,7 +144,7 @@ def hand_form(
         setattr(
             HandForm,
             f"revision_{at}",
-            IntegerField(
+            HiddenNumberField(
                 validators=[
                     InputRequired(message=RELOAD),
                     NumberRange(min=0, max=10**9, message=RELOAD),
@@ -167,7 +170,7 @@ def hand_facts(form: FlaskForm, at: int, ticks: tuple[Tick, ...]) -> EntryFacts:
 class CorrectionForm(EntryForm):
     """The host's new value for a cell, against the revision the host saw."""
 
-    revision = IntegerField(
+    revision = HiddenNumberField(
         validators=[InputRequired(message=RELOAD), NumberRange(min=0, max=10**9, message=RELOAD)]
     )
     reason = reason_field()

@@ -4,6 +4,7 @@ offered, the words it repeats), worked out once per request in Python, so that i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -56,8 +57,32 @@ class Page:
     # The sides yet to enter the open hand, with their players: "Us (Omar, Ben), Them".
     waiting: Markup
     # Where the sides are level at the top: their names, "Us and Them".
-    level: str
+    level: Markup
     trail: tuple[TrailLine, ...]
+    # Each tick's mark as a cell draws it beside its points (by the tick's key), and the key to
+    # every mark the sheet shows now: what it means, for the phones, the TV and the print.
+    tick_marks: dict[str, Markup]
+    marks_key: tuple[tuple[str, str], ...]
+    # Whether the sheet's column heads stand up their columns (heads_stand).
+    heads_stand: bool
+
+
+# The longest word a column's head holds across on a 360-px phone, by the number of sides:
+# a column's room (some 135, 88 and 64 px at two, three and four) over the widest bold letter
+# drawn at the head's size (about 16 px: "W", "m"), so any word that short fits whatever its
+# letters. From five sides every head stands up its column.
+ACROSS = {2: 8, 3: 5, 4: 4}
+# A name's words, as a head may wrap it: between words, and after a hyphen.
+WORDS = re.compile(r"[^\s\-\u2010]+")
+
+
+def heads_stand(names: Sequence[str]) -> bool:
+    """Whether the sheet's heads stand up their columns, as along a paper sheet's narrow
+    columns: from five sides, and wherever a name has a word longer than a column holds
+    across. A word is then never cut inside (issue 42: "Konstantin/ou"): standing, a head is
+    as tall as its longest word."""
+    most = ACROSS.get(len(names), 0)
+    return any(len(word) > most for name in names for word in WORDS.findall(name))
 
 
 def page_of(
@@ -105,9 +130,37 @@ def page_of(
         if sheet.state.waiting_at is not None
         else False,
         waiting=waiting_for(sheet, seats) if sheet.current_hand else Markup(""),
-        level=level_names(sheet) if sheet.in_play and sheet.state.running else "",
+        level=level_names(sheet) if sheet.in_play and sheet.state.running else Markup(""),
         trail=trail,
+        tick_marks={tick.key: _mark(tick.mark, say(tick.noted)) for tick in sheet.ticks},
+        marks_key=marks_key(sheet),
+        heads_stand=heads_stand([side.name for side in sheet.sides]),
     )
+
+
+# The marks a cell carries besides a tick's: how it was entered and whether the host changed it.
+FROM_CALCULATOR, CORRECTED = "≡", "✎"
+
+
+def _mark(sign: str, meaning: str) -> Markup:
+    """A mark beside a cell's points, saying what it means when touched or read aloud."""
+    return Markup('<span class="mark tick" title="%s">%s</span>') % (meaning, sign)
+
+
+def marks_key(sheet: Sheet) -> tuple[tuple[str, str], ...]:
+    """Each mark the sheet's cells show now, with what it means, in the order a cell draws them:
+    entered with the calculator, corrected by the host, then the game's ticks."""
+    cells = [cell for row in sheet.rows for cell in row.cells if cell.entry is not None]
+    shown: list[tuple[str, str]] = []
+    if any(cell.breakdown for cell in cells):
+        # NOTE: the key under the sheet: a cell entered with the calculator.
+        shown.append((FROM_CALCULATOR, _("from the calculator")))
+    if any(cell.corrections for cell in cells):
+        # NOTE: the key under the sheet: a cell the host changed.
+        shown.append((CORRECTED, _("corrected by the host")))
+    ticked = {key for cell in cells if cell.entry for key in cell.entry.facts.ticks}
+    shown += [(tick.mark, say(tick.noted)) for tick in sheet.ticks if tick.key in ticked]
+    return tuple(shown)
 
 
 def tie_asked(sheet: Sheet) -> str:
@@ -159,9 +212,16 @@ def count_changes(correction: Corrected, sheet: Sheet) -> str:
     return listed(changes)
 
 
+# A name in a line of words, set apart (<bdi>): in Arabic a list of Latin or Cyrillic names
+# ran together as one left-to-right run, read backwards, with the list's comma drawn between
+# the first word and the first name ("بانتظار ، Ana"). Apart, each name reads its own way
+# and the list runs the line's.
+APART = Markup("<bdi>%s</bdi>")
+
+
 def waiting_for(sheet: Sheet, seats: Sequence[StoredSeat]) -> Markup:
     """The sides yet to enter the open hand, each with the players whose phones hold it where
-    they gave a name other than the side's: "Us (Omar, Ben), Them"."""
+    they gave a name other than the side's: "Us (Omar, Ben), Them", each name set apart."""
     # What goes between the items of a list ("Omar, Ben"), as every list of names says it.
     between = pgettext("list separator", ", ")
     said = []
@@ -171,16 +231,18 @@ def waiting_for(sheet: Sheet, seats: Sequence[StoredSeat]) -> Markup:
             for seat in seats
             if seat.side_id == side.id and seat.player and seat.player != side.name
         ]
-        name = Markup('<strong class="missing">%s</strong>') % side.name
-        said.append(name + Markup(" (%s)") % between.join(names) if names else name)
+        name = Markup('<strong class="missing">%s</strong>') % (APART % side.name)
+        players = escape(between).join(APART % player for player in names)
+        said.append(name + Markup(" (%s)") % players if names else name)
     return escape(between).join(said)
 
 
-def level_names(sheet: Sheet) -> str:
-    """The sides level at the top, "Us and Them" ("" when one side leads)."""
+def level_names(sheet: Sheet) -> Markup:
+    """The sides level at the top, "Us and Them", each name set apart ("" when one side
+    leads)."""
     leaders = sheet.leaders
     if len(leaders) < 2:
-        return ""
+        return Markup("")
     # NOTE: joins the names of the sides level at the top: "Us and Them and You"; keep the
     # spaces around it.
-    return _(" and ").join(side.name for side in leaders)
+    return escape(_(" and ")).join(APART % side.name for side in leaders)

@@ -279,8 +279,12 @@ def live(code: str) -> Response:
 def events(code: str) -> Response:
     """The match's stream of server-sent events: its version each time it changes
     (live/stream.py)."""
-    match = match_or_404(code)
     caps = stream_caps()
+    if not caps.room(request.remote_addr):
+        # This worker keeps its other connections for pages and posts: refused before the
+        # match is even looked up, and the page fetches its live part meanwhile.
+        return too_many_streams()
+    match = match_or_404(code)
     phone = current_phone()
     viewer = viewer_for(match) if phone is not None else None
     at_table = viewer is not None and (viewer.side is not None or viewer.is_host)

@@ -81,6 +81,9 @@ def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
             default=str(game.default_target),
             validators=[InputRequired(message=_l("Choose the target."))],
             invalid_choice_message=NOT_A_CHOICE,
+            # A list always has one chosen (the default), so it is not marked required: HTML
+            # asks a required list to open on an empty choice, which this one has none of.
+            render_kw={"required": False},
         )
     else:
         NewMatchForm.target = TargetField(
@@ -88,7 +91,12 @@ def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
             default=game.default_target,
             validators=[
                 InputRequired(message=_l("Type the points that win, like 500.")),
-                NumberRange(min=1, max=100_000, message=_l("A target is 1 to 100000 points.")),
+                NumberRange(
+                    min=1,
+                    max=100_000,
+                    # NOTE: %(least)s and %(most)s are the lowest and highest targets.
+                    message=_l("A target is %(least)s to %(most)s points.", least=1, most=100_000),
+                ),
             ],
             render_kw={"inputmode": "numeric"},
         )

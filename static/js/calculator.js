@@ -29,6 +29,9 @@ export function startCalculator(form) {
     const said = document.getElementById("calc-offline");
     if (!old || !said || old.dataset.offline) return;
     const fresh = said.content.firstElementChild.cloneNode(true);
+    // The one breakdown of the page takes the id (the template's copy has none: ids are one
+    // a page).
+    fresh.id = "breakdown";
     fresh.dataset.offline = "1";
     old.replaceWith(fresh);
     markRefused(null);

@@ -47,8 +47,8 @@ export function enhance(root) {
       b.setAttribute("aria-label", say(step < 0 ? "one_less" : "one_more", { what: label }));
       b.addEventListener("click", () => {
         let n = (countOf(input.value, digits) || 0) + step;
-        const min = parseInt(input.getAttribute("min"), 10);
-        const max = parseInt(input.getAttribute("max"), 10);
+        const min = parseInt(input.dataset.min, 10);
+        const max = parseInt(input.dataset.max, 10);
         if (!isNaN(min) && n < min) n = min;
         if (!isNaN(max) && n > max) n = max;
         input.value = String(n);

@@ -5,6 +5,7 @@
    page, or a refusal of a resend, is said above the page with what was typed, until tapped
    away: nothing typed goes silently.
 
+   Heard: "scorekeeper:drawn" (live.js), the sheet fetched again: what is kept goes at once.
    Told: "scorekeeper:sending" and "scorekeeper:answered" around each post of the page shown
    (live.js holds its rings meanwhile), and "scorekeeper:shown" with the page's new content
    (detail.root) once an answer replaced it (main.js starts what it holds). */
@@ -69,15 +70,32 @@ function post(form, submitter) {
     key,
     url: form.action,
     fields,
-    // The form's name for itself, and the number typed (as typed: digits are no words).
-    what: form.dataset.outbox + (points && points.value.trim() ? " · " + points.value.trim() : ""),
+    // The form's name for itself, and the number typed (as typed: digits are no words), set
+    // apart left to right (Unicode's isolates), so beside an Arabic name -5 still reads "-5".
+    what: form.dataset.outbox + (points && points.value.trim() ? " · \u2066" + points.value.trim() + "\u2069" : ""),
     page: location.pathname,
     at: Date.now(),
     state: "sending",
     resend: false,
   };
   update(item);
+  settle(form);
   send(item);
+}
+
+// What was typed belongs to the outbox now, which keeps it until its answer comes: the form no
+// longer counts as being typed in (live.js), so when the sheet moves on meanwhile (its answer
+// lost, the post recorded all the same) it is drawn afresh, instead of carrying an entry that
+// may be recorded already to the next hand.
+function settle(form) {
+  form.querySelectorAll("input:not([type=hidden]), textarea").forEach((field) => {
+    if (field.type === "checkbox" || field.type === "radio") field.defaultChecked = field.checked;
+    else field.defaultValue = field.value;
+  });
+  form.querySelectorAll("option").forEach((option) => {
+    option.defaultSelected = option.selected;
+  });
+  if (form.contains(document.activeElement)) document.activeElement.blur();
 }
 
 function messageOf(doc, kinds) {
@@ -308,6 +326,10 @@ export function startOutbox() {
     drawOutbox();
     resend();
     window.addEventListener("online", resend);
+    // The sheet was fetched and drawn: the server answers again, so a post kept after its
+    // answer never came goes now, and its key tells the phone its fate ("Already recorded.")
+    // before its player types anything else.
+    document.addEventListener("scorekeeper:drawn", resend);
     document.addEventListener("visibilitychange", () => {
       if (!document.hidden) resend();
     });

@@ -30,6 +30,10 @@ CHROMIUM_ARGS = [
 ]
 # The phone the product is made for.
 PHONE_VIEWPORT: ViewportSize = {"width": 360, "height": 740}
+# What a measure of a page allows for, as nobody can see it: half a CSS pixel. Text is drawn at
+# fractions of a pixel, and the fonts phones draw with (Roboto, Noto) and DejaVu differ by
+# that much (docs/testing.md, Fonts).
+SUB_PIXEL = 0.5
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 HERE = Path(__file__).resolve().parent
 # Flask-Compress compresses a static file as a stream and drops send_file's file without

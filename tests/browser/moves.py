@@ -111,7 +111,8 @@ def enter(page: Page, hand: int, side: str, points: int, *, changed: bool = Fals
     expect(page.locator("#entry h2")).to_have_text(f"Hand {hand}: {side}", timeout=LIVE_MS)
     page.get_by_label(PLAIN_TOTAL).fill(str(points))
     page.get_by_role("button", name="Enter", exact=True).click()
-    said = f"changed to {points}." if changed else f"{points} recorded."
+    # The points as an English page writes them ("4,560").
+    said = f"changed to {points:,}." if changed else f"{points:,} recorded."
     told(page, f"Hand {hand}: {side} {said}")
     stay(page)
 

@@ -246,7 +246,7 @@ def test_eight_sides_fit_360_px_without_breaking_a_word_or_a_number(new_phone, p
         for at, phone in enumerate(others, start=1):
             phone.enter(code, hand, at, points[at])
     expect(page.locator("tr.totals td")).to_have_text(
-        ["9120", "-2400", "19998", "14", "620", "90", "0", "2670"], timeout=LIVE_MS
+        ["9,120", "-2,400", "19,998", "14", "620", "90", "0", "2,670"], timeout=LIVE_MS
     )
     measured = page.evaluate(
         """() => ({
@@ -272,7 +272,7 @@ def test_eight_sides_fit_360_px_without_breaking_a_word_or_a_number(new_phone, p
     assert min(measured["taps"]) >= 44, measured["taps"]
     # The chart's target label is read whole, however many digits it has.
     chart = page.locator("figure svg.chart").bounding_box()
-    label = page.locator("figure svg.chart text", has_text="100000").bounding_box()
+    label = page.locator("figure svg.chart text", has_text="100,000").bounding_box()
     assert chart["x"] <= label["x"] and label["x"] + label["width"] <= chart["x"] + chart["width"]
 
 

@@ -11,6 +11,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Entry
 from tests.browser.moves import seat, told
 from tests.browser.test_inputs import seat_in
+from tests.waiting import wait_until
 from tests.web.test_calculator import count
 from tests.words import words
 
@@ -160,8 +161,9 @@ def test_while_the_answer_is_on_its_way_no_total_is_shown_for_other_counts(app, 
     expect(ben.locator("#breakdown .calc-total")).to_have_text("…")
     expect(ben.get_by_role("button", name="Enter", exact=True)).to_be_visible()
     expect(ben.get_by_role("button", name="Enter 0")).to_have_count(0)
-    ben.wait_for_timeout(300)
-    assert held, "the preview was not asked"
+    # The route's handler runs as Playwright reads its messages, which each call to the page
+    # does: asked until the preview's request is held.
+    assert wait_until(lambda: ben.evaluate("true") and held, 10), "the preview was not asked"
     for route in held:
         route.continue_()
     ben.unroute("**/calc/preview**")

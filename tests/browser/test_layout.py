@@ -4,10 +4,15 @@ failed on the app before its fix."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
+from tests.browser.conftest import SUB_PIXEL
 from tests.browser.moves import LIVE_MS, create_match, enter, join, told
+from tests.phones import plain
 
 pytestmark = pytest.mark.browser
 
@@ -90,19 +95,29 @@ def test_every_control_on_the_main_pages_is_a_thumb_big(new_phone, artifacts):
 
 FIVE = ["Charlie", "Alexandra", "Maximilian", "Grandma Rose", "Bob"]
 
-# Each word of each side's name in the sheet's head, as the lines it is drawn on: a word
-# split across two lines ("Charli/e") is drawn on two. And whether the name shows whole.
-MEASURE_NAMES = """() => [...document.querySelectorAll("table.sheet thead .name")].map((name) => {
+# Each word (its letters) of each side's name in the sheet's head, as the lines it is drawn
+# on: a word split across two lines ("Charli/e") is drawn on two. And whether the name shows
+# whole: its text drawn inside its column, measured in the fractions of a pixel it is drawn at (the
+# element's scroll sizes are rounded to whole pixels, and were a pixel apart in Noto with
+# nothing cut), allowing what a person cannot see (SUB_PIXEL), no more.
+MEASURE_NAMES = """(subPixel) => [...document.querySelectorAll("table.sheet thead .name")]
+    .map((name) => {
         const text = name.firstChild;
         const words = [];
-        for (const found of text.data.matchAll(/\\S+/g)) {
+        // A word is its letters: a name may wrap after its hyphen ("Oberhauser-/Wittgenstein").
+        for (const found of text.data.matchAll(/[\\p{L}\\p{M}]+/gu)) {
             const range = document.createRange();
             range.setStart(text, found.index);
             range.setEnd(text, found.index + found[0].length);
             words.push([found[0], range.getClientRects().length]);
         }
-        return {words, whole: name.scrollWidth <= name.clientWidth + 0.5
-                              && name.scrollHeight <= name.clientHeight + 0.5};
+        const column = name.closest("th").getBoundingClientRect();
+        const all = document.createRange();
+        all.selectNodeContents(text);
+        const whole = [...all.getClientRects()].every((line) =>
+            column.left - subPixel <= line.left && line.right <= column.right + subPixel
+            && column.top - subPixel <= line.top && line.bottom <= column.bottom + subPixel);
+        return {words, whole};
     })"""
 
 
@@ -118,7 +133,7 @@ def test_five_long_names_are_never_split_inside_a_word(new_phone, phones, artifa
     page.goto(f"/m/{code}")
     expect(page.locator("table.sheet thead .name")).to_have_text(FIVE)
 
-    measured = page.evaluate(MEASURE_NAMES)
+    measured = page.evaluate(MEASURE_NAMES, SUB_PIXEL)
     page.screenshot(path=artifacts / f"sheet-five-sides-{locale}.png", full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert [word for name in measured for word in name["words"] if word[1] != 1] == []
@@ -129,6 +144,31 @@ def test_five_long_names_are_never_split_inside_a_word(new_phone, phones, artifa
             .filter((cell) => cell.scrollWidth > cell.clientWidth).map((cell) => cell.innerText)"""
     )
     assert cut == []
+
+
+# Long words in the sheet's column heads, at every width of column.
+
+LONG_WORDS = ["Alexandra Konstantinou", "Oberhauser-Wittgenstein", "Bartholomew", "Ana"]
+
+
+@pytest.mark.parametrize("locale", ["en", "ar"])
+@pytest.mark.parametrize("sides", [2, 3, 4, 8])
+def test_long_words_in_column_heads_are_never_cut(new_phone, phones, artifacts, sides, locale):
+    """A sheet of two, three, four and eight sides with long names: no word of a name is cut
+    across lines in its column's head ("Konstantin/ou", "Oberhause/r-/Wittgenste/in"), each
+    name drawn inside its column, nothing scrolls sideways; in Arabic and dark too."""
+    host = phones()
+    names = [LONG_WORDS[at % len(LONG_WORDS)] for at in range(sides)]
+    code = host.create("other", target="500", **{f"side_{at}": n for at, n in enumerate(names)})
+    host.enter(code, 1, 0, -1250)
+    page = new_phone(locale=locale, dark=locale == "ar")
+    page.goto(f"/m/{code}")
+    expect(page.locator("table.sheet thead .name")).to_have_text(names)
+    measured = page.evaluate(MEASURE_NAMES, SUB_PIXEL)
+    page.screenshot(path=artifacts / f"sheet-long-words-{sides}-{locale}.png", full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert [word for name in measured for word in name["words"] if word[1] != 1] == []
+    assert all(name["whole"] for name in measured), measured
 
 
 # The New match form's placeholders at 360 px.
@@ -224,3 +264,112 @@ def test_the_charts_words_read_on_a_phone_and_across_the_room(new_phone, phones,
     assert min(smallest(tv)) >= 20, tv
     laptop.screenshot(path=artifacts / "chart-tv-1280x720.png", full_page=True)
     assert laptop.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")
+
+
+# The fonts phones draw with (static/app.css names them first); .ci/run installs them.
+PHONE_FONTS = {"Roboto", "Noto Sans Arabic"}
+
+
+def drawn_with(page: Page, selector: str) -> set[str]:
+    """The fonts Chromium drew an element's text with, as its DevTools say (each glyph's)."""
+    devtools = page.context.new_cdp_session(page)
+    devtools.send("DOM.enable")
+    devtools.send("CSS.enable")
+    root = devtools.send("DOM.getDocument")["root"]["nodeId"]
+    node = devtools.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    fonts = devtools.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+    return {font["familyName"] for font in fonts}
+
+
+def installed_fonts() -> set[str]:
+    """The families this machine's fontconfig offers (FONTCONFIG_FILE may narrow them)."""
+    listed = subprocess.run(["fc-list", ":", "family"], capture_output=True, text=True).stdout
+    return {family for line in listed.splitlines() for family in line.split(",")}
+
+
+def test_pages_draw_with_the_fonts_phones_draw_with(new_phone):
+    """The page's words are drawn in Roboto, and Arabic in Noto Sans Arabic, as on an Android
+    phone, wherever the machine has them (CI installs them: .ci/run); without them, in the
+    machine's own sans-serif, the stack's last word."""
+    page = new_phone(locale="ar")
+    page.goto("/")
+    stack = [
+        name.strip().strip('"')
+        for name in page.evaluate("getComputedStyle(document.body).fontFamily").split(",")
+    ]
+    assert stack[:2] == ["Roboto", "system-ui"] and "Noto Sans Arabic" in stack, stack
+    fonts = drawn_with(page, "h1") | drawn_with(page, ".bar .brand")
+    if os.environ.get("SCOREKEEPER_REQUIRE_CHROMIUM") or PHONE_FONTS <= installed_fonts():
+        # Arabic words in Noto Sans Arabic; the Latin "Scorekeeper" of the bar in Roboto.
+        assert PHONE_FONTS <= fonts, fonts
+    else:
+        assert fonts and not fonts & PHONE_FONTS, fonts
+
+
+# The chart's labels apart, however far below zero the totals go.
+
+# Every label drawn on a chart, as the box it is drawn in, and the chart's box (CSS px).
+MEASURE_LABELS = """(selector) => {
+    const chart = document.querySelector(selector + " svg.chart");
+    const edges = (box) => [box.left, box.top, box.right, box.bottom];
+    return {chart: edges(chart.getBoundingClientRect()),
+            labels: [...chart.querySelectorAll("text")].map(
+                (label) => [label.textContent, ...edges(label.getBoundingClientRect())])};
+}"""
+
+
+def overlapping(labels: list[list[object]]) -> list[tuple[object, object]]:
+    """The pairs of labels whose boxes overlap by more than a person can see."""
+    found = []
+    for at, (one, left, top, right, bottom) in enumerate(labels):
+        for other, left2, top2, right2, bottom2 in labels[at + 1 :]:
+            across = min(right, right2) - max(left, left2)  # type: ignore[call-overload]
+            down = min(bottom, bottom2) - max(top, top2)  # type: ignore[call-overload]
+            if across > SUB_PIXEL and down > SUB_PIXEL:
+                found.append((one, other))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("locale", "hands"),
+    [
+        # Far below zero under a target of 201 (issue 42: 0, the target and 201 on each other).
+        ("en", [(-500, 100), (-687, 90)]),
+        ("ar", [(-500, 100), (-687, 90)]),
+        # Just below zero, and below the target by as much: every label close to another.
+        ("en", [(-20, 180), (-5, 15)]),
+        ("ru", [(-2000, 5), (-693, 5)]),
+    ],
+)
+def test_the_charts_labels_never_sit_on_each_other(new_phone, phones, artifacts, locale, hands):
+    """The sheet's chart, History's and the TV's: zero, the target and the lowest total each
+    labelled, each label inside the chart and clear of every other, however far below zero the
+    totals go; in Arabic (the chart mirrored) and dark too."""
+    host, guest = phones(), phones()
+    code = host.create("other", target="201", side_0="Ana", side_1="Ben")
+    guest.join(code, 1)
+    for number, (ours, theirs) in enumerate(hands, start=1):
+        host.enter(code, number, 0, ours)
+        guest.enter(code, number, 1, theirs)
+    lowest = min(sum(points[0] for points in hands), sum(points[1] for points in hands))
+    page = new_phone(locale=locale, dark=locale == "ar", javascript=False)
+    shown: dict[str, list[list[object]]] = {}
+    for where, url, selector in [
+        ("sheet", f"/m/{code}", "figure.chart-box"),
+        ("tv", f"/m/{code}/tv", ".tv-chart"),
+    ]:
+        page.goto(url)
+        measured = page.evaluate(MEASURE_LABELS, selector)
+        page.locator(f"{selector} svg.chart").screenshot(
+            path=artifacts / f"chart-labels-{where}-{locale}-{-lowest}.png"
+        )
+        shown[where] = measured["labels"]
+        chart_left, chart_top, chart_right, chart_bottom = measured["chart"]
+        for _, left, top, right, bottom in shown[where]:
+            assert chart_left - SUB_PIXEL <= left and right <= chart_right + SUB_PIXEL, measured
+            assert chart_top - SUB_PIXEL <= top and bottom <= chart_bottom + SUB_PIXEL, measured
+        assert overlapping(shown[where]) == [], shown[where]
+    labelled = {str(text) for text, *_ in shown["sheet"]}
+    # Zero, the target and the lowest total, as the page writes numbers.
+    assert {"0", "201"} <= labelled, labelled
+    assert str(lowest) in {plain(text) for text in labelled}, (lowest, labelled)

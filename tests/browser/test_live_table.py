@@ -225,7 +225,7 @@ def play_four_sides(page: Page, code: str, others: list[Phone]) -> None:
             other.enter(code, number, position, points[position])
         page.reload()
         enter(page, number, FOUR_SIDES[0], points[0])
-    expect(page.locator("table.sheet tr.totals td")).to_have_text(["585", "395", "465", "1335"])
+    expect(page.locator("table.sheet tr.totals td")).to_have_text(["585", "395", "465", "1,335"])
 
 
 def test_the_sheet_follows_the_phone_dark_setting(new_phone, phones, artifacts):

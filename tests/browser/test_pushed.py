@@ -13,6 +13,7 @@ from playwright.sync_api import Page, Route, expect
 from scorekeeper import live
 from tests.browser.moves import LIVE_MS, PLAIN_TOTAL, cell, not_reloaded, seat, stay, told
 from tests.browser.test_live_table import stored_entries
+from tests.streams import Stream, close_all
 from tests.words import words
 
 if TYPE_CHECKING:
@@ -136,7 +137,8 @@ def test_an_entry_typed_offline_is_kept_then_recorded_once_on_every_phone(
     alice.get_by_role("button", name="Enter", exact=True).click()
     kept = alice.locator("#outbox .kept")
     expect(kept).to_have_text(
-        "Kept on this phone, not sent yet: Hand 1: Alice · 40. "
+        # The number typed set apart left to right (as it reads its way beside an Arabic name).
+        "Kept on this phone, not sent yet: Hand 1: Alice · \u206640\u2069. "
         "It goes as soon as the connection is back."
     )
     # Still the sheet, with what was typed: not the browser's error page.
@@ -204,6 +206,55 @@ def test_an_entry_whose_answer_never_came_is_sent_again_and_recorded_once(
     assert [(e.points, e.revision) for e in stored_entries(live_server, code, 1, 0)] == [(40, 1)]
 
 
+def test_an_entry_recorded_while_its_answer_was_lost_is_not_carried_to_the_next_hand(
+    live_server, new_phone, phones
+):
+    # The flood's case (issue 46): Alice's entry completes hand 1, but its answers never come
+    # back. The ring of her own entry redraws the sheet meanwhile: the form for hand 2 comes
+    # empty (her 40 is not offered again as hand 2's), and the kept post goes again at once;
+    # once an answer comes, its key tells her it was recorded, never a refusal she could not
+    # act on.
+    code, alice, ben = basra_table(new_phone, phones)
+    ben.enter(code, 1, 1, 5)
+    stay(alice)
+    losing = [True]
+    lost: list[int] = []
+
+    def answers_lost(route: Route) -> None:
+        """The post reaches the app; while `losing`, its answer never reaches the phone."""
+        if not losing[0]:
+            route.continue_()
+            return
+        lost.append(route.fetch(max_redirects=0).status)
+        route.abort("timedout")
+
+    alice.route("**/enter", answers_lost)
+    alice.get_by_label(PLAIN_TOTAL).fill("40")
+    alice.get_by_role("button", name="Enter", exact=True).click()
+    # The sheet moved on with her entry in it; the outbox still waits to hear of it.
+    expect(alice.locator("table.sheet tr.totals td")).to_have_text(["40", "5"], timeout=LIVE_MS)
+    expect(alice.locator("#entry h2")).to_have_text("Hand 2: Alice")
+    expect(alice.get_by_label(PLAIN_TOTAL)).to_have_value("")
+    expect(alice.locator("#entry .moved")).to_have_count(0)
+    expect(alice.locator("#outbox .kept")).to_have_count(1)
+    # The table plays on: Ben's next entry rings, her sheet is drawn again, and the kept post
+    # goes with it (not a while later), answered this time.
+    losing[0] = False
+    ben.enter(code, 2, 1, 7)
+    # What became of it, said once each: the first post's words, kept in her session since.
+    told(alice, "Already recorded.")
+    told(alice, "Hand 1: Alice 40 recorded.")
+    assert set(lost) == {302}
+    expect(alice.locator("#outbox .outbox-item")).to_have_count(0)
+    # Her next entry is hand 2's, recorded as any other.
+    alice.get_by_label(PLAIN_TOTAL).fill("12")
+    alice.get_by_role("button", name="Enter", exact=True).click()
+    told(alice, "Hand 2: Alice 12 recorded.")
+    assert [(e.points, e.revision) for e in stored_entries(live_server, code, 1, 0)] == [(40, 1)]
+    assert [e.points for e in stored_entries(live_server, code, 2, 0)] == [12]
+    not_reloaded(alice)
+
+
 def test_an_entry_the_server_could_not_read_in_time_is_sent_again_and_recorded_once(
     live_server, new_phone, phones
 ):
@@ -242,7 +293,9 @@ def test_a_refused_resend_shows_why_and_what_was_typed(live_server, new_phone, p
     assert "Match abandoned" in keeper.post(f"/m/{code}/abandon", {"confirmed": "y"}).shown
     alice.context.set_offline(False)
     refused = alice.locator("#outbox .error")
-    expect(refused).to_contain_text("Not recorded: Hand 1: Alice · 40. This match was abandoned")
+    expect(refused).to_contain_text(
+        "Not recorded: Hand 1: Alice · \u206640\u2069. This match was abandoned"
+    )
     # It stays said until she has seen it.
     alice.screenshot(path=artifacts / "outbox-refused.png")
     refused.get_by_role("button", name="OK").click()
@@ -321,7 +374,7 @@ def test_the_outbox_speaks_the_phone_s_language_right_to_left_in_the_dark(
         say(
             "Kept on this phone, not sent yet: %(what)s. "
             "It goes as soon as the connection is back.",
-            what=f"{hand} · 40",
+            what=f"{hand} · \u206640\u2069",
         )
     )
     assert ali.evaluate("getComputedStyle(document.querySelector('#outbox')).direction") == "rtl"
@@ -387,3 +440,42 @@ def test_without_event_source_the_page_fetches_on_a_slow_timer(
     expect(cell(alice, 1, 1)).to_have_text("5", timeout=LIVE_MS)
     not_reloaded(alice)
     assert alice.evaluate("typeof window.EventSource") == "undefined"
+
+
+def test_a_page_whose_stream_is_refused_keeps_up_by_its_safety_fetch_then_streams_again(
+    live_server, new_phone, phones, monkeypatch
+):
+    # The worker's budget is one stream, held by a stranger (issue 46): Alice's page is
+    # refused its stream (429), fetches its live part at its slow pace instead (a quarter of
+    # the safety fetch's period: 1 s here), and opens its stream once there is room.
+    app = live_server.app
+    monkeypatch.setitem(app.config, "SAFETY_FETCH_SECONDS", 4)
+    monkeypatch.setitem(app.config, "STREAMS_PER_WORKER", 1)
+    # A stream closed by its reader ends at its next chunk: soon.
+    monkeypatch.setitem(app.config, "STREAM_HEARTBEAT", 0.2)
+    keeper, ben = phones(), phones()
+    code = keeper.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
+    ben.join(code, side=1)
+    stranger = phones().client.get(f"/m/{code}/events")
+    assert stranger.status_code == 200
+    held = Stream(stranger.response, stranger.close)
+    try:
+        alice = new_phone()
+        alice.add_init_script(RECORD_STREAMS)
+        refused = []
+        alice.on("response", lambda r: refused.append(r.status) if "/events" in r.url else None)
+        seat(alice, code, "Alice")
+        stay(alice)
+        alice.wait_for_function("() => window.streamsOpened.some(s => s.readyState === 2)")
+        assert 429 in refused
+        ben.enter(code, 1, 1, 5)
+        expect(cell(alice, 1, 1)).to_have_text("5", timeout=LIVE_MS)
+    finally:
+        close_all([held])
+    # Room again: the page asks for its stream at that pace, and holds it.
+    alice.wait_for_function(
+        "() => window.streamsOpened.some(s => s.readyState === 1)", timeout=LIVE_MS
+    )
+    ben.enter(code, 1, 1, 6)
+    expect(cell(alice, 1, 1)).to_have_text("6", timeout=LIVE_MS)
+    not_reloaded(alice)

@@ -5,16 +5,27 @@ permissions.py under the lock before the action's work runs (scoresheet/writing.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from flask import Flask
 
 from scorekeeper.errors import Refusal
 from scorekeeper.matches import read_match
 from scorekeeper.models import Match, StoredMatch, StoredSeat, StoredSide
-from scorekeeper.permissions import RULES, Action, Viewer, refusal, seats_at, viewer_at
-from scorekeeper.scoresheet.writing import Done, Post, act
+from scorekeeper.permissions import (
+    RULES,
+    Action,
+    PhoneAction,
+    Viewer,
+    phone_refusal,
+    refusal,
+    seats_at,
+    viewer_at,
+)
+from scorekeeper.scoresheet.writing import Done, Post, act, act_as_phone
 from tests.phones import snapshot
 
 SCORESHEET = Path(__file__).parents[2] / "scorekeeper" / "scoresheet"
@@ -77,7 +88,15 @@ def _try(
         return Done("", changed=False)
 
     try:
-        act(match, Post(phone), action, work, side, among=lambda: tied, to=lambda: seat)
+        act(
+            match,
+            Post(phone),
+            action,
+            work,
+            side,
+            among=lambda _locked: tied,
+            to=lambda _locked: seat,
+        )
     except Refusal as refused:
         assert expected is not None, (phone, action, side, refused.message)
         assert (refused.message, refused.status) == (expected.message, expected.status)
@@ -105,8 +124,8 @@ def _calls(name: str) -> list[tuple[str, ast.Call]]:
 
 def test_every_action_goes_through_the_write_path_with_its_action() -> None:
     """Every action at a match names its Action to the write path, and every Action a route
-    can post is one of them; the bare write (no phone's permission to check) serves only
-    what is at no match yet: creating one, a history's code and joining a history."""
+    can post is one of them; a phone's own actions at no match (starting one, a history's
+    code, taking a history) name their PhoneAction; nothing writes without one."""
     named = set()
     for module, call in _calls("act"):
         action = call.args[2]
@@ -117,10 +136,67 @@ def test_every_action_goes_through_the_write_path_with_its_action() -> None:
     assert [module for module, _call in _calls("act_on_sides")] == ["corrections.py"]
     named |= {Action.ENTER, Action.FILL}
     assert named == set(Action)
-    bare = {module for module, _call in _calls("write")} - {"writing.py"}
-    assert bare == {"moving.py", "setup.py"}
+    own = set()
+    for module, call in _calls("act_as_phone"):
+        action = call.args[1]
+        assert isinstance(action, ast.Attribute), (module, ast.unparse(call))
+        assert isinstance(action.value, ast.Name) and action.value.id == "PhoneAction", module
+        own.add(PhoneAction[action.attr])
+    assert own == set(PhoneAction)
+    # The transaction itself is the write path's alone.
+    assert {module for module, _call in _calls("_write")} == {"writing.py"}
+
+
+def test_a_phone_s_own_action_is_checked_before_its_work_runs(app: Flask) -> None:
+    """Starting a match or showing a history's code needs the phone's cookie: a post without
+    one is refused in the rule's words, its work never run, nothing stored; taking a history
+    is any browser's, a new one's too."""
+    ran: list[PhoneAction] = []
+
+    def work_for(action: PhoneAction) -> Callable[[], Done]:
+        def work() -> Done:
+            ran.append(action)
+            return Done("done")
+
+        return work
+
+    # A post's request, as every write is: one transaction (a GET's statements commit alone).
+    with app.test_request_context(method="POST"):
+        before = snapshot(app)
+        for action in (PhoneAction.START, PhoneAction.SHOW_HISTORY_CODE):
+            with pytest.raises(Refusal) as refused:
+                act_as_phone(Post(None, f"key-{action.value}"), action, work_for(action))
+            assert refused.value.status == 400
+            assert "cookie is missing" in refused.value.message
+        assert snapshot(app) == before and ran == []
+        done = act_as_phone(
+            Post(None), PhoneAction.TAKE_HISTORY, work_for(PhoneAction.TAKE_HISTORY)
+        )
+        assert done.message == "done" and ran == [PhoneAction.TAKE_HISTORY]
+        assert phone_refusal(PhoneAction.START, "a-phone") is None
 
 
 def test_every_action_has_its_rule() -> None:
     """permissions.refusal asks the action's own rule: there is one for every Action."""
     assert set(RULES) == set(Action)
+
+
+def test_an_action_s_work_sees_only_the_match_its_lock_read() -> None:
+    """The work (and any reader its rule needs) inside an action never reads the match the
+    route read before the lock: only the viewer's (or the locked one given to it), as the
+    last writer left it."""
+    read_before = []
+    for module in sorted(SCORESHEET.glob("*.py")):
+        for action in ast.walk(ast.parse(module.read_text())):
+            if not isinstance(action, ast.FunctionDef):
+                continue
+            if "match" not in {arg.arg for arg in action.args.args}:
+                continue
+            for inner in action.body:
+                if isinstance(inner, ast.FunctionDef):
+                    read_before += [
+                        f"{module.name}: {action.name}.{inner.name} line {name.lineno}"
+                        for name in ast.walk(inner)
+                        if isinstance(name, ast.Name) and name.id == "match"
+                    ]
+    assert read_before == []

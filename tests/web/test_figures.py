@@ -17,10 +17,12 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 from flask import Flask
+from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 from prometheus_client.samples import Sample
 
 from scorekeeper.extensions import db
+from scorekeeper.figures import STATUSES
 from tests.conftest import TEST_DATABASE_URL
 from tests.phones import Phone
 from tests.servers import BASRA_FORM, HttpPhone, free_port, gunicorn
@@ -74,15 +76,14 @@ def answered_by(worker: str, workers: list[str]) -> Iterator[None]:
             os.kill(pid, signal.SIGCONT)
 
 
-def requests(samples: list[Sample], route: str, method: str, status: int) -> float:
-    """How many requests the figures count for a route, method and status."""
-    return total(
-        samples,
-        "scorekeeper_request_duration_seconds_count",
-        route=route,
-        method=method,
-        status=str(status),
-    )
+def answered(samples: list[Sample], route: str, status: int) -> float:
+    """How many requests the figures count for a route, answered with this status."""
+    return total(samples, "scorekeeper_requests_total", route=route, status=str(status))
+
+
+def timed(samples: list[Sample], route: str, method: str) -> float:
+    """How many requests of a route and method the figures timed."""
+    return total(samples, "scorekeeper_request_duration_seconds_count", route=route, method=method)
 
 
 def post_without_token(base: str, path: str) -> int:
@@ -143,13 +144,16 @@ def test_the_figures_add_up_every_worker_after_a_short_match(migrated_database):
         assert total(figures, "scorekeeper_rings_total") >= len(streams)
         assert total(figures, "scorekeeper_refusals_total", kind="action") == 1
         assert total(figures, "scorekeeper_refusals_total", kind="csrf") == 1
-        # Requests by route and status, counted once each across both workers.
-        assert requests(figures, "sheet.live", "GET", 200) == 1
-        assert requests(figures, "sheet.live", "GET", 304) == 5
-        assert requests(figures, "sheet.events", "GET", 200) == len(streams)
-        assert requests(figures, "sheet.enter", "POST", 302) == 1
-        assert requests(figures, "sheet.enter", "POST", 403) == 1
-        assert requests(figures, "sheet.enter", "POST", 400) == 1
+        # Requests by route and status, counted once each across both workers, and timed by
+        # route and method.
+        assert answered(figures, "sheet.live", 200) == 1
+        assert answered(figures, "sheet.live", 304) == 5
+        assert timed(figures, "sheet.live", "GET") == 6
+        assert answered(figures, "sheet.events", 200) == len(streams)
+        assert answered(figures, "sheet.enter", 302) == 1
+        assert answered(figures, "sheet.enter", 403) == 1
+        assert answered(figures, "sheet.enter", 400) == 1
+        assert timed(figures, "sheet.enter", "POST") == 3
         # Their time: every request in the +Inf bucket, and some time spent.
         for sample in figures:
             if sample.name == "scorekeeper_request_duration_seconds_count":
@@ -159,7 +163,7 @@ def test_the_figures_add_up_every_worker_after_a_short_match(migrated_database):
         assert total(figures, "scorekeeper_request_duration_seconds_sum") > 0
         # A route is named, never its path: no match code is a label.
         assert code not in "".join(str(sample.labels) for sample in figures)
-        assert requests(figures, "metrics", "GET", 200) == 0
+        assert answered(figures, "metrics", 200) == timed(figures, "metrics", "GET") == 0
 
         # The listener's trust, per worker holding streams: only PostgreSQL's listeners hear.
         listens = migrated_database.startswith("postgresql")
@@ -180,8 +184,8 @@ def test_the_figures_add_up_every_worker_after_a_short_match(migrated_database):
                 break
         assert answers[-1] == 429
         figures = read_figures(base)
-        assert requests(figures, "sheet.match", "GET", 429) == 1
-        assert requests(figures, "sheet.match", "GET", 404) == len(answers) - 1
+        assert answered(figures, "sheet.match", 429) == 1
+        assert answered(figures, "sheet.match", 404) == len(answers) - 1
         assert total(figures, "scorekeeper_refusals_total", kind="too_many_requests") == 1
         assert total(figures, "scorekeeper_refusals_total", kind="not_found") == len(answers) - 1
 
@@ -201,7 +205,7 @@ def test_the_figures_add_up_every_worker_after_a_short_match(migrated_database):
             return len(workers) == 2 and first not in workers
 
         assert wait_until(replaced, 15)
-        assert requests(read_figures(base), "sheet.live", "GET", 304) == 5
+        assert answered(read_figures(base), "sheet.live", 304) == 5
 
 
 def test_health_says_503_while_the_database_cannot_be_reached(tmp_path: Path):
@@ -276,3 +280,44 @@ def test_health_is_not_fooled_by_connections_the_database_dropped(app: Flask, ph
     finally:
         killer.dispose()
     assert phone.client.get("/health").status_code == 200
+
+
+def series(name: str) -> set[tuple[tuple[str, str], ...]]:
+    """The label sets of a figure's series in this process's registry (the test client's)."""
+    return {
+        tuple(sorted(sample.labels.items()))
+        for family in REGISTRY.collect()
+        for sample in family.samples
+        if sample.name == name
+    }
+
+
+def test_the_figures_stay_the_same_size_whatever_strangers_send(app: Flask, phones, basra):
+    stranger: Phone = phones()
+    routes = {rule.endpoint for rule in app.url_map.iter_rules()} | {"unmatched"}
+
+    def junk(round: int) -> None:
+        """Requests no phone sends, new ones each round: made-up methods, paths and codes,
+        on made-up paths and real routes."""
+        for n in range(15):
+            word = f"J{round}X{n}"
+            stranger.client.open(f"/{word}/{n}", method=word)
+            stranger.client.open(f"/m/{word[:6].upper():A<6}/enter", method=word)
+            stranger.client.open(f"/m/{basra}/hand/{n + 1}/side/{n}", method="PROPFIND")
+            stranger.client.get(f"/m/{basra}/events?since={word}", headers={"X-Junk": word})
+            stranger.client.get(f"/{word}.php?{word}={word}")
+            stranger.client.post(f"/m/{basra}/enter", data=word, content_type="text/xml")
+
+    names = ("scorekeeper_requests_total", "scorekeeper_request_duration_seconds_count")
+    junk(1)
+    after_one = {name: series(name) for name in names}
+    junk(2)
+    junk(3)
+    # More of it, all different: not one series more.
+    assert {name: series(name) for name in names} == after_one
+    for name in names:
+        for labels in map(dict, series(name)):
+            assert labels["route"] in routes
+            assert labels.get("method", "GET") in ("GET", "POST", "other")
+            assert labels.get("status", "other") in {"other", *map(str, STATUSES)}
+    assert basra not in str(after_one)

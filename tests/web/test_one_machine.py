@@ -10,7 +10,10 @@ import socket
 
 import pytest
 
-from scorekeeper import live
+from scorekeeper import create_app, live
+from scorekeeper.extensions import db
+from tests.conftest import _config
+from tests.phones import Phone
 from tests.servers import HttpPhone, gunicorn, gunicorns
 from tests.streams import Stream, close_all
 from tests.web.test_two_servers import seated, streams_on_every_worker
@@ -62,17 +65,27 @@ def test_make_run_rings_every_phone_at_once_whichever_worker_holds_its_stream(sq
         every_entry_rings_at_once(alice, ben, code, streams_on_every_worker(base, code))
 
 
-def test_the_socket_of_a_worker_killed_without_a_word_is_removed_at_the_next_write(
-    app, host, guest, basra
-):
-    folder = live.versions(app).wake_folder
-    if folder is None:
-        pytest.skip("workers on PostgreSQL hear each other by LISTEN/NOTIFY")
-    os.makedirs(folder, mode=0o700, exist_ok=True)
-    # As kill -9 leaves it: the socket's file, and nobody reading it.
-    left = os.path.join(folder, "1-dead.sock")
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as killed:
-        killed.bind(left)
-    assert os.path.exists(left)
-    assert "Hand 1: Alice 40 recorded" in host.enter(basra, 1, 0, 40).shown
-    assert not os.path.exists(left)
+def test_the_socket_of_a_worker_killed_without_a_word_is_removed_at_the_next_write(tmp_path):
+    # Wake-up sockets are a SQLite file's (PostgreSQL's workers hear each other by
+    # LISTEN/NOTIFY): a worker on a file of its own, whichever database the run is on.
+    app = create_app(_config(f"sqlite:///{tmp_path / 'one-machine.sqlite'}"))
+    with app.app_context():
+        db.create_all()
+    live.start(app, gevent=False)
+    try:
+        folder = live.versions(app).wake_folder
+        assert folder is not None
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        # As kill -9 leaves it: the socket's file, and nobody reading it.
+        left = os.path.join(folder, "1-dead.sock")
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as killed:
+            killed.bind(left)
+        assert os.path.exists(left)
+        host = Phone(app)
+        code = host.create("basra", table_format="2", target="101", side_0="Alice", side_1="Ben")
+        assert "Hand 1: Alice 40 recorded" in host.enter(code, 1, 0, 40).shown
+        assert not os.path.exists(left)
+    finally:
+        live.stop(app)
+        with app.app_context():
+            db.engine.dispose()

@@ -42,6 +42,12 @@ class Kind:
     target: int
     rules: dict[str, str] = field(default_factory=dict)
 
+    @property
+    def table(self) -> oracle.Table:
+        """The table as tests/oracle.py works it out: as New match was filled, not as the app
+        exports it."""
+        return oracle.Table(self.game, self.sides, self.target, self.rules)
+
 
 KINDS = [
     Kind("basra", {"table_format": "2"}, 2, 1, 101),
@@ -67,7 +73,8 @@ class Played:
     kind: Kind
     seats: dict[int, list[str]]
     host: str
-    # Its place in the order matches ended (None: not ended); its export's rematch and winner.
+    # Its place in the order matches ended (None: not ended); its export's rematch; who won it,
+    # worked out from its hands (compare).
     ended: int | None = None
     rematch: str | None = None
     winner: int | None = None
@@ -152,7 +159,7 @@ class History:
 
     def decided(self, match: Played) -> bool:
         export = self.export(match)
-        return oracle.work_out(oracle.Table.of(export), export["hands"]).winner is not None
+        return oracle.work_out(match.kind.table, export["hands"]).winner is not None
 
     def enter_hand(self, match: Played, number: int) -> None:
         """Each side's total for the hand, from its own phone or filled by the host."""
@@ -303,9 +310,9 @@ def expected_record(history: History, exports: dict[str, dict[str, Any]], name: 
         }
     for m in mine:
         export = exports[m.code]
-        table = oracle.Table.of(export)
+        table = m.kind.table
         at = next(s for s, held in m.seats.items() if name in held)
-        won = export["winner"] == at
+        won = m.winner == at
         for card in (cards["In all"], cards[m.kind.game]):
             card["matches"] += 1
             card["wins"] += won
@@ -413,7 +420,9 @@ def compare(history: History) -> None:
     for m in history.matches:
         export = exports[m.code]
         m.rematch = export["rematch"]
-        m.winner = export["winner"]
+        # Who won, worked out here from the hands as the sheet shows them: the first side
+        # the game's rule names (tests/oracle.py), never the app's word for it.
+        m.winner = oracle.work_out(m.kind.table, export["hands"]).winner if m.ended else None
     for m in history.matches:
         chain = chain_to(history, m)
         lines = re.findall(r"Series: [^<]+", history.phones[m.host].get(f"/m/{m.code}").shown)
