@@ -16,7 +16,7 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import ngettext, pgettext
 
-from scorekeeper.games import COMING, GAMES, Problem, Said, Term
+from scorekeeper.games import GAMES, Problem, Said, Term
 
 # A wording: the term's or the problem's args (numbers by name, names and labels worded) to
 # its words.
@@ -327,6 +327,6 @@ def _with_the_games(
 
 
 # The games New match offers, and those whose words are in place before it offers them.
-_WORDED = (*GAMES.values(), *COMING)
+_WORDED = tuple(GAMES.values())
 TERMS = _with_the_games(_SHARED_TERMS, ((g.key, g.words) for g in _WORDED))
 PROBLEMS = _with_the_games(_SHARED_PROBLEMS, ((g.key, g.problem_words) for g in _WORDED))

@@ -18,12 +18,25 @@ GAMES_DIR = Path(__file__).resolve().parents[2] / "scorekeeper" / "games"
 
 
 def test_games_in_display_order() -> None:
-    assert list(GAMES) == ["basra", "pastura", "brisca", "brasta", "other"]
+    # The four first games stay where tables found them; the later ones follow, Other game last.
+    assert list(GAMES) == [
+        "basra",
+        "pastura",
+        "brisca",
+        "brasta",
+        "escoba",
+        "scopa",
+        "tarneeb",
+        "other",
+    ]
     assert [game.name for game in GAMES.values()] == [
         Term("game.basra"),
         Term("game.pastura"),
         Term("game.brisca"),
         Term("game.brasta"),
+        Term("game.escoba"),
+        Term("game.scopa"),
+        Term("game.tarneeb"),
         Term("game.other"),
     ]
 
@@ -117,10 +130,22 @@ ASKED = [
     # docs/rules/brasta.md, "Scoring a hand": failed builds and Jack burns are -10 each, so a
     # hand may go below zero.
     ("brasta", None, Term("hand"), True),
+    ("escoba", None, Term("hand"), False),
+    ("scopa", None, Term("hand"), False),
+    # docs/rules/tarneeb.md, "Scoring a hand": a bidding team that fails loses its bid.
+    ("tarneeb", None, Term("hand"), True),
     ("other", None, Term("hand"), True),
 ]
 # The yes/no table rules, as (game, rule): rule_on answers for these.
-YES_NO_RULES = [("basra", "double_basra"), ("brisca", "black_hand")]
+YES_NO_RULES = [
+    ("basra", "double_basra"),
+    ("brisca", "black_hand"),
+    ("escoba", "bonus"),
+    ("scopa", "napoleone"),
+    ("scopa", "re_bello"),
+    ("scopa", "cappotto"),
+    ("tarneeb", "doubling"),
+]
 
 
 def test_every_game_is_asked_about() -> None:

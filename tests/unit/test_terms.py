@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.games import COMING, GAMES, CountError, EntryFacts, Problem, Term, get_game
+from scorekeeper.games import GAMES, CountError, EntryFacts, Problem, Term, get_game
 from scorekeeper.games.escoba import ESCOBA_GAME
 from scorekeeper.games.scopa import SCOPA_GAME
 from scorekeeper.games.tarneeb import TARNEEB_GAME
@@ -64,7 +64,7 @@ def _every_label() -> list[Term | str]:
     """Every word the create form, the calculator, the sheet and a record show for any game,
     seated every way, every table rule at each of its choices."""
     labels: list[Term | str] = []
-    for game in (*GAMES.values(), *COMING):
+    for game in GAMES.values():
         labels += [game.name, game.hand_word, game.hand_noun, game.total_word]
         labels += [label for _key, label in game.feats]
         labels += [game.target_label(target) for target in game.targets or (100,)]
