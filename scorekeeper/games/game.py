@@ -200,6 +200,12 @@ class Game:
         """The calculator's inputs for this table (empty: the game has no calculator)."""
         return ()
 
+    def stated_counts(self, table: Table, hand: HandFacts, side: int) -> dict[str, int]:
+        """The calculator counts another side's entry has already stated for `side` in this
+        hand, by key: facts of the hand every side shares, shown as stated and not asked again
+        (empty: every count is the side's own)."""
+        return {}
+
     def calculate(self, table: Table, counts: Mapping[str, int], held_over: int = 0) -> Calculation:
         """One side's counts to a breakdown and total; raises CountError for impossible counts."""
         raise NotImplementedError

@@ -238,6 +238,21 @@ class Tarneeb(PointsGame):
             )
         return tuple(fields)
 
+    def stated_counts(self, table: Table, hand: HandFacts, side: int) -> dict[str, int]:
+        """The bid is a fact of the hand both teams see: once one team's calculator has said
+        who bid, what and how doubled, the other team's takes it as said (seen from its side)
+        and asks only for its own tricks."""
+        theirs = every_side(hand, table.sides)[1 - side]
+        if theirs is None or theirs.counts is None or "bid" not in theirs.counts:
+            return {}
+        stated = {
+            "bidders": THEY_BID if theirs.counts.get("bidders") == WE_BID else WE_BID,
+            "bid": theirs.counts["bid"],
+        }
+        if self.choice(table, "doubling") == "on":
+            stated["doubled"] = theirs.counts.get("doubled", 0)
+        return stated
+
     def calculate(self, table: Table, counts: Mapping[str, int], held_over: int = 0) -> Calculation:
         """This team's points for the hand from the bid and its own tricks."""
         values = read_counts(self.calculator_fields(table), counts)

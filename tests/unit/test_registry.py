@@ -176,10 +176,12 @@ def test_the_yes_no_rules_all_start_off() -> None:
 def test_rule_on_reads_the_tables_choice(key, rule) -> None:
     on: dict[str, Any] = {rule: "on"}
     off: dict[str, Any] = {rule: "off"}
-    assert table(key, **on).rule_on(rule) is True
-    assert table(key, **off).rule_on(rule) is False
+    # Seated in the game's first format (Tarneeb has only partnerships).
+    seated = get_game(key).formats[0].key
+    assert table(key, seated, **on).rule_on(rule) is True
+    assert table(key, seated, **off).rule_on(rule) is False
     # A table made before the rule existed plays without it.
-    made_before = Table(game=key, format="2", sides=2, target=get_game(key).default_target)
+    made_before = Table(game=key, format=seated, sides=2, target=get_game(key).default_target)
     assert made_before.rule_on(rule) is False
 
 
