@@ -54,6 +54,8 @@ from .hand_checks import Expected
 WORDS: dict[str, Said] = {
     # NOTE: The name of a card game: the Spanish fishing game of 15 (escoba).
     "game.escoba": says("Escoba"),
+    # NOTE: New match's hint under Escoba's typed target.
+    "target_hint": says("Usually 21 or 15 points; any the table agrees."),
     # NOTE: Escoba's coins suit (oros), as its players call it in every language.
     "oros": says("Oros"),
     "sevens": says("Sevens"),
@@ -193,6 +195,8 @@ class Escoba(FortyCardGame):
     targets = (21, 15)
     default_target = 21
     target_unit = "points"
+    any_target = True
+    target_hint = Term("target_hint")
     table_rules = (
         TableRule(
             "setenta",
@@ -242,11 +246,6 @@ class Escoba(FortyCardGame):
     def count_order(self, table: Table) -> tuple[tuple[str, ...], ...]:
         """The table's order for counting a hand to the target, if it counts one."""
         return COUNT_ORDERS.get(self.choice(table, "count_to_target"), ())
-
-    def accepts_target(self, target: int) -> bool:
-        """21, 15, or any target the table agrees (docs/rules/escoba.md, "Target and
-        winning")."""
-        return target > 0
 
     def contests(self, table: Table) -> tuple[Contest, ...]:
         """What the calculator asks rather than works out: every contest with three sides, and

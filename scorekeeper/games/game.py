@@ -83,6 +83,10 @@ class Game:
     targets: tuple[int, ...]
     default_target: int
     target_unit: str
+    # A game whose tables may also agree any target besides its usual ones (Escoba): the
+    # target is typed, the usual ones offered beside it and said in `target_hint`.
+    any_target: bool = False
+    target_hint: Term | None = None
     table_rules: tuple[TableRule, ...] = ()
     # Bounds of a plain entry for one hand.
     min_points: int
@@ -154,8 +158,9 @@ class Game:
 
     @property
     def target_typed(self) -> bool:
-        """The host picks one of the game's targets (typed where the game lists none)."""
-        return not self.targets
+        """The host picks one of the game's targets (typed where the game lists none, or
+        where its tables may agree any)."""
+        return not self.targets or self.any_target
 
     def unit_for(self, table: Table) -> str:
         """What this table's target counts, as a key ("points", "rounds"; Other: "hands")."""
@@ -178,8 +183,9 @@ class Game:
         return Goal(Aim.POINTS, target)
 
     def accepts_target(self, target: int) -> bool:
-        """Whether a table may play to this target (any positive one when the game has no list)."""
-        return target in self.targets if self.targets else target > 0
+        """Whether a table may play to this target (any positive one when the game has no list
+        or takes any)."""
+        return target > 0 if self.target_typed else target in self.targets
 
     def format(self, key: str) -> TableFormat:
         """The table format with this key (KeyError for one this game doesn't offer)."""
