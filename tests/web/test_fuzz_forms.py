@@ -206,7 +206,7 @@ ADDRESS_VALUES: dict[str, list[object]] = {
     "number": [1, 2, 3],
     "position": [0, 1, 5],
     "tap": ["end", "reopen", "rematch", "close", "open"],
-    "game_key": ["basra", "other", "brisca"],
+    "game_key": ["basra", "other", "brisca", "escoba", "scopa", "tarneeb"],
 }
 
 
