@@ -336,6 +336,11 @@ def tables(_session_app: Flask) -> Iterator[Tables]:
     ]
     for game, table in flagged_tables:
         code = flagged(host, guest, third, game, table)
+        if game == "tarneeb":
+            # The next hand's contract said by the host's team: the guest's calculator shows
+            # it as said and asks only its tricks.
+            contract = {"n_bidders": 0, "n_bid": 9, "n_tricks": 10}
+            host.post(f"/m/{code}/calc", {"hand": 2, "intent": "enter", **contract})
         visit(Visit(f"{game}-flagged-host", f"/m/{code}"))
         if game == "basra":
             visit(Visit(f"{game}-flagged-player", f"/m/{code}", "guest"))
