@@ -18,7 +18,7 @@ from scorekeeper.permissions import Action, Viewer, viewer_for
 from scorekeeper.scoresheet import corrections, entries
 from scorekeeper.scoresheet.sheet import Sheet, load_sheet
 from scorekeeper.scoresheet.writing import Done
-from scorekeeper.terms import say
+from scorekeeper.terms import listed, say
 
 bp = Blueprint("calculator", __name__, url_prefix="/m")
 
@@ -169,7 +169,7 @@ def _stated_by(sheet: Sheet, side: StoredSide) -> str:
     others = [other.name for other in sheet.sides if other.position != side.position]
     # NOTE: Beside a count another side already entered for the hand (a bid, say), which
     # this side's calculator shows and does not ask again; %(sides)s names the other side.
-    return _("As %(sides)s entered it", sides=", ".join(others))
+    return _("As %(sides)s entered it", sides=listed(others))
 
 
 def _beside(sheet: Sheet, side: StoredSide, number: int, facts: EntryFacts) -> list[Conflict]:
