@@ -104,6 +104,21 @@ _SHARED_TERMS: dict[str, Wording] = {
     "points_each": lambda a: ngettext("%(num)d point each", "%(num)d points each", **a),
     # NOTE: What each one is worth, in points: "10 each".
     "each": lambda a: _("%(points)d each", **a),
+    # The 40-card packs' games (games/forty.py): a side's best card in each suit.
+    # NOTE: A calculator field: a side's best card in one suit; %(suit)s is the suit's name.
+    "best_in": lambda a: _("Best card in %(suit)s", **a),
+    # NOTE: Answers to "Best card in a suit": no card of that suit at all, or a card.
+    "card.none": lambda a: _("None in this suit"),
+    "card.ace": lambda a: _("Ace"),
+    "card.king": lambda a: _("King"),
+    # NOTE: The Spanish and Italian pack's horse (caballo, cavallo), between the jack and king.
+    "card.horse": lambda a: _("Horse"),
+    # NOTE: The Spanish and Italian pack's jack (sota, fante).
+    "card.jack": lambda a: pgettext("the Spanish deck", "Jack"),
+    "hint.forty.alone": lambda a: _("Alone: 1 point; nobody scores a tie"),
+    # NOTE: A table rule: what happens when several sides pass the target in the same hand.
+    "rule.same_hand": lambda a: _("Several past the target in one hand"),
+    "rule.same_hand.higher": lambda a: _("The higher total wins; level, play on"),
 }
 
 
@@ -194,6 +209,31 @@ def _over_the_pack(a: Mapping[str, Any]) -> str:
     )
 
 
+def _answered_count(a: Mapping[str, Any]) -> str:
+    """A side's answer to a contest of the 40-card games quoted, with the count behind it."""
+    if "side" not in a:
+        # NOTE: Quoting a side's calculator: %(answer)s is its answer ("Yes, alone") to the
+        # question %(question)s ("Most oros"); %(what)s is the count ("Oros") and %(num)d it.
+        return _("“%(question)s”: you answered “%(answer)s”; %(what)s: %(num)d.", **a)
+    # NOTE: as the sentence before, of another side (%(side)s, its name).
+    return _("“%(question)s”: %(side)s answered “%(answer)s”; %(what)s: %(num)d.", **a)
+
+
+def _answered_best(a: Mapping[str, Any]) -> str:
+    """A side's answer to who took the primiera (or primera), with its total."""
+    if "side" not in a:
+        # NOTE: %(question)s is the question ("Primiera"); %(num)d the side's total (e.g. 78).
+        return _("“%(question)s”: you answered “%(answer)s”, with %(num)d.", **a)
+    return _("“%(question)s”: %(side)s answered “%(answer)s”, with %(num)d.", **a)
+
+
+def _answered_no_best(a: Mapping[str, Any]) -> str:
+    """A side's answer to who took the primiera, with no card in some suit."""
+    if "side" not in a:
+        return _("“%(question)s”: you answered “%(answer)s”, with no card in some suit.", **a)
+    return _("“%(question)s”: %(side)s answered “%(answer)s”, with no card in some suit.", **a)
+
+
 _SHARED_PROBLEMS: dict[str, Wording] = {
     # A calculator's count it can't take (CountError).
     # NOTE: %(label)s is a calculator field's label ("Aces", "Cards captured").
@@ -250,6 +290,35 @@ _SHARED_PROBLEMS: dict[str, Wording] = {
     # NOTE: %(side)s is a side's name; %(what)s a single card or event: "2♣", "Last Hand".
     "taken_already": lambda a: _("%(side)s has the %(what)s already: only one side can.", **a),
     "over_the_pack": _over_the_pack,
+    # The 40-card packs' games (games/forty.py).
+    "best_sevens": lambda a: ngettext(
+        "%(num)d of your best cards is a 7, but the sevens say %(sevens)d.",
+        "%(num)d of your best cards are 7s, but the sevens say %(sevens)d.",
+        **a,
+    ),
+    "best_coins": lambda a: _(
+        "The best card in the coins suit and the coins counted disagree: one says none."
+    ),
+    "best_seven_coins": lambda a: _("With the 7 of coins, your best card in that suit is the 7."),
+    "best_cards": lambda a: ngettext(
+        "Your best cards are %(num)d card, more than the cards captured.",
+        "Your best cards are %(num)d cards, more than the cards captured.",
+        **a,
+    ),
+    # NOTE: %(card)s is the 7 of coins by its name ("7 of oros (velo)").
+    "seven_coins_is_a_coin": lambda a: _("%(card)s: count it with your coins too.", **a),
+    "seven_coins_is_a_seven": lambda a: _("%(card)s: count it with your sevens too.", **a),
+    # NOTE: %(card)s is the 7 of coins by its name ("7 of oros (velo)").
+    "all_coins_hold": lambda a: _("All ten coins hold the %(card)s: tick it too.", **a),
+    "all_sevens_hold": lambda a: _("All four sevens hold the %(card)s: tick it too.", **a),
+    "primiera_missing_suit": lambda a: _(
+        "A side with no card in some suit can't take the primiera."
+    ),
+    # NOTE: %(what)s is the question: "Most oros", "Primiera".
+    "contest_answers": lambda a: _("%(what)s: the answers don't match the counts", **a),
+    "answered_count": _answered_count,
+    "answered_best": _answered_best,
+    "answered_no_best": _answered_no_best,
     "answered": _answered,
     "counted": _counted,
     "ticked": _ticked,
@@ -280,5 +349,7 @@ def _with_the_games(
     return every
 
 
-TERMS = _with_the_games(_SHARED_TERMS, ((g.key, g.words) for g in GAMES.values()))
-PROBLEMS = _with_the_games(_SHARED_PROBLEMS, ((g.key, g.problem_words) for g in GAMES.values()))
+# The games New match offers, and those whose words are in place before it offers them.
+_WORDED = tuple(GAMES.values())
+TERMS = _with_the_games(_SHARED_TERMS, ((g.key, g.words) for g in _WORDED))
+PROBLEMS = _with_the_games(_SHARED_PROBLEMS, ((g.key, g.problem_words) for g in _WORDED))

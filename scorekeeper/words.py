@@ -45,6 +45,14 @@ def why(won: Won | None) -> str:
     if won.rule is WinRule.EARLY_VICTORY:
         # NOTE: Why a match was won: one side scored every card point of a hand (an early victory).
         return _("Early victory")
+    if won.rule is WinRule.DECLARED:
+        # A win at once that one game declares, in that game's words.
+        return terms.say(won.said) if won.said is not None and won.said.code in terms.TERMS else ""
+    if won.rule is WinRule.COUNTED_FIRST:
+        # NOTE: Why a match was won: several sides passed the target in the last hand, and
+        # counting its points line by line, in the order the table agreed, took this one there
+        # first.
+        return _("First to %(target)d counting the last hand", target=target)
     if won.rule is WinRule.REACHED_FIRST:
         # NOTE: Why a match was won: the one side that reached the target.
         return _("Reached %(target)d first", target=target)

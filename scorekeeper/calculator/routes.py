@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 
 from scorekeeper import figures
@@ -18,7 +19,7 @@ from scorekeeper.permissions import Action, Viewer, viewer_for
 from scorekeeper.scoresheet import corrections, entries
 from scorekeeper.scoresheet.sheet import Sheet, load_sheet
 from scorekeeper.scoresheet.writing import Done
-from scorekeeper.terms import say
+from scorekeeper.terms import listed, say
 
 bp = Blueprint("calculator", __name__, url_prefix="/m")
 
@@ -100,6 +101,12 @@ def _calculator(
             fill(form, dict(cell.entry.facts.counts))
             for tick in form.ticks:
                 form[tick.key].data = cell.entry.facts.ticked(tick.key)
+    # What another side's entry already said of this hand (a bid, say): shown as said, sent
+    # as it was said, and refused by the entry's own check if a forged page sends another.
+    stated = game.stated_counts(table, entries.as_entered(sheet, number), side.position)
+    if not form.is_submitted():
+        for key, value in stated.items():
+            form[f"n_{key}"].data = value
     elif form.validate_on_submit():
         # The host filling a side's cell is told as that side would be, as it types.
         beside = (filling or not correcting) and not _entering()
@@ -167,7 +174,17 @@ def _calculator(
         held=sheet.held_over_said(number, worth=False),
         offer=offer,
         error=given_back,
+        stated=stated,
+        stated_by=_stated_by(sheet, side) if stated else None,
     ), status
+
+
+def _stated_by(sheet: Sheet, side: StoredSide) -> str:
+    """Who stated the counts this side's calculator takes as said: the other sides."""
+    others = [other.name for other in sheet.sides if other.position != side.position]
+    # NOTE: Beside a count another side already entered for the hand (a bid, say), which
+    # this side's calculator shows and does not ask again; %(sides)s names the other side.
+    return _("As %(sides)s entered it", sides=listed(others))
 
 
 def _beside(

@@ -33,12 +33,27 @@ from .base import (
 from .basra import BASRA_GAME
 from .brasta import BRASTA_GAME
 from .brisca import BRISCA_GAME
+from .escoba import ESCOBA_GAME
 from .game import Game
 from .other import OTHER_GAME
 from .pastura import PASTURA_GAME
+from .scopa import SCOPA_GAME
+from .tarneeb import TARNEEB_GAME
 
+# The four first games lead, as tables have always found them; the games added later follow in
+# the order they joined, and "Other game" stays last, the way out for any game not listed.
 GAMES: dict[str, Game] = {
-    game.key: game for game in (BASRA_GAME, PASTURA_GAME, BRISCA_GAME, BRASTA_GAME, OTHER_GAME)
+    game.key: game
+    for game in (
+        BASRA_GAME,
+        PASTURA_GAME,
+        BRISCA_GAME,
+        BRASTA_GAME,
+        ESCOBA_GAME,
+        SCOPA_GAME,
+        TARNEEB_GAME,
+        OTHER_GAME,
+    )
 }
 
 

@@ -337,6 +337,12 @@ class WinRule(StrEnum):
 
     # Pastura: one side took every card point of a hand.
     EARLY_VICTORY = "early_victory"
+    # A win at once a game declares with its table rules, said in its words (said): Scopa's
+    # all ten denari, its 7-0 lead.
+    DECLARED = "declared"
+    # With the table rule: several sides reached the target in one hand, and its lines counted
+    # in the agreed order took this one there first (target).
+    COUNTED_FIRST = "counted_first"
     # The one side that reached the target (target).
     REACHED_FIRST = "reached_first"
     # The highest of several sides that reached the target in the same hand (target, sides).
@@ -360,22 +366,28 @@ class Won:
     sides: int | None = None
     # HIGHEST_AFTER_HANDS: how many hands had been played.
     hands: int | None = None
+    # DECLARED: the game's words for it (a Term of its own).
+    said: Term | None = None
 
     def stored(self) -> dict[str, Any]:
-        """As the match row and the JSON export keep it: the rule's code and its numbers."""
+        """As the match row and the JSON export keep it: the rule's code and its numbers (and
+        the code of a declared win's words)."""
         numbers = {"target": self.target, "sides": self.sides, "hands": self.hands}
-        return {"rule": self.rule.value} | {k: v for k, v in numbers.items() if v is not None}
+        kept = {"rule": self.rule.value} | {k: v for k, v in numbers.items() if v is not None}
+        return kept | ({"said": self.said.code} if self.said is not None else {})
 
     @classmethod
     def from_stored(cls, stored: Mapping[str, Any] | None) -> Won | None:
         """The fact back from stored(); None for nothing stored or a rule no longer known."""
         if not stored or stored.get("rule") not in WinRule._value2member_map_:
             return None
+        said = stored.get("said")
         return cls(
             WinRule(stored["rule"]),
             target=stored.get("target"),
             sides=stored.get("sides"),
             hands=stored.get("hands"),
+            said=Term(said) if isinstance(said, str) else None,
         )
 
 

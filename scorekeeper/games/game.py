@@ -57,6 +57,9 @@ class Outcome(NamedTuple):
     early_victory: int | None = None
     # How many complete hands the sheet holds with this one (the loop fills it in).
     played: int = 0
+    # The hand's breakdowns, where a win rule reads them line by line (Escoba's and Scopa's
+    # count to the target); empty where none does.
+    breakdowns: tuple[Calculation | None, ...] = ()
 
 
 def every_side(hand: HandFacts, sides: int) -> list[EntryFacts | None]:
@@ -80,6 +83,10 @@ class Game:
     targets: tuple[int, ...]
     default_target: int
     target_unit: str
+    # A game whose tables may also agree any target besides its usual ones (Escoba): the
+    # target is typed, the usual ones offered beside it and said in `target_hint`.
+    any_target: bool = False
+    target_hint: Term | None = None
     table_rules: tuple[TableRule, ...] = ()
     # Bounds of a plain entry for one hand.
     min_points: int
@@ -154,8 +161,9 @@ class Game:
 
     @property
     def target_typed(self) -> bool:
-        """The host picks one of the game's targets (typed where the game lists none)."""
-        return not self.targets
+        """The host picks one of the game's targets (typed where the game lists none, or
+        where its tables may agree any)."""
+        return not self.targets or self.any_target
 
     def unit_for(self, table: Table) -> str:
         """What this table's target counts, as a key ("points", "rounds"; Other: "hands")."""
@@ -182,8 +190,9 @@ class Game:
         return Goal(Aim.POINTS, target)
 
     def accepts_target(self, target: int) -> bool:
-        """Whether a table may play to this target (any positive one when the game has no list)."""
-        return target in self.targets if self.targets else target > 0
+        """Whether a table may play to this target (any positive one when the game has no list
+        or takes any)."""
+        return target > 0 if self.target_typed else target in self.targets
 
     def format(self, key: str) -> TableFormat:
         """The table format with this key (KeyError for one this game doesn't offer)."""
@@ -203,6 +212,12 @@ class Game:
     def calculator_fields(self, table: Table) -> tuple[CalcField, ...]:
         """The calculator's inputs for this table (empty: the game has no calculator)."""
         return ()
+
+    def stated_counts(self, table: Table, hand: HandFacts, side: int) -> dict[str, int]:
+        """The calculator counts another side's entry has already stated for `side` in this
+        hand, by key: facts of the hand every side shares, shown as stated and not asked again
+        (empty: every count is the side's own)."""
+        return {}
 
     def calculate(self, table: Table, counts: Mapping[str, int], held_over: int = 0) -> Calculation:
         """One side's counts to a breakdown and total; raises CountError for impossible counts."""

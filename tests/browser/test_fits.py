@@ -90,7 +90,39 @@ NOTHING = {
     "pastura": {"n_cards": 10, "n_aces": 0, "n_jacks": 0, "n_pasturas": 0, "n_most_cards": 0},
     # Three failed builds: the side's total goes below zero as well.
     "brasta": {"n_cards": 10, "n_aces": 0, "n_clubs": 0, "n_brastas": 0, "n_failed_builds": 3},
+    # Three sides: each says it had none of the contests (most cards, oros, the setenta).
+    "escoba": {
+        "n_cards": 10,
+        "n_most_cards": 0,
+        "n_coins": 0,
+        "n_most_coins": 0,
+        "n_sevens": 0,
+        "n_setenta": 0,
+        "n_escobas": 0,
+    },
+    # Head to head, the calculator works the contests out: ten cards each, no coins, no card
+    # in any suit but the one the best card names.
+    "scopa": {
+        "n_cards": 10,
+        "n_coins": 0,
+        "n_best_coins": 0,
+        "n_best_cups": 10,
+        "n_best_swords": 0,
+        "n_best_clubs": 0,
+        "n_primiera": 0,
+        "n_scope": 0,
+    },
 }
+# Tarneeb's teams say one bid (the second as the first stated it): the bidders made 7 of 7,
+# the others took none, so 7 tricks of 13 are told.
+NOTHING_BY_SIDE = {
+    "tarneeb": [
+        {"n_bidders": 0, "n_bid": 7, "n_tricks": 7},
+        {"n_bidders": 1, "n_bid": 7, "n_tricks": 0},
+    ],
+}
+# A target the host types (the others are chosen, the form's default).
+TYPED_TARGET = {"escoba": {"target": "21"}}
 
 # What a thumb taps, under 48 px wide where the layout cannot allow more: a sheet of seven or
 # eight sides on a 360-px phone leaves each side's column some 40 px and the hands' numbers 30
@@ -233,12 +265,13 @@ def flagged(host: Phone, guest: Phone, third: Phone, game: str, table: str) -> s
     add up on any line: the sheet flags it. Its code."""
     sides = 3 if table == "3" else 2
     names = {f"side_{at}": LONG[at] for at in range(sides)}
-    code = host.create(game, table_format=table, **names)
+    code = host.create(game, table_format=table, **names, **TYPED_TARGET.get(game, {}))
     guest.join(code, 1)
     if sides == 3:
         third.join(code, 2)
-    for phone in [host, guest, third][:sides]:
-        answer = phone.post(f"/m/{code}/calc", {"hand": 1, "intent": "enter", **NOTHING[game]})
+    told = NOTHING_BY_SIDE.get(game) or [NOTHING[game]] * sides
+    for phone, counts in zip([host, guest, third][:sides], told, strict=True):
+        answer = phone.post(f"/m/{code}/calc", {"hand": 1, "intent": "enter", **counts})
         assert answer.status_code == 200, answer.shown
     assert 'class="problems"' in host.get(f"/m/{code}").get_data(as_text=True)
     return code
@@ -289,12 +322,25 @@ def tables(_session_app: Flask) -> Iterator[Tables]:
 
     visit(Visit("home", "/", "stranger"))
     visit(Visit("home-refused-join", "/", "stranger", then=refuse_join))
-    for game in ["basra", "pastura", "brisca", "brasta", "other"]:
+    for game in ["basra", "pastura", "brisca", "brasta", "escoba", "scopa", "tarneeb", "other"]:
         visit(Visit(f"new-{game}", f"/new/{game}", "stranger"))
 
     # The flagged hands, the longest lines a sheet shows.
-    for game, table in [("basra", "2"), ("pastura", "3"), ("brasta", "2")]:
+    flagged_tables = [
+        ("basra", "2"),
+        ("pastura", "3"),
+        ("brasta", "2"),
+        ("escoba", "3"),
+        ("scopa", "2"),
+        ("tarneeb", "2v2"),
+    ]
+    for game, table in flagged_tables:
         code = flagged(host, guest, third, game, table)
+        if game == "tarneeb":
+            # The next hand's contract said by the host's team: the guest's calculator shows
+            # it as said and asks only its tricks.
+            contract = {"n_bidders": 0, "n_bid": 9, "n_tricks": 10}
+            host.post(f"/m/{code}/calc", {"hand": 2, "intent": "enter", **contract})
         visit(Visit(f"{game}-flagged-host", f"/m/{code}"))
         if game == "basra":
             visit(Visit(f"{game}-flagged-player", f"/m/{code}", "guest"))
@@ -512,7 +558,7 @@ def test_every_state_is_visited(tables: Tables) -> None:
     """The list of pages covers what the issue names: every game, two to eight sides, the
     refused forms, the confirm pages, History, the record and the TV."""
     names = {visit.name for visit in tables.visits}
-    for game in ["basra", "pastura", "brasta"]:
+    for game in ["basra", "pastura", "brasta", "escoba", "scopa", "tarneeb"]:
         assert {f"{game}-flagged-host", f"{game}-calculator", f"{game}-tv"} <= names
     assert {f"other-{sides}-host" for sides in range(2, 9)} <= names
     assert {"basra-refused-entry", "basra-refused-calculator", "home-refused-join"} <= names

@@ -5,13 +5,18 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from scorekeeper.games import EntryFacts, MatchState, Table, get_game
+from scorekeeper.games import EntryFacts, Game, MatchState, Table, get_game
 from scorekeeper.words import play_on
 
 
 def table(game: str, format_key: str = "2", target: int | None = None, **rules: str) -> Table:
     """A table for a game seated in one of its formats, rules at their defaults unless given."""
-    found = get_game(game)
+    return table_for(get_game(game), format_key, target, **rules)
+
+
+def table_for(found: Game, format_key: str = "2", target: int | None = None, **rules: str) -> Table:
+    """A table for a game (its rules object) seated in one of its formats, as table() makes."""
+    game = found.key
     seating = next(f for f in found.formats if f.key == format_key)
     chosen = {rule.key: rule.default for rule in found.table_rules if rule.applies_to(format_key)}
     chosen.update(rules)
@@ -26,7 +31,12 @@ def table(game: str, format_key: str = "2", target: int | None = None, **rules: 
 
 def counted(tbl: Table, held_over: int = 0, **counts: int) -> EntryFacts:
     """An entry made with the calculator, its stored points as the calculator gave them."""
-    total = get_game(tbl.game).calculate(tbl, counts, held_over).total
+    return counted_by(get_game(tbl.game), tbl, held_over, **counts)
+
+
+def counted_by(found: Game, tbl: Table, held_over: int = 0, **counts: int) -> EntryFacts:
+    """An entry made with a game's calculator (its rules object), as counted() makes."""
+    total = found.calculate(tbl, counts, held_over).total
     return EntryFacts(points=total, counts=counts)
 
 

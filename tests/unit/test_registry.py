@@ -18,12 +18,25 @@ GAMES_DIR = Path(__file__).resolve().parents[2] / "scorekeeper" / "games"
 
 
 def test_games_in_display_order() -> None:
-    assert list(GAMES) == ["basra", "pastura", "brisca", "brasta", "other"]
+    # The four first games stay where tables found them; the later ones follow, Other game last.
+    assert list(GAMES) == [
+        "basra",
+        "pastura",
+        "brisca",
+        "brasta",
+        "escoba",
+        "scopa",
+        "tarneeb",
+        "other",
+    ]
     assert [game.name for game in GAMES.values()] == [
         Term("game.basra"),
         Term("game.pastura"),
         Term("game.brisca"),
         Term("game.brasta"),
+        Term("game.escoba"),
+        Term("game.scopa"),
+        Term("game.tarneeb"),
         Term("game.other"),
     ]
 
@@ -117,10 +130,22 @@ ASKED = [
     # docs/rules/brasta.md, "Scoring a hand": failed builds and Jack burns are -10 each, so a
     # hand may go below zero.
     ("brasta", None, Term("hand"), True),
+    ("escoba", None, Term("hand"), False),
+    ("scopa", None, Term("hand"), False),
+    # docs/rules/tarneeb.md, "Scoring a hand": a bidding team that fails loses its bid.
+    ("tarneeb", None, Term("hand"), True),
     ("other", None, Term("hand"), True),
 ]
 # The yes/no table rules, as (game, rule): rule_on answers for these.
-YES_NO_RULES = [("basra", "double_basra"), ("brisca", "black_hand")]
+YES_NO_RULES = [
+    ("basra", "double_basra"),
+    ("brisca", "black_hand"),
+    ("escoba", "bonus"),
+    ("scopa", "napoleone"),
+    ("scopa", "re_bello"),
+    ("scopa", "cappotto"),
+    ("tarneeb", "doubling"),
+]
 
 
 def test_every_game_is_asked_about() -> None:
@@ -151,10 +176,12 @@ def test_the_yes_no_rules_all_start_off() -> None:
 def test_rule_on_reads_the_tables_choice(key, rule) -> None:
     on: dict[str, Any] = {rule: "on"}
     off: dict[str, Any] = {rule: "off"}
-    assert table(key, **on).rule_on(rule) is True
-    assert table(key, **off).rule_on(rule) is False
+    # Seated in the game's first format (Tarneeb has only partnerships).
+    seated = get_game(key).formats[0].key
+    assert table(key, seated, **on).rule_on(rule) is True
+    assert table(key, seated, **off).rule_on(rule) is False
     # A table made before the rule existed plays without it.
-    made_before = Table(game=key, format="2", sides=2, target=get_game(key).default_target)
+    made_before = Table(game=key, format=seated, sides=2, target=get_game(key).default_target)
     assert made_before.rule_on(rule) is False
 
 

@@ -11,9 +11,12 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.games import GAMES, CountError, EntryFacts, Problem, Term, get_game
+from scorekeeper.games.escoba import ESCOBA_GAME
+from scorekeeper.games.scopa import SCOPA_GAME
+from scorekeeper.games.tarneeb import TARNEEB_GAME
 from scorekeeper.terms import PROBLEMS, TERMS, say
 
-from .helpers import counted, plain, table
+from .helpers import counted, counted_by, plain, table, table_for
 
 GAMES_DIR = Path(__file__).resolve().parents[2] / "scorekeeper" / "games"
 BASRA, BRISCA, BRASTA = get_game("basra"), get_game("brisca"), get_game("brasta")
@@ -71,7 +74,7 @@ def _every_label() -> list[Term | str]:
                 labels.append(rule.label)
                 for choice, label in rule.choices:
                     labels.append(label)
-                    tbl = table(game.key, seating.key, None, **{rule.key: choice})
+                    tbl = table_for(game, seating.key, None, **{rule.key: choice})
                     labels.append(game.target_words(tbl))
                     for calc in game.calculator_fields(tbl):
                         labels += [calc.label, calc.hint, *(said for _n, said in calc.choices)]
@@ -311,4 +314,99 @@ SAID: list[tuple[Callable[[], object], str]] = [
 
 @pytest.mark.parametrize(("given", "english"), SAID)
 def test_the_rules_values_read_as_they_always_did(given, english) -> None:
+    assert say(given()) == english
+
+
+def _refused_by(game, counts: dict[str, int], fmt: str = "2", **rules: str) -> Problem:
+    with pytest.raises(CountError) as raised:
+        game.calculate(table_for(game, fmt, None, **rules), counts)
+    return raised.value.reason
+
+
+def _conflicts_by(game, hand, side: int, entry: EntryFacts, fmt: str = "2", **rules: str):
+    tbl = table_for(game, fmt, None, **rules)
+    return [c.reason for c in game.entry_conflicts(tbl, hand, side, entry)]
+
+
+def _tarneeb(points: int) -> EntryFacts:
+    return plain(points)
+
+
+# Escoba's, Scopa's and Tarneeb's values as an English-speaking table reads them.
+SAID_44: list[tuple[Callable[[], object], str]] = [
+    (
+        lambda: _refused_by(ESCOBA_GAME, {"cards": 3, "escobas": 2}),
+        "2 escobas take at least 4 cards, but the cards captured say 3.",
+    ),
+    (
+        lambda: _refused_by(ESCOBA_GAME, {"cards": 5, "sevens": 1, "seven_coins": 1}),
+        "7 of oros (velo): count it with your coins too.",
+    ),
+    (
+        lambda: _refused_by(
+            SCOPA_GAME,
+            {
+                "cards": 21,
+                "coins": 7,
+                "seven_coins": 1,
+                "best_coins": 7,
+                "best_cups": 7,
+                "best_clubs": 7,
+                "primiera": 1,
+            },
+        ),
+        "A side with no card in some suit can't take the primiera.",
+    ),
+    (
+        lambda: _refused_by(
+            SCOPA_GAME,
+            {"cards": 9, "coins": 8, "best_coins": 6, "napola": 8},
+            napola="run",
+        ),
+        "A run of 8 denari holds the Settebello (7 of denari): tick it too.",
+    ),
+    (
+        lambda: _conflicts_by(TARNEEB_GAME, [_tarneeb(5), None], 1, _tarneeb(3), "2v2")[0],
+        "Side 1 entered 5; with your 3 both teams gain, and only one team gains a Tarneeb "
+        "hand. If theirs is wrong, the host can correct it.",
+    ),
+    (
+        lambda: _conflicts_by(TARNEEB_GAME, [_tarneeb(0), None], 1, _tarneeb(15), "2v2")[0],
+        "No Tarneeb hand gives a team 15.",
+    ),
+    (
+        lambda: _conflicts_by(
+            ESCOBA_GAME,
+            [
+                counted_by(
+                    ESCOBA_GAME, table_for(ESCOBA_GAME, "3"), cards=14, coins=4, most_coins=1
+                ),
+                None,
+                None,
+            ],
+            1,
+            counted_by(ESCOBA_GAME, table_for(ESCOBA_GAME, "3"), cards=10, coins=4, most_coins=1),
+            "3",
+        )[0],
+        "“Most oros”: you answered “Yes, alone”; Oros: 4. “Most oros”: Side 1 answered "
+        "“Yes, alone”; Oros: 4. Only one of these can be true: check with Side 1; if theirs "
+        "is wrong, the host can correct it.",
+    ),
+    (
+        lambda: (
+            TARNEEB_GAME.calculate(
+                table_for(TARNEEB_GAME, "2v2"), {"bidders": 1, "bid": 13, "tricks": 2}
+            )
+            .lines[0]
+            .label
+        ),
+        "Their bid of 13 failed: twice our tricks",
+    ),
+    (lambda: SCOPA_GAME.formats[-1].label, "Scopone: 4 in 2 partnerships"),
+    (lambda: Term.of("best_in", suit=Term("suit.espadas")), "Best card in espadas"),
+]
+
+
+@pytest.mark.parametrize(("given", "english"), SAID_44)
+def test_the_new_games_values_read_as_english(given, english) -> None:
     assert say(given()) == english

@@ -206,7 +206,7 @@ ADDRESS_VALUES: dict[str, list[object]] = {
     "number": [1, 2, 3],
     "position": [0, 1, 5],
     "tap": ["end", "reopen", "rematch", "close", "open"],
-    "game_key": ["basra", "other", "brisca"],
+    "game_key": ["basra", "other", "brisca", "escoba", "scopa", "tarneeb"],
     # A group's host's taps and its roster's forms (its address takes a match's code: 404).
     "deed": ["remove", "host", "close", "open", "season", "rating", "unrated", "out", "back"],
     "how": ["add", "rename"],

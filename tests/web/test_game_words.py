@@ -40,10 +40,11 @@ def test_every_value_is_worded_in_every_language(in_language, language: str) -> 
         said = in_language(language, value)
         assert "%(" not in said and (said or not value), value
         # A term without numbers reads as the catalog translates its English (Brisca's
-        # jacks, the one term with a context, are the catalog's "the Spanish deck" ones).
+        # jacks and the Spanish and Italian packs' jack, the terms with a context, are the
+        # catalog's "the Spanish deck" ones).
         if isinstance(value, Term) and not value.args:
             english = in_language("en", value)
-            context = "the Spanish deck" if value.code == "jacks.spanish" else None
+            context = "the Spanish deck" if value.code in {"jacks.spanish", "card.jack"} else None
             assert said == catalog(english, context), value
 
 

@@ -25,7 +25,7 @@ from flask import Flask
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from tests import oracle
+from tests import oracle, oracle_tarneeb
 from tests.conftest import _emptied, fresh_memory
 from tests.examples import examples
 from tests.phones import Phone, stored_match
@@ -60,6 +60,10 @@ KINDS = [
     Kind("other", {"table_format": "free", "rule_winner": "highest"}, 3, 1, 60),
     Kind("brisca", {"table_format": "2"}, 2, 1, 2),
     Kind("brasta", {"table_format": "2"}, 2, 1, 201),
+    # docs/rules/escoba.md: a target the table agrees, typed.
+    Kind("escoba", {"table_format": "3"}, 3, 1, 25),
+    Kind("scopa", {"table_format": "2v2"}, 2, 2, 11),
+    Kind("tarneeb", {"table_format": "2v2", "rule_doubling": "on"}, 2, 2, 31, {"doubling": "on"}),
 ]
 NAMES = ["Ana", "Ben", "Cleo", "Dov"]
 # Pastura, one side taking every scoring card and the other only pasturas: an early victory.
@@ -198,8 +202,14 @@ class History:
         if kind.game == "brisca":
             won = self.draw(st.integers(61, 120), label="card points")
             return [won if side == taker else 120 - won for side in range(kind.sides)]
+        if kind.game == "tarneeb":
+            # docs/rules/tarneeb.md, "Scoring a hand": only a bid and its tricks give a hand.
+            bid = self.draw(st.integers(7, 13), label="bid")
+            took = self.draw(st.integers(0, 13), label="tricks the bidders took")
+            doubled = self.draw(st.integers(0, 2), label="doubled")
+            return oracle_tarneeb.points(kind.table, taker, bid, took, doubled)
         low = -20 if kind.game == "brasta" else 0
-        high = {"brasta": 130, "other": 35}.get(kind.game, 70)
+        high = {"brasta": 130, "other": 35, "escoba": 12, "scopa": 8}.get(kind.game, 70)
         return [self.draw(st.integers(low, high), label="points") for _ in range(kind.sides)]
 
     def play(self, match: Played) -> None:
@@ -419,6 +429,9 @@ GAME_NAMES = {
     "other": "Other game",
     "brisca": "Brisca",
     "brasta": "Brasta",
+    "escoba": "Escoba",
+    "scopa": "Scopa",
+    "tarneeb": "Tarneeb",
 }
 
 
