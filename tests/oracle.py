@@ -307,17 +307,17 @@ def most_cards_claims(table: Table, cells: Sequence[Mapping[str, Any]]) -> list[
     # Each entry's claim: "tied" (Basra's tick, the answer Tied for most), "alone" (the answer
     # Yes, alone; Basra's plain entry unticked: someone took the majority alone), or nothing
     # (the answer No; Pastura's plain entry, which has no tick).
-    claims = []
+    claims: list[tuple[str | None, int | None, int | None]] = []
     for cell in cells:
         counts = counts_of(cell)
         if counts is None:
             if table.game == "basra":
                 claims.append(("tied" if ticked(cell, "even_split") else "alone", None, None))
             continue
-        answer = {ALONE: "alone", TIED: "tied"}.get(counts.get("most_cards", NO))
-        claims.append((answer, counts.get("most_cards", NO), counts.get("cards", 0)))
+        claim = {ALONE: "alone", TIED: "tied"}.get(counts.get("most_cards", NO))
+        claims.append((claim, counts.get("most_cards", NO), counts.get("cards", 0)))
     found = []
-    said = {claim for claim, _answer, _cards in claims if claim is not None}
+    said = {claimed for claimed, _answer, _cards in claims if claimed is not None}
     if said == {"tied", "alone"}:
         found.append("one entry says tied for the most cards, another that someone has them")
     alone = [cards for _claim, answer, cards in claims if answer == ALONE]
