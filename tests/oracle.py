@@ -317,7 +317,7 @@ def most_cards_claims(table: Table, cells: Sequence[Mapping[str, Any]]) -> list[
         claim = {ALONE: "alone", TIED: "tied"}.get(counts.get("most_cards", NO))
         claims.append((claim, counts.get("most_cards", NO), counts.get("cards", 0)))
     found = []
-    said = {claim for claim, _answer, _cards in claims if claim is not None}
+    said = {claimed for claimed, _answer, _cards in claims if claimed is not None}
     if said == {"tied", "alone"}:
         found.append("one entry says tied for the most cards, another that someone has them")
     alone = [cards for _claim, answer, cards in claims if answer == ALONE]
