@@ -40,7 +40,7 @@ from typing import Any, NoReturn
 import sqlalchemy as sa
 from flask import Flask
 
-from bench import database, fill, mix, tables
+from bench import database, fill, mix, standings, tables
 from bench.database import BenchError
 from bench.floor import PAGE_FILE as FLOOR_PAGE_FILE
 from bench.load import Cpu, Load, Series, cpu_meter, own_seconds, run_wrk
@@ -339,6 +339,13 @@ def main(argv: list[str] | None = None) -> int:
         # Only the entries posted, not the mix matches' own 30 hands.
         posted = (stored or 0) - len(fixture.mix) * fill.SHEET_HANDS * fill.SIDES
         failed = report(args, database_url, server_argv, measured, queries, posted)
+        # A group's standings at size (issue 43): a diagnostic, read in-process from a
+        # database (SQLite) or a schema (PostgreSQL) of its own, filled with a season of years.
+        read = step(
+            "a group's standings, 10,000 matches",
+            lambda: standings.run(None if args.sqlite else database_url),
+        )
+        print(f"\n{standings.line(*read)}")
         print(f"\nTook {time.monotonic() - started:.0f} s.")
         return 1 if failed else 0
     except BenchError as error:

@@ -291,7 +291,7 @@ class Sheet:
         """What a side entering hand `number` is told of points held over into it, with what
         they come to where `worth` ("" where nothing is held over, or no hand is named: a
         form posted without one)."""
-        if number is None:
+        if number is None or not 1 <= number <= len(self.state.hands) + 1:
             return ""
         held = self.held_going_into(number)
         if not held:

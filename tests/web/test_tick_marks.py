@@ -104,3 +104,13 @@ def test_an_entry_posted_without_its_hand_is_answered_with_the_form_not_an_error
     refused = host.post(f"/m/{code}/enter", {"side": 0, "points": 4})
     assert refused.status_code == 400
     assert "Nothing was saved" in refused.shown
+
+
+def test_an_entry_posted_for_a_hand_that_cannot_be_is_answered_with_the_form(host, guest):
+    """A hand number past any the sheet has (a forged post, a page from another match) is
+    refused on the sheet with nothing saved, never a server error."""
+    code = host.create("basra", table_format="2", side_0="Ana", side_1="Ben")
+    guest.join(code, side=1)
+    for number in (-5, 0, 9_999):
+        refused = host.post(f"/m/{code}/enter", {"hand": number, "side": 0, "points": 4})
+        assert refused.status_code in (400, 409), (number, refused.status_code)
