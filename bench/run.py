@@ -294,6 +294,8 @@ def main(argv: list[str] | None = None) -> int:
             # cookies shared among tables: the stream caps, a brake on one stranger, would
             # refuse the load modelled here (docs/operations.md, "Stream caps").
             **{f"SCOREKEEPER_STREAMS_PER_{cap}": str(BENCH_STREAM_CAP) for cap in STREAM_CAPS},
+            # Its connections likewise: the idle streams alone are 2,000 of one worker's.
+            "SCOREKEEPER_CONNECTIONS_PER_ADDRESS": "0",
         }
         # The in-process app is made as gunicorn's workers make theirs: from the environment.
         os.environ.update(env)

@@ -187,6 +187,8 @@ def main(streams: int = 12000, addresses: int = 49, bodies: int = 10500) -> None
             measured(host, guest, code, 1)  # warm
             quiet = measured(host, guest, code, 11)
             print(f"quiet: {said(quiet)}", flush=True)
+            size, lines = metrics_size(base)
+            print(f"/metrics after the quiet table: {size / 1024:.1f} KB, {lines:,} lines")
             began = time.monotonic()
             held, refused, stop = spread(base, streams, strangers)
             took = time.monotonic() - began

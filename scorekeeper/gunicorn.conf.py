@@ -91,7 +91,8 @@ class PatientGeventWorker(GeventWorker):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # This worker's open connections, by the address they are counted by.
+        # This worker's open connections, by the address they are counted by (one gevent
+        # loop: no lock).
         self.connections: Counter[str] = Counter()
 
     def handle(self, listener: Any, client: Any, addr: Any) -> None:
@@ -139,8 +140,8 @@ def turn_away(client: Any) -> None:
     """Answer a connection past its address's cap with TOO_MANY_CONNECTIONS and let it go,
     having read what it sent already (closed with unread bytes, the connection would be
     reset, and the answer lost). Its request is never read, so its language is not known:
-    the line is English, and no phone at a table ever meets it (a café's every phone holds a
-    few connections, and only the workers' share of 400 is turned away)."""
+    the line is English, and no phone at a table meets it (a café's phones hold a few
+    connections each, far from 400 in one worker)."""
     try:
         client.settimeout(1)
         client.sendall(TOO_MANY_CONNECTIONS)

@@ -7,9 +7,10 @@ fetch does once a minute.
 A stream holds a connection of its worker, which holds a few thousand: so a phone, an address
 and a match may each hold only so many (stream_caps.py), a stream ends after a few minutes
 (STREAM_LIFETIME; its phone's EventSource reconnects by itself, with Last-Event-ID), and a
-stream whose phone went away is let go within a second or two: while it waits for its bell it
-asks the phone's socket, every GONE_CHECK_EVERY seconds and without waiting, whether it was
-closed (an EventSource sends nothing after its request, so anything to read there is its end).
+stream whose phone went away is let go within a second or two: it asks the phone's socket,
+without waiting, whether it was closed (an EventSource sends nothing after its request, so
+anything to read there is its end) each time it wakes, which under gevent is the moment the
+socket has anything to read (door), and elsewhere at least every GONE_CHECK_EVERY seconds.
 Writing a heartbeat would only fail a while after the phone left, and the first may not.
 """
 
@@ -18,8 +19,9 @@ from __future__ import annotations
 import math
 import random
 import socket
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import suppress
 from typing import TYPE_CHECKING
 
@@ -54,14 +56,17 @@ def version_events(
     only: each phone fetches its own live part, so nothing is drawn for a phone twice.
 
     It ends after `lifetime` seconds (between 80 and 100 % of it, at random, so phones don't
-    come back in a herd), and as soon as its phone is gone: every GONE_CHECK_EVERY seconds
-    the phone's socket (`phone`, where the server gives it) is asked whether it was closed.
+    come back in a herd), and as soon as its phone is gone: the phone's socket (`phone`,
+    where the server gives it) is asked whether it was closed each time the stream wakes,
+    which under gevent is the moment it has anything to read (door), and elsewhere at least
+    every GONE_CHECK_EVERY seconds.
 
     Runs after the request has ended: it holds no database connection and no request, only its
     watch, which its worker's MatchVersions rings (fanout.py)."""
     start = time.monotonic()
     ends = start + lifetime * random.uniform(0.8, 1.0) if lifetime else math.inf
     watch = versions.watch(code, told)
+    shut = door(phone, watch.bell)
     try:
         yield f"retry: {RETRY_MS}\nevent: release\ndata: {release}\n\n".encode()
         # Read after the watch is in place: a write committed before is seen here, one after
@@ -78,7 +83,8 @@ def version_events(
                 beat = moment + heartbeat
                 yield b": still here\n\n"
                 continue
-            wake = min(beat, ends) if phone is None else min(beat, ends, moment + GONE_CHECK_EVERY)
+            asking = phone is not None and shut is None
+            wake = min(beat, ends, moment + GONE_CHECK_EVERY) if asking else min(beat, ends)
             if not watch.bell.wait(wake - moment):
                 continue
             watch.bell.clear()
@@ -87,26 +93,54 @@ def version_events(
                 watch.told = newest
                 yield f"id: {newest}\ndata: {newest}\n\n".encode()
     finally:
+        if shut is not None:
+            shut()
         versions.unwatch(watch)
 
 
 def gone(phone: socket.socket) -> bool:
     """Whether the phone closed its end of the stream's connection: an EventSource sends
-    nothing after its request, so a socket with something to read has only its end to say
-    (or junk: still there). Asked without waiting, and the socket left as it was."""
+    nothing after its request, so a socket with something to read has only its end to say.
+    Anything else there is junk, read and dropped, so that it neither hides the end behind
+    it nor wakes the stream again (door). Asked without waiting, and the socket's timeout
+    left as it was."""
     timeout = phone.gettimeout()
     try:
         phone.settimeout(0)
-        return phone.recv(1, socket.MSG_PEEK) == b""
+        return phone.recv(4096) == b""
     except BlockingIOError:
         return False  # nothing to read: the phone is still there
     except ValueError:
-        return False  # a socket that can't peek (TLS): its end shows when a write fails
+        return False  # a socket that can't be read so (TLS): its end shows when a write fails
     except OSError:
         return True  # reset by the phone
     finally:
         with suppress(OSError):
             phone.settimeout(timeout)
+
+
+def door(phone: socket.socket | None, bell: threading.Event) -> Callable[[], None] | None:
+    """Where gevent serves (its workers: gunicorn.conf.py), have its loop ring the stream's
+    bell the moment the phone's socket has anything to read, which for an EventSource is its
+    end: a held stream then costs nothing while it waits, where asking each socket every
+    second cost thousands of held streams a tenth of a core. The watcher's stop; None where
+    no gevent loop serves (a threaded server's streams ask every GONE_CHECK_EVERY seconds)."""
+    if phone is None:
+        return None
+    try:
+        from gevent import get_hub
+        from gevent.monkey import is_module_patched
+    except ImportError:
+        return None
+    if not is_module_patched("socket"):
+        return None
+    try:
+        watcher = get_hub().loop.io(phone.fileno(), 1)  # 1: readable
+    except (OSError, ValueError):
+        return None
+    watcher.start(bell.set)
+    stop: Callable[[], None] = watcher.close
+    return stop
 
 
 def last_seen(last_event_id: str | None, since: str | None, version: int) -> int:

@@ -253,3 +253,43 @@ def test_a_post_whose_phone_gave_up_waiting_is_told_already_recorded_when_sent_a
         status, page = alice.post(f"/m/{code}/enter", entry)
         assert (status, "Already recorded." in page) == (200, True)
         assert entries_of(migrated_database, 0) == [40]
+
+
+def test_a_stream_whose_phone_sends_bytes_after_its_request_neither_spins_nor_outstays(
+    migrated_database,
+):
+    # Under gevent a held stream waits for its phone's socket to have anything to read (its
+    # end) without asking each second; bytes that are no end must not make it wake for ever
+    # (one worker: a stream spinning would hold every other request), nor keep it after its
+    # phone leaves.
+    with gunicorn(migrated_database, workers=1, STREAM_HEARTBEAT="20", STREAMS_PER_ADDRESS="1") as (
+        base,
+        _,
+    ):
+        host, guest, code = table(base)
+        path = f"/m/{code}/events"
+        chatty = knock(base, path, STRANGERS[0])
+        assert isinstance(chatty, socket.socket)
+        chatty.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert guest.get(f"/m/{code}")[0] == 200
+        assert host.post(f"/m/{code}/enter", {"hand": 1, "side": 0, "points": 10})[0] == 200
+        heard = b""
+        chatty.settimeout(10)
+        while b"\nid: " not in heard:
+            heard += chatty.recv(4096)
+        assert knock(base, path, STRANGERS[0]) == 429
+        chatty.close()
+        again: list[socket.socket] = []
+        try:
+            assert wait_until(lambda: extend(again, base, path, STRANGERS[0]), 5)
+        finally:
+            let_go(again)
+
+
+def extend(held: list[socket.socket], base: str, path: str, address: str) -> bool:
+    """One more stream held from this address, if it is let in; whether it was."""
+    answer = knock(base, path, address)
+    if isinstance(answer, socket.socket):
+        held.append(answer)
+        return True
+    return False
