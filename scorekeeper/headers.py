@@ -66,10 +66,21 @@ def imported_modules(folder: str, first: str = MAIN_MODULE) -> list[str]:
     return found
 
 
+# Sent by the service worker when it fetches a page to keep on its own (static/sw.js), not for
+# a tab that shows it: such a page leaves the phone's messages for the tab that will show them.
+KEEPING = "X-Scorekeeper-Keeping"
+
+
 def init_app(app: Flask) -> None:
     """Add the security headers to every response; fingerprint url_for('static', ...) and
-    serve fingerprinted files as immutable."""
+    serve fingerprinted files as immutable; tell the templates whether a page is drawn for a
+    tab or for the service worker to keep."""
     fingerprints: dict[str, str] = {}
+
+    @app.context_processor
+    def shown_to_a_tab() -> dict[str, bool]:
+        """Whether the page is drawn for a tab to show (its messages said, once, there)."""
+        return {"shown_to_a_tab": request.headers.get(KEEPING) != "1"}
 
     @app.after_request
     def secure_headers(response: Response) -> Response:

@@ -63,9 +63,18 @@ self.addEventListener("fetch", (event) => {
 
 // A page opened before this worker was in charge (the one that installed it), to keep now.
 self.addEventListener("message", (event) => {
+  // A page whose document began while this worker was taking charge (a navigation in flight
+  // as it activated) is not yet in its charge: it asks, and the worker takes it.
+  if (event.data && event.data.claim) {
+    event.waitUntil(self.clients.claim());
+    return;
+  }
   const url = event.data && event.data.keep;
   if (typeof url !== "string" || new URL(url).origin !== self.location.origin) return;
-  event.waitUntil(fetch(url, { credentials: "same-origin" }).then((response) => keep(url, response, Date.now()), () => {}));
+  // Marked as the worker's own fetch: the page leaves the phone's messages (a post's "recorded")
+  // in its session for the tab that shows them next.
+  const asked = { credentials: "same-origin", headers: { "X-Scorekeeper-Keeping": "1" } };
+  event.waitUntil(fetch(url, asked).then((response) => keep(url, response, Date.now()), () => {}));
 });
 
 function file(request) {

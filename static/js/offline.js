@@ -103,4 +103,11 @@ export function startOffline() {
   }
   if (document.readyState === "complete") register();
   else window.addEventListener("load", register);
+  // A worker already running but not in charge of this page (it activated while the page's
+  // own request was on its way): the page asks it to take charge, so offline it is kept.
+  navigator.serviceWorker.ready.then((registration) => {
+    if (!navigator.serviceWorker.controller && registration.active) {
+      registration.active.postMessage({ claim: true });
+    }
+  });
 }

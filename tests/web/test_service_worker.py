@@ -54,3 +54,15 @@ def test_the_installed_app_opens_on_this_phone_s_last_match(host, guest, phones)
     assert host.client.get("/history/last").location == f"/m/{latest}"
     # Ben is not at the newer match: his last is still the first.
     assert guest.client.get("/history/last").location == f"/m/{first}"
+
+
+def test_the_worker_s_own_fetch_of_a_page_leaves_the_phone_s_message_for_its_tab(host, guest):
+    """The page the worker keeps for itself (after it took charge) says no message: a post's
+    words stay in the session for the tab's own next page, which shows them once."""
+    code = host.create("basra", table_format="2", side_0="Ana", side_1="Ben")
+    claimed = guest.post(f"/m/{code}/claim", {"target": 1, "player": "Bo"}, follow=False)
+    assert claimed.status_code == 302
+    kept = guest.get(f"/m/{code}", headers={"X-Scorekeeper-Keeping": "1"}).shown
+    assert "This phone now holds Ben." not in kept
+    shown = guest.get(f"/m/{code}").shown
+    assert shown.count("This phone now holds Ben.") == 1
