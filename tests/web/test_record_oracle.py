@@ -220,7 +220,9 @@ class History:
             while not self.decided(match) and number < 10:
                 number += 1
                 self.enter_hand(match, number)
-            if match.kind.game == "brisca" or number < 2:
+            # A Brisca round's card points and a Tarneeb hand's cells (one bid, one team
+            # gains) stand together: one cell changed alone is refused, by rule.
+            if match.kind.game in ("brisca", "tarneeb") or number < 2:
                 break
             if not self.draw(st.booleans(), label="a correction"):
                 break
