@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, syn
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from scorekeeper import live
+from tests.browser.wifi import Wifi
 from tests.conftest import CHROMIUM, SKIPPED_FOR_CHROMIUM
 
 # Browser downloads are impossible where these run: the system's Chromium, made quiet and quick.
@@ -97,6 +98,15 @@ def live_server(app: Flask, _live_server: LiveServer) -> LiveServer:
     this process as a server starts it (the app fixture's fresh memory did already)."""
     live.start(app, gevent=False)
     return _live_server
+
+
+@pytest.fixture
+def wifi(live_server: LiveServer) -> Iterator[Wifi]:
+    """The café's Wi-Fi between this test's phones and the server, up at the start, cut and
+    brought back as the test says (tests/browser/wifi.py), gone at the end."""
+    made = Wifi(live_server)
+    yield made
+    made.close()
 
 
 @pytest.fixture(scope="session")

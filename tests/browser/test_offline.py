@@ -9,7 +9,6 @@ import re
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -18,12 +17,10 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from tests.browser.conftest import CHROMIUM_ARGS, PHONE_VIEWPORT
 from tests.browser.moves import LIVE_MS, PLAIN_TOTAL, cell, seat, told
 from tests.browser.test_live_table import stored_entries
+from tests.browser.wifi import Wifi
 from tests.conftest import CHROMIUM
 from tests.waiting import wait_until
 from tests.words import words
-
-if TYPE_CHECKING:
-    from tests.browser.conftest import LiveServer
 
 pytestmark = pytest.mark.browser
 
@@ -31,30 +28,54 @@ KEPT_NOTE = re.compile(r"^As of \d{1,2}:\d{2}( [AP]M)?, no connection: not live\
 
 
 class Phone:
-    """A phone whose browser can be closed and opened again on the same profile: its storage,
-    service worker and caches outlive the browser, as on a real phone."""
+    """A phone on a café's Wi-Fi whose browser can be closed and opened again on the same
+    profile: its storage, service worker and caches outlive the browser, as on a real phone.
+    With no connection, the Wi-Fi is down (every connection of the browser fails, its service
+    worker's too) and the browser knows it is offline (`navigator.onLine`, the "online" event
+    when it is back), as a phone whose Wi-Fi dropped."""
 
-    def __init__(self, browser: Browser, live_server: LiveServer, profile: Path) -> None:
-        self.browser, self.live_server, self.profile = browser, live_server, profile
+    def __init__(self, browser: Browser, wifi: Wifi, profile: Path) -> None:
+        self.browser, self.wifi, self.profile = browser, wifi, profile
         self.context: BrowserContext | None = None
 
-    def open(self, *, offline: bool = False, unreachable: bool = False) -> Page:
-        """The browser started again (offline from the start if asked), its one tab.
-        `unreachable`: every request, the service worker's too, goes to a proxy nobody
-        answers, from the browser's first request on."""
-        dead_proxy = ["--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>"]
+    def open(
+        self,
+        *,
+        offline: bool = False,
+        locale: str | None = None,
+        dark: bool = False,
+        timezone: str = "Europe/Madrid",
+    ) -> Page:
+        """The browser started again (with no connection from the start if asked), its one
+        tab, in the phone's language, time zone and light or dark."""
+        if offline:
+            self.wifi.drop()
         self.context = self.browser.browser_type.launch_persistent_context(
             self.profile,
             executable_path=str(CHROMIUM),
-            args=CHROMIUM_ARGS + (dead_proxy if unreachable else []),
-            base_url=self.live_server.url,
+            args=CHROMIUM_ARGS,
+            base_url=self.wifi.url,
             viewport=PHONE_VIEWPORT,
             is_mobile=True,
             has_touch=True,
-            timezone_id="Europe/Madrid",
+            timezone_id=timezone,
+            locale=locale,
+            color_scheme="dark" if dark else "light",
         )
         self.context.set_offline(offline)
         return self.context.pages[0] if self.context.pages else self.context.new_page()
+
+    def offline(self) -> None:
+        """The Wi-Fi drops."""
+        self.wifi.drop()
+        if self.context is not None:
+            self.context.set_offline(True)
+
+    def online(self) -> None:
+        """The Wi-Fi is back."""
+        self.wifi.back()
+        if self.context is not None:
+            self.context.set_offline(False)
 
     def close(self) -> None:
         """The browser closed, every tab with it."""
@@ -64,19 +85,27 @@ class Phone:
 
 
 @pytest.fixture
-def phone(browser: Browser, live_server: LiveServer, tmp_path: Path) -> Iterator[Phone]:
+def phone(browser: Browser, wifi: Wifi, tmp_path: Path) -> Iterator[Phone]:
     """Alice's phone, closed at the end whatever happened."""
-    made = Phone(browser, live_server, tmp_path / "profile")
+    made = Phone(browser, wifi, tmp_path / "profile")
     yield made
     made.close()
+
+
+def answered(page: Page, script: str, arg: object) -> None:
+    """Wait until the page's asynchronous `script` answers true. (Playwright's
+    wait_for_function takes the promise itself for a true answer and returns at once, so a
+    test waiting on the cache with it went on before the page was kept, one run in four.)"""
+    assert wait_until(lambda: page.evaluate(script, arg) is True, LIVE_MS / 1000), script
 
 
 def kept(page: Page) -> None:
     """Wait until the service worker is in charge and keeps the page shown."""
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    page.wait_for_function(
+    answered(
+        page,
         "url => caches.open('scorekeeper-pages').then(c => c.match(url)).then(Boolean)",
-        arg=page.url.split("#")[0],
+        page.url.split("#")[0],
     )
 
 
@@ -92,15 +121,16 @@ def test_offline_reload_enter_close_reopen_online_records_one_entry(
     # A change after the page was kept reaches it live, and its kept copy with it.
     ben.enter(code, 1, 1, 5)
     expect(cell(alice, 1, 1)).to_have_text("5", timeout=LIVE_MS)
-    alice.wait_for_function(
+    answered(
+        alice,
         "url => caches.open('scorekeeper-pages').then(c => c.match(url))"
         ".then(r => r ? r.text() : '')"
         ".then(t => new DOMParser().parseFromString(t, 'text/html')"
         ".querySelectorAll('table.sheet tbody tr td')[1]?.textContent.trim() === '5')",
-        arg=f"{live_server.url}/m/{code}",
+        f"{phone.wifi.url}/m/{code}",
     )
 
-    phone.context.set_offline(True)
+    phone.offline()
     alice.reload()
     # The sheet as this phone last saw it, said to be no more than that.
     expect(alice.locator("#kept-note")).to_have_text(KEPT_NOTE)
@@ -120,7 +150,7 @@ def test_offline_reload_enter_close_reopen_online_records_one_entry(
     expect(alice.locator("#outbox .kept")).to_have_count(1)
     assert stored_entries(live_server, code, 1, 0) == []
 
-    phone.context.set_offline(False)
+    phone.online()
     told(alice, "Hand 1: Alice 40 recorded.")
     expect(alice.locator("#outbox .kept")).to_have_count(0)
     expect(alice.locator("#kept-note")).to_be_hidden()
@@ -142,14 +172,13 @@ def test_the_app_from_the_home_screen_opens_the_last_match_online_and_offline(
     )
     alice.goto("/")
     alice.goto(start)
-    expect(alice).to_have_url(f"{live_server.url}/m/{code}")
+    expect(alice).to_have_url(f"{phone.wifi.url}/m/{code}")
     expect(alice.locator("#kept-note")).to_be_hidden()
 
     phone.close()
-    # No network at all (the emulated loss may reach a worker after its first requests).
-    alice = phone.open(unreachable=True)
+    alice = phone.open(offline=True)
     alice.goto(start)
-    expect(alice).to_have_url(f"{live_server.url}/m/{code}")
+    expect(alice).to_have_url(f"{phone.wifi.url}/m/{code}")
     expect(alice.locator("#kept-note")).to_have_text(KEPT_NOTE)
     expect(alice.locator("table.sheet th").first).to_be_visible()
 
@@ -166,16 +195,14 @@ def test_without_javascript_pages_work_online_as_before(live_server, phones, new
     assert [(e.points, e.revision) for e in stored_entries(live_server, code, 1, 0)] == [(40, 1)]
 
 
-def test_the_kept_page_says_its_time_in_the_phone_s_language_and_zone(
-    live_server, phones, new_phone, artifacts
-):
+def test_the_kept_page_says_its_time_in_the_phone_s_language_and_zone(phones, phone, artifacts):
     keeper = phones()
     code = keeper.create("basra", table_format="2", side_0="عمر", side_1="Ana", host_side="-1")
     keeper.enter(code, 1, 0, 30)
-    page = new_phone(locale="ar", dark=True, timezone="Asia/Tokyo")
+    page = phone.open(locale="ar", dark=True, timezone="Asia/Tokyo")
     page.goto(f"/m/{code}")
     kept(page)
-    page.context.set_offline(True)
+    phone.offline()
     page.reload()
     note = page.locator("#kept-note")
     expect(note).to_be_visible()
@@ -200,17 +227,17 @@ def test_with_no_page_open_the_worker_sends_the_kept_entry_when_the_connection_i
     # A browser's own profile: Chromium has no Background Sync in a private one (the other
     # tests' phones).
     alice = phone.open()
-    alice.context.grant_permissions(["background-sync"], origin=live_server.url)
+    alice.context.grant_permissions(["background-sync"], origin=phone.wifi.url)
     seat(alice, code, "Alice")
     kept(alice)
-    alice.context.set_offline(True)
+    phone.offline()
     alice.get_by_label(PLAIN_TOTAL).fill("40")
     alice.get_by_role("button", name="Enter", exact=True).click()
     expect(alice.locator("#outbox .kept")).to_have_count(1)
     context = alice.context
     alice.close()
     assert stored_entries(live_server, code, 1, 0) == []
-    context.set_offline(False)
+    phone.online()
 
     # No page of the app is open. The browser syncs once it sees the connection back; it is
     # also told to here, as it would be later (a second sync sends nothing twice).
@@ -227,7 +254,7 @@ def test_with_no_page_open_the_worker_sends_the_kept_entry_when_the_connection_i
     devtools.send(
         "ServiceWorker.dispatchSyncEvent",
         {
-            "origin": live_server.url,
+            "origin": phone.wifi.url,
             "registrationId": registrations[0]["registrationId"],
             "tag": "outbox",
             "lastChance": False,
