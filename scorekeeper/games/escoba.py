@@ -20,6 +20,7 @@ from .base import (
     says_n,
 )
 from .calculator import (
+    MOST_ALONE,
     calculation,
     count_field,
     counted,
@@ -38,6 +39,7 @@ from .forty import (
     ONE_POINT,
     PRIMIERA_VALUES,
     SEVENS,
+    SUITS,
     Contest,
     FortyCardGame,
     best_card_fields,
@@ -48,6 +50,7 @@ from .forty import (
     took,
 )
 from .hand_checks import Expected
+from .scoring import Scoring, Way, Within, answered, at_least, each
 
 # The words of this game's codes (its Terms, and its Problems), in English as the catalogs
 # translate them: scorekeeper/terms.py says them in the reader's language.
@@ -375,6 +378,78 @@ class Escoba(FortyCardGame):
                 line("setenta", setenta_label, setenta_count, int(setenta)),
             ]
         return calculation(lines)
+
+    def scoring(self, table: Table, held_over: int = 0) -> Scoring:
+        """calculate's lines as a table (docs/rules/escoba.md, "Scoring a hand"): escobas a
+        point each; the most cards, oros and the setenta a point to the side that takes them
+        (head to head, by its counts; else by its answer), the velo a point; with the bonus,
+        31+ cards or all 10 oros 2, and all four sevens 3 in place of the velo and setenta."""
+        head_to_head = table.sides == 2
+        bonus = self.choice(table, "bonus") == "on"
+        method = self.choice(table, "setenta")
+        most_cards: list[Way] = []
+        most_coins: list[Way] = []
+        if bonus:
+            most_cards.append(
+                at_least(
+                    "most_cards", Term.of("bonus.cards", num=BONUS_CARDS), "cards", BONUS_CARDS, 2
+                )
+            )
+            most_coins.append(at_least("most_coins", Term("bonus.oros"), "coins", COINS, 2))
+        if head_to_head:
+            most_cards.append(at_least("most_cards", MOST_CARDS_OVER, "cards", MOST_OF["cards"], 1))
+            most_coins.append(at_least("most_coins", MOST_OROS_OVER, "coins", MOST_OF["coins"], 1))
+        else:
+            most_cards.append(
+                answered("most_cards", Term("most_cards"), "most_cards", MOST_ALONE, 1, "cards")
+            )
+            most_coins.append(
+                answered("most_coins", Term("most_oros"), "most_coins", MOST_ALONE, 1, "coins")
+            )
+        # With the bonus, all four sevens score 3 in place of the velo's and the setenta's lines.
+        all_sevens = (Within("sevens", SEVENS, SEVENS),)
+        replaced = [Way("all_sevens", Term("bonus.sevens"), when=all_sevens)] if bonus else []
+        lines: list[tuple[Way, ...]] = [
+            each("escobas", ESCOBAS, 1),
+            tuple(most_cards),
+            tuple(most_coins),
+        ]
+        if bonus:
+            lines.append(
+                (
+                    Way(
+                        "all_sevens",
+                        Term("bonus.sevens"),
+                        shows="sevens",
+                        points=3,
+                        when=all_sevens,
+                    ),
+                )
+            )
+        lines.append((*replaced, *each("seven_coins", VELO, 1)))
+        lines.append((*replaced, *self._setenta_ways(table, method)))
+        return Scoring(tuple(lines))
+
+    def _setenta_ways(self, table: Table, method: str) -> tuple[Way, ...]:
+        """How the setenta's point is taken: by the side's answer (the primera, or three
+        sides), by 3+ sevens, or by the cascade: the first of sevens, sixes, aces and fives
+        not split 2–2 decides."""
+        if table.sides == 2 and method == SEVENS_RULE:
+            return (at_least("setenta", SETENTA_SEVENS_OVER, "sevens", MOST_OF["sevens"], 1),)
+        label = self._setenta_label(table)
+        if method == PRIMERA:
+            tally = tuple((f"best_{suit}", PRIMIERA_VALUES) for suit in SUITS)
+            took_it = (Within("setenta", MOST_ALONE, MOST_ALONE),)
+            return (Way("setenta", label, points=1, when=took_it, tally=tally),)
+        if table.sides >= 3:
+            return (answered("setenta", label, "setenta", MOST_ALONE, 1, "sevens"),)
+        ways: list[Way] = []
+        for key in CASCADE_KEYS:
+            ways.append(
+                Way("setenta", label, shows="sevens", points=1, when=(Within(key, 3, SEVENS),))
+            )
+            ways.append(Way("setenta", label, shows="sevens", when=(Within(key, 0, 1),)))
+        return tuple(ways)
 
     def feats_of(
         self, table: Table, result: HandResult, facts: EntryFacts | None, at: int

@@ -34,6 +34,7 @@ from .calculator import (
 )
 from .game import PointsGame
 from .hand_checks import Expected
+from .scoring import Scoring, answered, each, reached
 
 # The words of this game's codes (its Terms, and its Problems), in English as the catalogs
 # translate them: scorekeeper/terms.py says them in the reader's language.
@@ -152,6 +153,29 @@ class Pastura(PointsGame):
                 line("ten_diamonds", "10♦", values["ten_diamonds"], 3 * values["ten_diamonds"]),
                 line("pasturas", PASTURAS, values["pasturas"], PASTURA * values["pasturas"]),
             ]
+        )
+
+    def scoring(self, table: Table, held_over: int = 0) -> Scoring:
+        """calculate's lines as a table: the most cards (27+, or alone with three) 3, the
+        scoring cards and pasturas so much each."""
+        most = (
+            (
+                answered(
+                    "most_cards", Term("most_cards"), "most_cards", MOST_ALONE, MOST_CARDS, "cards"
+                ),
+            )
+            if table.sides >= 3
+            else reached("most_cards", MOST_CARDS_LABEL, "cards", MAJORITY_CARDS, MOST_CARDS)
+        )
+        return Scoring(
+            (
+                most,
+                each("aces", ACES, 1),
+                each("jacks", JACKS, 1),
+                each("two_clubs", "2♣", 2),
+                each("ten_diamonds", "10♦", 3),
+                each("pasturas", PASTURAS, PASTURA),
+            )
         )
 
     def early_victory(

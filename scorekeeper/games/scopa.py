@@ -23,6 +23,7 @@ from .base import (
     says_n,
 )
 from .calculator import (
+    MOST_ALONE,
     calculation,
     count_field,
     counted,
@@ -42,6 +43,7 @@ from .forty import (
     ONE_POINT,
     PRIMIERA_VALUES,
     SOUTHERN_VALUES,
+    SUITS,
     Contest,
     FortyCardGame,
     best_card_fields,
@@ -53,6 +55,7 @@ from .forty import (
 )
 from .game import Outcome
 from .hand_checks import Expected
+from .scoring import Scoring, Way, Within, answered, at_least, each
 
 # The words of this game's codes (its Terms, and its Problems), in English as the catalogs
 # translate them: scorekeeper/terms.py says them in the reader's language.
@@ -330,6 +333,54 @@ class Scopa(FortyCardGame):
                 line("re_bello", RE_BELLO, re_bello, re_bello),
                 line("napola", NAPOLA, run, napola),
             ]
+        )
+
+    def scoring(self, table: Table, held_over: int = 0) -> Scoring:
+        """calculate's lines as a table (docs/rules/scopa.md, "Scoring a hand"): scope, the
+        settebello and the re bello a point each; the most cards and denari a point to the
+        side that takes them (head to head, by its counts; else by its answer), the primiera
+        by its answer; a Napola its run from 3 (with the table's cap, 6)."""
+        if table.sides >= 3:
+            most_cards = answered(
+                "most_cards", Term("most_cards"), "most_cards", MOST_ALONE, 1, "cards"
+            )
+            most_coins = answered(
+                "most_coins", Term("most_denari"), "most_coins", MOST_ALONE, 1, "coins"
+            )
+        else:
+            most_cards = at_least("most_cards", MOST_CARDS_OVER, "cards", MOST_OF["cards"], 1)
+            most_coins = at_least("most_coins", MOST_DENARI_OVER, "coins", MOST_OF["coins"], 1)
+        schedule = self.schedule(table)
+        primiera_way = Way(
+            "primiera",
+            PRIMIERA,
+            points=1,
+            when=(Within("primiera", MOST_ALONE, MOST_ALONE),),
+            tally=tuple((f"best_{suit}", schedule) for suit in SUITS),
+        )
+        # A run of 3 or more denari from the ace scores a point a card; "to six", 6 at most.
+        top = NAPOLA_CAP if self.choice(table, "napola") == TO_SIX else COINS
+        run = (Within("napola", NAPOLA_LEAST, top),)
+        napola = (
+            Way("napola", NAPOLA, shows="napola", each=1, per="napola", when=run),
+            Way(
+                "napola",
+                NAPOLA,
+                shows="napola",
+                points=NAPOLA_CAP,
+                when=(Within("napola", top + 1, COINS),),
+            ),
+        )
+        return Scoring(
+            (
+                each("scope", SCOPE, 1),
+                (most_cards,),
+                (most_coins,),
+                each("seven_coins", SETTEBELLO, 1),
+                (primiera_way,),
+                each("re_bello", RE_BELLO, 1),
+                napola,
+            )
         )
 
     @staticmethod
