@@ -24,10 +24,10 @@ from .base import (
 )
 from .calculator import (
     MAJORITY_CARDS,
-    MOST_ALONE,
     MOST_TIED,
     PACK,
     calculation,
+    contest_fields,
     count_field,
     counted,
     flag_field,
@@ -37,10 +37,11 @@ from .calculator import (
     require_cards_for_clears,
     require_most_cards_claim,
     require_within_cards,
+    took_most,
 )
 from .game import PointsGame
 from .hand_checks import Claim, Expected
-from .scoring import Scoring, answered, each, reached
+from .scoring import Scoring, contested, each
 
 # The words of this game's codes (its Terms, and its Problems), in English as the catalogs
 # translate them: scorekeeper/terms.py says them in the reader's language.
@@ -289,13 +290,9 @@ class Basra(PointsGame):
 
     def calculator_fields(self, table: Table) -> tuple[CalcField, ...]:
         """Cards, the scoring cards and basras, shaped by the table's rules."""
-        fields: list[CalcField] = []
-        if table.sides >= 3:
-            fields.append(count_field("cards", CARDS_CAPTURED, PACK))
-            fields.append(most_cards_field(Term("hint.basra.alone")))
-        else:
-            fields.append(count_field("cards", CARDS_CAPTURED, PACK, Term("hint.basra.cards")))
-        fields += [
+        cards = count_field("cards", CARDS_CAPTURED, PACK, Term("hint.basra.cards"))
+        fields = [
+            *contest_fields(table.sides, cards, most_cards_field(Term("hint.basra.alone"))),
             count_field("aces", ACES, 4, ONE_EACH),
             count_field("jacks", JACKS, 4, ONE_EACH),
             flag_field("two_clubs", "2♣", TWO_POINTS),
@@ -341,11 +338,9 @@ class Basra(PointsGame):
         majority_label = self._majority_label(table, held_over)
         if table.sides >= 3:
             require_most_cards_claim(values, table.sides)
-            # docs/rules/basra.md, "Three players": the majority goes to the one player with
-            # the most cards alone.
-            took_majority = values["most_cards"] == MOST_ALONE
-        else:
-            took_majority = cards >= MAJORITY_CARDS
+        # docs/rules/basra.md, "Three players": the majority goes to the one player with the
+        # most cards alone.
+        took_majority = took_most(table.sides, values, "cards", MAJORITY_CARDS, "most_cards")
 
         lines = [
             line("majority", majority_label, cards, worth if took_majority else 0),
@@ -388,13 +383,11 @@ class Basra(PointsGame):
         """calculate's lines as a table: the majority (27+ cards, or most cards alone with
         three) worth 30 and what is held over, the scoring cards and basras so much each."""
         worth, label = MAJORITY + held_over, self._majority_label(table, held_over)
-        majority = (
-            (answered("majority", label, "most_cards", MOST_ALONE, worth, shows="cards"),)
-            if table.sides >= 3
-            else reached("majority", label, "cards", MAJORITY_CARDS, worth)
+        majority = contested(
+            table.sides, "majority", label, "cards", MAJORITY_CARDS, worth, "most_cards"
         )
         lines = [
-            majority,
+            (majority,),
             each("aces", ACES, 1),
             each("jacks", JACKS, 1),
             each("two_clubs", "2♣", 2),

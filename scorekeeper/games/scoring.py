@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .base import Calculation, Label, ScoreLine
+from .calculator import MOST_ALONE
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,16 @@ def reached(key: str, label: Label, count: str, least: int, points: int) -> tupl
 def answered(key: str, label: Label, answer: str, value: int, points: int, shows: str) -> Way:
     """A way worth `points` when a question was answered `value` (most cards, alone)."""
     return Way(key, label, shows=shows, points=points, when=(Within(answer, value, value),))
+
+
+def contested(
+    sides: int, key: str, label: Label, count: str, least: int, points: int, question: str
+) -> Way:
+    """A contest's way (the most cards): head to head, worth `points` once its count reaches
+    `least`; with three sides or more, once the side answered its question "Yes, alone"."""
+    if sides >= 3:
+        return answered(key, label, question, MOST_ALONE, points, count)
+    return at_least(key, label, count, least, points)
 
 
 def _holds(way: Way, values: Mapping[str, int]) -> bool:
