@@ -12,7 +12,9 @@ from scorekeeper.calculator.forms import calculator_form, counts_of, fill, ticke
 from scorekeeper.errors import Refusal
 from scorekeeper.forms import post_of
 from scorekeeper.games import Calculation, Conflict, CountError, EntryFacts
+from scorekeeper.games.scoring import as_data
 from scorekeeper.hand_forms import offers_whole_hand, whole_hand_form
+from scorekeeper.languages import number as written
 from scorekeeper.matches import answer, match_or_404, side_at
 from scorekeeper.models import StoredMatch, StoredSide
 from scorekeeper.permissions import Action, Viewer, viewer_for
@@ -176,7 +178,24 @@ def _calculator(
         error=given_back,
         stated=stated,
         stated_by=_stated_by(sheet, side) if stated else None,
+        offline=_offline(sheet, number, form),
     ), status
+
+
+def _offline(sheet: Sheet, number: int, form: FlaskForm) -> dict[str, object]:
+    """What the page's script works the counts out with when there is no connection: the
+    game's declared scoring for this hand (its labels in the reader's words), the bounds of each
+    count, and how a number below zero is written (js/calculator.js)."""
+    game, table = sheet.game, sheet.table
+    scoring = game.scoring(table, sheet.held_going_into(number))
+    # A calculator's numbers stay under 1,000 (a game's max_points): digits, no groups; below
+    # zero, as the page writes one, around its digits (the minus, and right to left its marks).
+    before, after = written(-7).split("7")
+    return {
+        **as_data(scoring, say),
+        "fields": [[calc.key, calc.minimum, calc.maximum] for calc in form.calc_fields],
+        "minus": [before, after],
+    }
 
 
 def _stated_by(sheet: Sheet, side: StoredSide) -> str:

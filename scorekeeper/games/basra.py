@@ -24,10 +24,10 @@ from .base import (
 )
 from .calculator import (
     MAJORITY_CARDS,
-    MOST_ALONE,
     MOST_TIED,
     PACK,
     calculation,
+    contest_fields,
     count_field,
     counted,
     flag_field,
@@ -37,9 +37,11 @@ from .calculator import (
     require_cards_for_clears,
     require_most_cards_claim,
     require_within_cards,
+    took_most,
 )
 from .game import PointsGame
 from .hand_checks import Claim, Expected
+from .scoring import Scoring, contested, each
 
 # The words of this game's codes (its Terms, and its Problems), in English as the catalogs
 # translate them: scorekeeper/terms.py says them in the reader's language.
@@ -288,13 +290,9 @@ class Basra(PointsGame):
 
     def calculator_fields(self, table: Table) -> tuple[CalcField, ...]:
         """Cards, the scoring cards and basras, shaped by the table's rules."""
-        fields: list[CalcField] = []
-        if table.sides >= 3:
-            fields.append(count_field("cards", CARDS_CAPTURED, PACK))
-            fields.append(most_cards_field(Term("hint.basra.alone")))
-        else:
-            fields.append(count_field("cards", CARDS_CAPTURED, PACK, Term("hint.basra.cards")))
-        fields += [
+        cards = count_field("cards", CARDS_CAPTURED, PACK, Term("hint.basra.cards"))
+        fields = [
+            *contest_fields(table.sides, cards, most_cards_field(Term("hint.basra.alone"))),
             count_field("aces", ACES, 4, ONE_EACH),
             count_field("jacks", JACKS, 4, ONE_EACH),
             flag_field("two_clubs", "2♣", TWO_POINTS),
@@ -337,21 +335,12 @@ class Basra(PointsGame):
                 raise CountError("double_basras", reason)
 
         worth = MAJORITY + held_over
+        majority_label = self._majority_label(table, held_over)
         if table.sides >= 3:
             require_most_cards_claim(values, table.sides)
-            # docs/rules/basra.md, "Three players": the majority goes to the one player with
-            # the most cards alone.
-            took_majority = values["most_cards"] == MOST_ALONE
-            majority_label = (
-                Term.of("majority.most_held", num=held_over) if held_over else Term("majority.most")
-            )
-        else:
-            took_majority = cards >= MAJORITY_CARDS
-            majority_label = (
-                Term.of("majority.cards_held", num=held_over, cards=MAJORITY_CARDS)
-                if held_over
-                else MAJORITY_LABEL
-            )
+        # docs/rules/basra.md, "Three players": the majority goes to the one player with the
+        # most cards alone.
+        took_majority = took_most(table.sides, values, "cards", MAJORITY_CARDS, "most_cards")
 
         lines = [
             line("majority", majority_label, cards, worth if took_majority else 0),
@@ -377,6 +366,43 @@ class Basra(PointsGame):
                 )
             )
         return calculation(lines)
+
+    @staticmethod
+    def _majority_label(table: Table, held_over: int) -> Term:
+        """The majority's breakdown line: most cards (three players) or 27+, with what is held
+        over."""
+        if table.sides >= 3:
+            if held_over:
+                return Term.of("majority.most_held", num=held_over)
+            return Term("majority.most")
+        if held_over:
+            return Term.of("majority.cards_held", num=held_over, cards=MAJORITY_CARDS)
+        return MAJORITY_LABEL
+
+    def scoring(self, table: Table, held_over: int = 0) -> Scoring:
+        """calculate's lines as a table: the majority (27+ cards, or most cards alone with
+        three) worth 30 and what is held over, the scoring cards and basras so much each."""
+        worth, label = MAJORITY + held_over, self._majority_label(table, held_over)
+        majority = contested(
+            table.sides, "majority", label, "cards", MAJORITY_CARDS, worth, "most_cards"
+        )
+        lines = [
+            (majority,),
+            each("aces", ACES, 1),
+            each("jacks", JACKS, 1),
+            each("two_clubs", "2♣", 2),
+            each("ten_diamonds", "10♦", 3),
+        ]
+        if self.choice(table, "basra_value") == "by_card":
+            lines += [
+                each(key, line_label, 2 * value)
+                for key, _made_with, line_label, value, _most in BASRA_CARDS
+            ]
+        else:
+            lines.append(each("basras", BASRAS, BASRA))
+        if self.choice(table, "double_basra") == "on":
+            lines.append(each("double_basras", DOUBLE_BASRAS, DOUBLE_BASRA))
+        return Scoring(tuple(lines))
 
     def feats_of(
         self, table: Table, result: HandResult, facts: EntryFacts | None, at: int

@@ -32,6 +32,7 @@ from .calculator import (
 )
 from .game import PointsGame
 from .hand_checks import Expected
+from .scoring import Scoring, Way, Within, each, reached
 
 # The words of this game's codes (its Terms, and its Problems), in English as the catalogs
 # translate them: scorekeeper/terms.py says them in the reader's language.
@@ -236,6 +237,32 @@ class Brasta(PointsGame):
                 line("jack_burns", JACK_BURNS, values["jack_burns"], -10 * values["jack_burns"]),
             ]
         )
+
+    def scoring(self, table: Table, held_over: int = 0) -> Scoring:
+        """calculate's lines as a table: the most cards and clubs 10, the scoring cards,
+        brastas and the Last Hand so much each, failed builds and jack burns -10 each, and
+        all four aces or all 13 clubs 10 more."""
+        return Scoring(
+            (
+                reached("most_cards", MOST_CARDS_LABEL, "cards", MAJORITY_CARDS, 10),
+                each("aces", ACES, 5),
+                _all_of("all_aces", Term("all_aces"), "aces", 4),
+                each("two_clubs", "2♣", 10),
+                each("ten_diamonds", "10♦", 10),
+                reached("most_clubs", MOST_CLUBS_LABEL, "clubs", MOST_CLUBS, 10),
+                _all_of("all_clubs", Term("all_clubs"), "clubs", CLUBS),
+                each("brastas", BRASTAS, 10),
+                each("double_brastas", DOUBLE_BRASTAS, 20),
+                each("last_hand", LAST_HAND, 10),
+                each("failed_builds", FAILED_BUILDS, COST),
+                each("jack_burns", JACK_BURNS, COST),
+            )
+        )
+
+
+def _all_of(key: str, label: Label, count: str, every: int) -> tuple[Way, ...]:
+    """A bonus line, shown once, worth 10 when a side holds every one of its cards."""
+    return (Way(key, label, shows_value=1, points=10, when=(Within(count, every, every),)),)
 
 
 BRASTA_GAME = Brasta()

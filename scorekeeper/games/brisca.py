@@ -30,6 +30,7 @@ from .base import (
 from .calculator import calculation, count_field, line, read_counts
 from .game import Game, Outcome, every_side
 from .hand_checks import Expected, ticked_twice
+from .scoring import Scoring, each
 
 # The words of this game's codes (its Terms, and its Problems), in English as the catalogs
 # translate them: scorekeeper/terms.py says them in the reader's language.
@@ -248,6 +249,10 @@ class Brisca(Game):
                 for key, label, value, _hint in CARD_VALUES
             ]
         )
+
+    def scoring(self, table: Table, held_over: int = 0) -> Scoring:
+        """calculate's lines as a table: each counting card its card points."""
+        return Scoring(tuple(each(key, label, value) for key, label, value, _hint in CARD_VALUES))
 
     def black_hands(self, table: Table, cells: Sequence[EntryFacts]) -> list[int]:
         """The sides that claim a black hand, when the table plays the Black hand rule."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from .base import CalcField, Calculation, CountError, Label, Problem, ScoreLine, Term
 
@@ -41,6 +42,26 @@ def most_cards_field(hint: Label) -> CalcField:
         choices=MOST_CARDS_CHOICES,
         hint=hint,
     )
+
+
+def contest_fields(sides: int, count: CalcField, question: CalcField) -> tuple[CalcField, ...]:
+    """A count a contest is decided by (the most cards), and with three sides or more the
+    question its count can't settle alone (who took the most); head to head the count settles
+    it, and only then its hint says how ("27 or more takes the majority")."""
+    if sides >= 3:
+        return (replace(count, hint=""), question)
+    return (count,)
+
+
+def took(values: Mapping[str, int], question: str) -> bool:
+    """Whether the side answered that it took a contest alone."""
+    return values.get(question, MOST_NO) == MOST_ALONE
+
+
+def took_most(sides: int, values: Mapping[str, int], count: str, least: int, question: str) -> bool:
+    """Whether a side took a contest: head to head, its count reaches `least` (more than
+    half); with three sides or more, it answered that it took it alone."""
+    return took(values, question) if sides >= 3 else values[count] >= least
 
 
 def read_counts(fields: Sequence[CalcField], counts: Mapping[str, int]) -> dict[str, int]:

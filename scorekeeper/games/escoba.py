@@ -20,7 +20,9 @@ from .base import (
     says_n,
 )
 from .calculator import (
+    MOST_ALONE,
     calculation,
+    contest_fields,
     count_field,
     counted,
     flag_field,
@@ -29,6 +31,8 @@ from .calculator import (
     read_counts,
     require,
     require_cards_for_clears,
+    took,
+    took_most,
 )
 from .forty import (
     ALONE_HINT,
@@ -38,16 +42,19 @@ from .forty import (
     ONE_POINT,
     PRIMIERA_VALUES,
     SEVENS,
+    SUITS,
     Contest,
     FortyCardGame,
     best_card_fields,
+    most_labels,
+    most_ways,
     primiera,
     question_field,
     require_best_cards,
     require_coins_and_sevens,
-    took,
 )
 from .hand_checks import Expected
+from .scoring import Scoring, Way, Within, answered, at_least, each
 
 # The words of this game's codes (its Terms, and its Problems), in English as the catalogs
 # translate them: scorekeeper/terms.py says them in the reader's language.
@@ -152,7 +159,6 @@ SUIT_NAMES: dict[str, Label] = {
 }
 SETENTA = Term("setenta")
 # Breakdown lines head to head: more than half of the cards, oros and sevens.
-MOST_CARDS_OVER = Term.of("most_cards.over", num=MOST_OF["cards"])
 MOST_OROS_OVER = Term.of("most_oros.over", num=MOST_OF["coins"])
 SETENTA_SEVENS_OVER = Term.of("setenta.sevens_over", num=MOST_OF["sevens"])
 
@@ -269,15 +275,11 @@ class Escoba(FortyCardGame):
         """Cards, oros, sevens, the velo and escobas; what the table's setenta needs."""
         three = table.sides >= 3
         method = self.choice(table, "setenta")
+        cards = count_field("cards", CARDS_CAPTURED, DECK, Term("hint.escoba.cards"))
+        coins = count_field("coins", OROS, COINS, Term("hint.escoba.oros"))
         fields: list[CalcField] = [
-            count_field("cards", CARDS_CAPTURED, DECK, "" if three else Term("hint.escoba.cards")),
-        ]
-        if three:
-            fields.append(most_cards_field(ALONE_HINT))
-        fields.append(count_field("coins", OROS, COINS, "" if three else Term("hint.escoba.oros")))
-        if three:
-            fields.append(question_field("most_coins", Term("most_oros")))
-        fields += [
+            *contest_fields(table.sides, cards, most_cards_field(ALONE_HINT)),
+            *contest_fields(table.sides, coins, question_field("most_coins", Term("most_oros"))),
             count_field("sevens", SEVENS_WORD, SEVENS, self._sevens_hint(table)),
             flag_field("seven_coins", VELO, ONE_POINT),
         ]
@@ -331,11 +333,8 @@ class Escoba(FortyCardGame):
 
         # docs/rules/escoba.md, "Scoring a hand": the most cards, the most oros, the velo and
         # the setenta are a point each; a tie scores nobody; each escoba is a point.
-        if head_to_head:
-            most_cards = cards >= MOST_OF["cards"]
-            most_coins = coins >= MOST_OF["coins"]
-        else:
-            most_cards, most_coins = took(values, "most_cards"), took(values, "most_coins")
+        most_cards = took_most(table.sides, values, "cards", MOST_OF["cards"], "most_cards")
+        most_coins = took_most(table.sides, values, "coins", MOST_OF["coins"], "most_coins")
         if method == PRIMERA or not head_to_head:
             setenta = took(values, "setenta")
         elif method == SEVENS_RULE:
@@ -349,8 +348,7 @@ class Escoba(FortyCardGame):
 
         cards_points = int(most_cards)
         coins_points = int(most_coins)
-        cards_label: Term = MOST_CARDS_OVER if head_to_head else Term("most_cards")
-        coins_label: Term = MOST_OROS_OVER if head_to_head else Term("most_oros")
+        cards_label, coins_label = most_labels(table.sides, Term("most_oros"), MOST_OROS_OVER)
         # docs/rules/escoba.md, "Table rules": the bonus points.
         if bonus and cards >= BONUS_CARDS:
             cards_points, cards_label = 2, Term.of("bonus.cards", num=BONUS_CARDS)
@@ -375,6 +373,69 @@ class Escoba(FortyCardGame):
                 line("setenta", setenta_label, setenta_count, int(setenta)),
             ]
         return calculation(lines)
+
+    def scoring(self, table: Table, held_over: int = 0) -> Scoring:
+        """calculate's lines as a table (docs/rules/escoba.md, "Scoring a hand"): escobas a
+        point each; the most cards, oros and the setenta a point to the side that takes them
+        (head to head, by its counts; else by its answer), the velo a point; with the bonus,
+        31+ cards or all 10 oros 2, and all four sevens 3 in place of the velo and setenta."""
+        bonus = self.choice(table, "bonus") == "on"
+        method = self.choice(table, "setenta")
+        most_cards, most_coins = most_ways(table.sides, Term("most_oros"), MOST_OROS_OVER)
+        # With the bonus, 31+ cards or all 10 oros score 2, in place of their point.
+        bonus_cards: tuple[Way, ...] = ()
+        bonus_coins: tuple[Way, ...] = ()
+        if bonus:
+            bonus_cards = (
+                at_least(
+                    "most_cards", Term.of("bonus.cards", num=BONUS_CARDS), "cards", BONUS_CARDS, 2
+                ),
+            )
+            bonus_coins = (at_least("most_coins", Term("bonus.oros"), "coins", COINS, 2),)
+        # With the bonus, all four sevens score 3 in place of the velo's and the setenta's lines.
+        all_sevens = (Within("sevens", SEVENS, SEVENS),)
+        replaced = [Way("all_sevens", Term("bonus.sevens"), when=all_sevens)] if bonus else []
+        lines: list[tuple[Way, ...]] = [
+            each("escobas", ESCOBAS, 1),
+            (*bonus_cards, most_cards),
+            (*bonus_coins, most_coins),
+        ]
+        if bonus:
+            lines.append(
+                (
+                    Way(
+                        "all_sevens",
+                        Term("bonus.sevens"),
+                        shows="sevens",
+                        points=3,
+                        when=all_sevens,
+                    ),
+                )
+            )
+        lines.append((*replaced, *each("seven_coins", VELO, 1)))
+        lines.append((*replaced, *self._setenta_ways(table, method)))
+        return Scoring(tuple(lines))
+
+    def _setenta_ways(self, table: Table, method: str) -> tuple[Way, ...]:
+        """How the setenta's point is taken: by the side's answer (the primera, or three
+        sides), by 3+ sevens, or by the cascade: the first of sevens, sixes, aces and fives
+        not split 2–2 decides."""
+        if table.sides == 2 and method == SEVENS_RULE:
+            return (at_least("setenta", SETENTA_SEVENS_OVER, "sevens", MOST_OF["sevens"], 1),)
+        label = self._setenta_label(table)
+        if method == PRIMERA:
+            tally = tuple((f"best_{suit}", PRIMIERA_VALUES) for suit in SUITS)
+            took_it = (Within("setenta", MOST_ALONE, MOST_ALONE),)
+            return (Way("setenta", label, points=1, when=took_it, tally=tally),)
+        if table.sides >= 3:
+            return (answered("setenta", label, "setenta", MOST_ALONE, 1, "sevens"),)
+        ways: list[Way] = []
+        for key in CASCADE_KEYS:
+            ways.append(
+                Way("setenta", label, shows="sevens", points=1, when=(Within(key, 3, SEVENS),))
+            )
+            ways.append(Way("setenta", label, shows="sevens", when=(Within(key, 0, 1),)))
+        return tuple(ways)
 
     def feats_of(
         self, table: Table, result: HandResult, facts: EntryFacts | None, at: int

@@ -29,6 +29,7 @@ from .base import (
 from .calculator import MOST_ALONE, MOST_CARDS_CHOICES, MOST_NO, MOST_TIED, require
 from .game import Outcome, PointsGame, every_side
 from .hand_checks import Expected, both_said, cross_check, most_cards_problems, over_the_pack
+from .scoring import Way, contested
 
 # docs/rules/escoba.md and scopa.md, "Table": the 40-card Spanish or Italian pack, four suits
 # of ten, one seven and one ace of each.
@@ -60,6 +61,7 @@ PRIMIERA_VALUES = {7: 21, 6: 18, ACE: 16, 5: 15, 4: 14, 3: 13, 2: 12, JACK: 10, 
 # docs/rules/scopa.md, "Table rules": the south values the pictures king 10, horse 9, jack 8.
 SOUTHERN_VALUES = {**PRIMIERA_VALUES, HORSE: 9, JACK: 8}
 ANSWER_WORDS = dict(MOST_CARDS_CHOICES)
+MOST_CARDS_OVER = Term.of("most_cards.over", num=MOST_OF["cards"])
 # The calculator's hints, made once: a long sheet works out every calculator cell on each page.
 ONE_EACH, ONE_POINT = Term.of("points_each", num=1), Term.of("points", num=1)
 ALONE_HINT = Term("hint.forty.alone")
@@ -179,9 +181,22 @@ def wanted_answers(strengths: Sequence[Any]) -> list[int]:
     return [MOST_TIED if side in top else MOST_NO for side in range(len(strengths))]
 
 
-def took(values: Mapping[str, int], key: str) -> bool:
-    """Whether the side answered that it took a contest alone."""
-    return values.get(key, MOST_NO) == MOST_ALONE
+def most_labels(sides: int, coins: Term, coins_over: Term) -> tuple[Term, Term]:
+    """The most cards' and coins' breakdown lines: head to head with the count that takes them
+    ("Most cards (21+)"), with three sides or more as their questions ask them."""
+    if sides >= 3:
+        return Term("most_cards"), coins
+    return MOST_CARDS_OVER, coins_over
+
+
+def most_ways(sides: int, coins: Term, coins_over: Term) -> tuple[Way, Way]:
+    """The most cards and the most coins as a scoring table's ways: a point each to the side
+    that takes them (calculator.took_most)."""
+    cards_label, coins_label = most_labels(sides, coins, coins_over)
+    return (
+        contested(sides, "most_cards", cards_label, "cards", MOST_OF["cards"], 1, "most_cards"),
+        contested(sides, "most_coins", coins_label, "coins", MOST_OF["coins"], 1, "most_coins"),
+    )
 
 
 class FortyCardGame(PointsGame):

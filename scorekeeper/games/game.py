@@ -41,6 +41,7 @@ from .hand_checks import (
     cross_check,
     over_the_pack,
 )
+from .scoring import Scoring
 
 
 class Outcome(NamedTuple):
@@ -222,6 +223,11 @@ class Game:
     def calculate(self, table: Table, counts: Mapping[str, int], held_over: int = 0) -> Calculation:
         """One side's counts to a breakdown and total; raises CountError for impossible counts."""
         raise NotImplementedError
+
+    def scoring(self, table: Table, held_over: int = 0) -> Scoring:
+        """What `calculate` scores, as a table a page works out with no connection (every
+        count `calculate` takes, worked out by scoring.worked_out, gives what it gives)."""
+        return Scoring()
 
     def entries(
         self, table: Table, hand: HandFacts, held_over: int

@@ -19,9 +19,9 @@ from .base import (
 )
 from .calculator import (
     MAJORITY_CARDS,
-    MOST_ALONE,
     PACK,
     calculation,
+    contest_fields,
     count_field,
     counted,
     flag_field,
@@ -31,9 +31,11 @@ from .calculator import (
     require_cards_for_clears,
     require_most_cards_claim,
     require_within_cards,
+    took_most,
 )
 from .game import PointsGame
 from .hand_checks import Expected
+from .scoring import Scoring, contested, each
 
 # The words of this game's codes (its Terms, and its Problems), in English as the catalogs
 # translate them: scorekeeper/terms.py says them in the reader's language.
@@ -113,15 +115,9 @@ class Pastura(PointsGame):
 
     def calculator_fields(self, table: Table) -> tuple[CalcField, ...]:
         """Pastura's scoring table as inputs, line by line."""
-        if table.sides >= 3:
-            most: tuple[CalcField, ...] = (
-                count_field("cards", CARDS_CAPTURED, PACK),
-                most_cards_field(Term("hint.pastura.alone")),
-            )
-        else:
-            most = (count_field("cards", CARDS_CAPTURED, PACK, Term("hint.pastura.cards")),)
+        cards = count_field("cards", CARDS_CAPTURED, PACK, Term("hint.pastura.cards"))
         return (
-            *most,
+            *contest_fields(table.sides, cards, most_cards_field(Term("hint.pastura.alone"))),
             count_field("aces", ACES, 4, ONE_EACH),
             count_field("jacks", JACKS, 4, ONE_EACH),
             flag_field("two_clubs", "2♣", TWO_POINTS),
@@ -138,11 +134,8 @@ class Pastura(PointsGame):
         require_cards_for_clears(values, ["pasturas"], "pasturas_need_cards")
         if table.sides >= 3:
             require_most_cards_claim(values, table.sides)
-            has_most = values["most_cards"] == MOST_ALONE
-            most_label = Term("most_cards")
-        else:
-            has_most = cards >= MAJORITY_CARDS
-            most_label = MOST_CARDS_LABEL
+        has_most = took_most(table.sides, values, "cards", MAJORITY_CARDS, "most_cards")
+        most_label = _most_label(table)
         return calculation(
             [
                 line("most_cards", most_label, cards, MOST_CARDS if has_most else 0),
@@ -152,6 +145,29 @@ class Pastura(PointsGame):
                 line("ten_diamonds", "10♦", values["ten_diamonds"], 3 * values["ten_diamonds"]),
                 line("pasturas", PASTURAS, values["pasturas"], PASTURA * values["pasturas"]),
             ]
+        )
+
+    def scoring(self, table: Table, held_over: int = 0) -> Scoring:
+        """calculate's lines as a table: the most cards (27+, or alone with three) 3, the
+        scoring cards and pasturas so much each."""
+        most = contested(
+            table.sides,
+            "most_cards",
+            _most_label(table),
+            "cards",
+            MAJORITY_CARDS,
+            MOST_CARDS,
+            "most_cards",
+        )
+        return Scoring(
+            (
+                (most,),
+                each("aces", ACES, 1),
+                each("jacks", JACKS, 1),
+                each("two_clubs", "2♣", 2),
+                each("ten_diamonds", "10♦", 3),
+                each("pasturas", PASTURAS, PASTURA),
+            )
         )
 
     def early_victory(
@@ -171,6 +187,11 @@ class Pastura(PointsGame):
             if worked is not None and any(row.key in CARD_LINES for row in worked.lines)
         ]
         return earners[0] if len(earners) == 1 else None
+
+
+def _most_label(table: Table) -> Term:
+    """The most cards' line: 27+ head to head; with three, the most (said by the answer)."""
+    return Term("most_cards") if table.sides >= 3 else MOST_CARDS_LABEL
 
 
 PASTURA_GAME = Pastura()

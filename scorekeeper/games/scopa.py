@@ -23,7 +23,9 @@ from .base import (
     says_n,
 )
 from .calculator import (
+    MOST_ALONE,
     calculation,
+    contest_fields,
     count_field,
     counted,
     flag_field,
@@ -32,6 +34,8 @@ from .calculator import (
     read_counts,
     require,
     require_cards_for_clears,
+    took,
+    took_most,
 )
 from .forty import (
     ALONE_HINT,
@@ -42,17 +46,20 @@ from .forty import (
     ONE_POINT,
     PRIMIERA_VALUES,
     SOUTHERN_VALUES,
+    SUITS,
     Contest,
     FortyCardGame,
     best_card_fields,
+    most_labels,
+    most_ways,
     primiera,
     question_field,
     require_best_cards,
     require_coins_and_sevens,
-    took,
 )
 from .game import Outcome
 from .hand_checks import Expected
+from .scoring import Scoring, Way, Within, each
 
 # The words of this game's codes (its Terms, and its Problems), in English as the catalogs
 # translate them: scorekeeper/terms.py says them in the reader's language.
@@ -149,7 +156,6 @@ SUIT_NAMES: dict[str, Label] = {
     "swords": Term("suit.spade"),
     "clubs": Term("suit.bastoni"),
 }
-MOST_CARDS_OVER = Term.of("most_cards.over", num=MOST_OF["cards"])
 MOST_DENARI_OVER = Term.of("most_denari.over", num=MOST_OF["coins"])
 
 
@@ -258,18 +264,13 @@ class Scopa(FortyCardGame):
     def calculator_fields(self, table: Table) -> tuple[CalcField, ...]:
         """Cards, denari, the settebello, the best card in each suit and who took the
         primiera, scope; the king of denari and the Napola where the table plays them."""
-        three = table.sides >= 3
+        cards = count_field("cards", CARDS_CAPTURED, DECK, Term("hint.scopa.cards"))
+        coins = count_field("coins", DENARI, COINS, Term("hint.scopa.denari"))
         fields: list[CalcField] = [
-            count_field("cards", CARDS_CAPTURED, DECK, "" if three else Term("hint.scopa.cards")),
+            *contest_fields(table.sides, cards, most_cards_field(ALONE_HINT)),
+            *contest_fields(table.sides, coins, question_field("most_coins", Term("most_denari"))),
+            flag_field("seven_coins", SETTEBELLO, ONE_POINT),
         ]
-        if three:
-            fields.append(most_cards_field(ALONE_HINT))
-        fields.append(
-            count_field("coins", DENARI, COINS, "" if three else Term("hint.scopa.denari"))
-        )
-        if three:
-            fields.append(question_field("most_coins", Term("most_denari")))
-        fields.append(flag_field("seven_coins", SETTEBELLO, ONE_POINT))
         if self.choice(table, "re_bello") == "on":
             fields.append(flag_field("re_bello", RE_BELLO, ONE_POINT))
         fields += best_card_fields(SUIT_NAMES)
@@ -299,37 +300,63 @@ class Scopa(FortyCardGame):
         run = values.get("napola", 0)
         if "napola" in values:
             self._require_run(values, run)
-        three = table.sides >= 3
-        if three:
-            most_cards, most_coins = took(values, "most_cards"), took(values, "most_coins")
-        else:
-            most_cards = cards >= MOST_OF["cards"]
-            most_coins = coins >= MOST_OF["coins"]
+        most_cards = took_most(table.sides, values, "cards", MOST_OF["cards"], "most_cards")
+        most_coins = took_most(table.sides, values, "coins", MOST_OF["coins"], "most_coins")
         napola = 0
         if run >= NAPOLA_LEAST:
             napola = min(run, NAPOLA_CAP) if self.choice(table, "napola") == TO_SIX else run
         # docs/rules/scopa.md, "Scoring a hand": scope a point each; the most cards, the most
         # denari, the settebello and the primiera a point each, a tie scoring nobody.
+        cards_label, coins_label = most_labels(table.sides, Term("most_denari"), MOST_DENARI_OVER)
         return calculation(
             [
                 line("scope", SCOPE, values["scope"], values["scope"]),
-                line(
-                    "most_cards",
-                    Term("most_cards") if three else MOST_CARDS_OVER,
-                    cards,
-                    int(most_cards),
-                ),
-                line(
-                    "most_coins",
-                    Term("most_denari") if three else MOST_DENARI_OVER,
-                    coins,
-                    int(most_coins),
-                ),
+                line("most_cards", cards_label, cards, int(most_cards)),
+                line("most_coins", coins_label, coins, int(most_coins)),
                 line("seven_coins", SETTEBELLO, values["seven_coins"], values["seven_coins"]),
                 line("primiera", PRIMIERA, strength or 0, int(took(values, "primiera"))),
                 line("re_bello", RE_BELLO, re_bello, re_bello),
                 line("napola", NAPOLA, run, napola),
             ]
+        )
+
+    def scoring(self, table: Table, held_over: int = 0) -> Scoring:
+        """calculate's lines as a table (docs/rules/scopa.md, "Scoring a hand"): scope, the
+        settebello and the re bello a point each; the most cards and denari a point to the
+        side that takes them (head to head, by its counts; else by its answer), the primiera
+        by its answer; a Napola its run from 3 (with the table's cap, 6)."""
+        most_cards, most_coins = most_ways(table.sides, Term("most_denari"), MOST_DENARI_OVER)
+        schedule = self.schedule(table)
+        primiera_way = Way(
+            "primiera",
+            PRIMIERA,
+            points=1,
+            when=(Within("primiera", MOST_ALONE, MOST_ALONE),),
+            tally=tuple((f"best_{suit}", schedule) for suit in SUITS),
+        )
+        # A run of 3 or more denari from the ace scores a point a card; "to six", 6 at most.
+        top = NAPOLA_CAP if self.choice(table, "napola") == TO_SIX else COINS
+        run = (Within("napola", NAPOLA_LEAST, top),)
+        napola = (
+            Way("napola", NAPOLA, shows="napola", each=1, per="napola", when=run),
+            Way(
+                "napola",
+                NAPOLA,
+                shows="napola",
+                points=NAPOLA_CAP,
+                when=(Within("napola", top + 1, COINS),),
+            ),
+        )
+        return Scoring(
+            (
+                each("scope", SCOPE, 1),
+                (most_cards,),
+                (most_coins,),
+                each("seven_coins", SETTEBELLO, 1),
+                (primiera_way,),
+                each("re_bello", RE_BELLO, 1),
+                napola,
+            )
         )
 
     @staticmethod

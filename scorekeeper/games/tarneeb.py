@@ -25,6 +25,7 @@ from .base import (
 from .calculator import count_field, counted, line, read_counts
 from .game import PointsGame, every_side
 from .hand_checks import Expected
+from .scoring import Scoring, Way, Within
 
 # The words of this game's codes (its Terms, and its Problems), in English as the catalogs
 # translate them: scorekeeper/terms.py says them in the reader's language.
@@ -151,6 +152,63 @@ def defenders_score(bid: int, bidders_tricks: int, always: bool) -> int:
     if failed and bid == TRICKS:
         return 2 * own
     return own if failed or always else 0
+
+
+def _bidders_ways(bid: int) -> tuple[Way, ...]:
+    """bidders_score as a table's ways, for a team that bid `bid`: by the tricks it took."""
+    we_bid = (Within("bidders", WE_BID, WE_BID), Within("bid", bid, bid))
+
+    def took(low: int, high: int) -> tuple[Within, ...]:
+        return (*we_bid, Within("tricks", low, high))
+
+    if bid == TRICKS:
+        return (
+            Way("bid_13_made", Term("tarneeb.bid_13_made"), "tricks", ALL_BID, when=took(13, 13)),
+            Way(
+                "bid_13_failed",
+                Term("tarneeb.bid_13_failed"),
+                "tricks",
+                -ALL_BID_FAILED,
+                when=took(0, TRICKS - 1),
+            ),
+        )
+    return (
+        Way("kaboot", Term("tarneeb.kaboot"), "tricks", KABOOT, when=took(TRICKS, TRICKS)),
+        Way(
+            "made",
+            Term.of("tarneeb.made", bid=bid),
+            "tricks",
+            each=1,
+            per="tricks",
+            when=took(bid, TRICKS - 1),
+        ),
+        Way("failed", Term.of("tarneeb.failed", bid=bid), "tricks", -bid, when=took(0, bid - 1)),
+    )
+
+
+def _defenders_ways(bid: int, always: bool) -> tuple[Way, ...]:
+    """defenders_score as a table's ways, for the team that didn't bid: by its own tricks
+    (the bid fails when the bidders take fewer than `bid`: when these take 14 - bid or more)."""
+    they_bid = (Within("bidders", THEY_BID, THEY_BID), Within("bid", bid, bid))
+    set_label = Term("tarneeb.set_13") if bid == TRICKS else Term.of("tarneeb.set", bid=bid)
+    return (
+        Way(
+            "set",
+            set_label,
+            "tricks",
+            each=2 if bid == TRICKS else 1,
+            per="tricks",
+            when=(*they_bid, Within("tricks", TRICKS + 1 - bid, TRICKS)),
+        ),
+        Way(
+            "defended",
+            Term.of("tarneeb.defended", bid=bid),
+            "tricks",
+            each=int(always),
+            per="tricks",
+            when=(*they_bid, Within("tricks", 0, TRICKS - bid)),
+        ),
+    )
 
 
 def possible_hands(doubling: bool, always: bool) -> frozenset[tuple[int, int]]:
@@ -282,6 +340,30 @@ class Tarneeb(PointsGame):
                 lines.append(line("defended", Term.of("tarneeb.defended", bid=bid), tricks, points))
         # Kept even at 0 points: what the team bid and took is the hand, whatever it scored.
         return Calculation(lines=tuple(lines), total=sum(row.points for row in lines))
+
+    def scoring(self, table: Table, held_over: int = 0) -> Scoring:
+        """calculate's lines as a table: the bidders' line for each bid by the tricks taken
+        (pagat's table), doubled or redoubled as the contract was; the other team's set or
+        defended line; every line kept, even at 0."""
+        always = self.choice(table, "defenders") == ALWAYS
+        bidders = [way for bid in range(LOWEST_BID, TRICKS + 1) for way in _bidders_ways(bid)]
+        doubled = [
+            Way(
+                "doubled",
+                Term.of("tarneeb.doubled", num=MULTIPLIERS[at]),
+                shows_value=MULTIPLIERS[at],
+                points=way.points * (MULTIPLIERS[at] - 1),
+                each=way.each * (MULTIPLIERS[at] - 1),
+                per=way.per,
+                when=(*way.when, Within("doubled", at, at)),
+            )
+            for at in range(1, len(MULTIPLIERS))
+            for way in bidders
+        ]
+        defenders = [
+            way for bid in range(LOWEST_BID, TRICKS + 1) for way in _defenders_ways(bid, always)
+        ]
+        return Scoring((tuple(bidders + defenders), tuple(doubled)), keeps_zero=True)
 
     def feats_of(
         self, table: Table, result: HandResult, facts: EntryFacts | None, at: int

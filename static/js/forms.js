@@ -5,7 +5,7 @@ import { say } from "./words.js";
 
 // A count as a phone types it, read with the digits the server reads (the form's
 // data-digits, rendered from forms.DIGITS: runs of ten, 0 to 9). NaN for anything else.
-function countOf(typed, digits) {
+export function countOf(typed, digits) {
   const text = typed.trim();
   if (!text) return NaN;
   let count = 0;

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import sqlalchemy as sa
 from playwright.sync_api import expect
@@ -65,10 +67,13 @@ def test_the_calculator_says_what_cant_be_beside_the_others_as_the_player_types(
     told(ben, "Hand 1: Ben 1 recorded.")
 
 
-def test_offline_the_calculator_says_so_and_keeps_the_counts(app, phones, new_phone, artifacts):
-    """No connection: the counts stay, the breakdown says the total is worked out when the
-    connection is back and shows none it did not work out; Enter keeps the entry on the
-    phone, and it is recorded, worked out by the server, once the connection is back."""
+def test_offline_the_calculator_works_the_total_out_and_keeps_the_counts(
+    app, phones, new_phone, artifacts
+):
+    """No connection: the phone works the counts out by the game's declared scoring, the
+    breakdown the server would show, said to be checked when the connection is back; counts
+    it can't read show no total. Enter keeps the entry on the phone, and it is recorded,
+    worked out by the server, once the connection is back."""
     code, _alice, ben = _table(phones, new_phone)
     ben.get_by_role("link", name="Count with the calculator").click()
     # Online, the empty counts come to 0: a total the server did work out.
@@ -76,18 +81,29 @@ def test_offline_the_calculator_says_so_and_keeps_the_counts(app, phones, new_ph
 
     ben.context.set_offline(True)
     ben.locator("#n_cards").fill("20")
-    ben.locator("#n_aces").fill("2")
-    ben.locator("#n_jacks").fill("2")
-    ben.get_by_label("10♦").check()
+    ben.locator("#n_aces").fill("2x")
     breakdown = ben.locator("#breakdown")
     expect(breakdown).to_contain_text("No connection: the total is worked out when the connection")
     expect(breakdown.locator(".calc-total")).to_have_count(0)
-    expect(ben.get_by_role("button", name="Enter 0")).to_have_count(0)
-    expect(breakdown).not_to_contain_text("Total")
+    ben.locator("#n_aces").fill("2")
+    ben.locator("#n_jacks").fill("2")
+    ben.get_by_label("10♦").check()
+    expect(breakdown).to_contain_text(
+        "No connection: this total is worked out on this phone, and checked when the connection"
+    )
+    rows = breakdown.locator("tbody tr")
+    expect(rows).to_have_text(
+        [
+            re.compile(r"^Aces\s*2\s*2$"),
+            re.compile(r"^Jacks\s*2\s*2$"),
+            re.compile(r"^10♦\s*1\s*3$"),
+        ]
+    )
+    expect(breakdown.locator(".calc-total")).to_have_text("7")
     expect(ben.locator("#n_cards")).to_have_value("20")
     ben.screenshot(path=artifacts / "calculator-offline.png", full_page=True)
 
-    ben.get_by_role("button", name="Enter", exact=True).click()
+    ben.get_by_role("button", name="Enter 7", exact=True).click()
     expect(ben.locator("#outbox")).to_contain_text("Kept on this phone, not sent yet")
     with app.app_context():
         assert db.session.scalar(sa.select(sa.func.count()).select_from(Entry)) == 0

@@ -14,8 +14,10 @@ from zoneinfo import ZoneInfo
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from scorekeeper.languages import numbers_in
 from tests.browser.conftest import CHROMIUM_ARGS, PHONE_VIEWPORT
 from tests.browser.moves import LIVE_MS, PLAIN_TOTAL, cell, seat, told
+from tests.browser.test_inputs import seat_in
 from tests.browser.test_live_table import stored_entries
 from tests.browser.wifi import Wifi
 from tests.conftest import CHROMIUM
@@ -269,3 +271,43 @@ def test_with_no_page_open_the_worker_sends_the_kept_entry_when_the_connection_i
     expect(cell(alice, 1, 0)).to_have_text("40", timeout=LIVE_MS)
     expect(alice.locator("#outbox .outbox-item")).to_have_count(0)
     assert [(e.points, e.revision) for e in stored_entries(live_server, code, 1, 0)] == [(40, 1)]
+
+
+def test_a_kept_calculator_works_the_total_out_offline_as_the_server_does(
+    live_server, phones, new_phone, artifacts
+):
+    """Ben's Brasta calculator, kept by his Arabic phone: reloaded with no connection, the
+    counts he types are worked out on the phone (a hand below zero among them) into the lines
+    and total the server shows for the same counts once the connection is back."""
+    say = words("ar")
+    keeper = phones()
+    code = keeper.create("brasta", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
+    ben = new_phone(locale="ar", dark=True)
+    seat_in(ben, "ar", code, "Ben")
+    ben.goto(f"/m/{code}/calc")
+    kept(ben)
+    ben.context.set_offline(True)
+    ben.reload()
+    expect(ben.locator("#kept-note")).to_be_visible()
+    totals = []
+    for hand in ({"cards": "10", "aces": "1", "failed_builds": "3"}, {"cards": "30", "aces": "4"}):
+        ben.context.set_offline(True)
+        for key in ("cards", "aces", "failed_builds"):
+            ben.locator(f"#n_{key}").fill(hand.get(key, ""))
+        breakdown = ben.locator("#breakdown")
+        expect(breakdown).to_have_attribute("data-offline", "1")
+        worked_here = breakdown.locator("tbody tr").all_inner_texts()
+        total_here = breakdown.locator(".calc-total").inner_text()
+        totals.append(total_here)
+        ben.screenshot(path=artifacts / "calculator-kept-offline-ar-dark.png", full_page=True)
+
+        ben.context.set_offline(False)
+        # Back online, the server's own breakdown of the same counts takes its place.
+        expect(breakdown).not_to_have_attribute("data-offline", "1")
+        expect(breakdown.locator(".calc-total")).to_have_text(total_here)
+        assert breakdown.locator("tbody tr").all_inner_texts() == worked_here
+        enter = say("Enter %(total)s", total=total_here)
+        expect(ben.get_by_role("button", name=enter, exact=True)).to_be_visible()
+    # 10 cards, an ace 5 and three failed builds -30; 30 cards 10, four aces 20 and all of
+    # them 10: written as every number is in Arabic (the minus kept at the digits' left).
+    assert totals == [numbers_in("ar")(-25), numbers_in("ar")(40)]
