@@ -273,25 +273,23 @@ def test_with_no_page_open_the_worker_sends_the_kept_entry_when_the_connection_i
     assert [(e.points, e.revision) for e in stored_entries(live_server, code, 1, 0)] == [(40, 1)]
 
 
-def test_a_kept_calculator_works_the_total_out_offline_as_the_server_does(
-    live_server, phones, new_phone, artifacts
-):
+def test_a_kept_calculator_works_the_total_out_offline_as_the_server_does(phones, phone, artifacts):
     """Ben's Brasta calculator, kept by his Arabic phone: reloaded with no connection, the
     counts he types are worked out on the phone (a hand below zero among them) into the lines
     and total the server shows for the same counts once the connection is back."""
     say = words("ar")
     keeper = phones()
     code = keeper.create("brasta", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
-    ben = new_phone(locale="ar", dark=True)
+    ben = phone.open(locale="ar", dark=True)
     seat_in(ben, "ar", code, "Ben")
     ben.goto(f"/m/{code}/calc")
     kept(ben)
-    ben.context.set_offline(True)
+    phone.offline()
     ben.reload()
     expect(ben.locator("#kept-note")).to_be_visible()
     totals = []
     for hand in ({"cards": "10", "aces": "1", "failed_builds": "3"}, {"cards": "30", "aces": "4"}):
-        ben.context.set_offline(True)
+        phone.offline()
         for key in ("cards", "aces", "failed_builds"):
             ben.locator(f"#n_{key}").fill(hand.get(key, ""))
         breakdown = ben.locator("#breakdown")
@@ -301,7 +299,7 @@ def test_a_kept_calculator_works_the_total_out_offline_as_the_server_does(
         totals.append(total_here)
         ben.screenshot(path=artifacts / "calculator-kept-offline-ar-dark.png", full_page=True)
 
-        ben.context.set_offline(False)
+        phone.online()
         # Back online, the server's own breakdown of the same counts takes its place.
         expect(breakdown).not_to_have_attribute("data-offline", "1")
         expect(breakdown.locator(".calc-total")).to_have_text(total_here)
