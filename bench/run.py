@@ -40,7 +40,7 @@ from typing import Any, NoReturn
 import sqlalchemy as sa
 from flask import Flask
 
-from bench import database, fill, mix, standings, tables
+from bench import database, fill, mix, slow3g, standings, tables
 from bench.database import BenchError
 from bench.floor import PAGE_FILE as FLOOR_PAGE_FILE
 from bench.load import Cpu, Load, Series, cpu_meter, own_seconds, run_wrk
@@ -348,6 +348,11 @@ def main(argv: list[str] | None = None) -> int:
             lambda: standings.run(None if args.sqlite else database_url),
         )
         print(f"\n{standings.line(*read)}")
+        # The sheet on a slow 3G with and without the service worker (issue 45): its timings,
+        # and what a phone's visits asked the server each way (a diagnostic, on its own server).
+        timed = step("the sheet on a slow 3G, 3 phones each way", lambda: slow3g.measure(3))
+        print()
+        slow3g.report(timed)
         print(f"\nTook {time.monotonic() - started:.0f} s.")
         return 1 if failed else 0
     except BenchError as error:

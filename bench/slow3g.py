@@ -175,9 +175,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="phones timed each way (median)")
     args = parser.parse_args(argv)
-    if not CHROMIUM.exists():
-        print(f"bench.slow3g: {CHROMIUM} is missing (apt-get install chromium-headless-shell)")
+    try:
+        return report(measure(args.runs))
+    except BenchError as error:
+        print(f"bench.slow3g: {error}", file=sys.stderr)
         return 2
+
+
+def measure(runs: int) -> dict[bool, list[Visits]]:
+    """`runs` phones' three visits each, with the service worker (True) and without."""
+    if not CHROMIUM.exists():
+        raise BenchError(f"{CHROMIUM} is missing (apt-get install chromium-headless-shell)")
     workdir = Path(tempfile.mkdtemp(prefix="scorekeeper-slow3g-"))
     try:
         database_url = f"sqlite:///{workdir / 'slow3g.sqlite'}"
@@ -200,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
                 {"name": "tz", "value": "Europe/Madrid", "url": server.url},
             ]
             results: dict[bool, list[Visits]] = {True: [], False: []}
-            for _ in range(args.runs):
+            for _ in range(runs):
                 for worker in (False, True):
                     context = browser.new_context(
                         viewport=PHONE,  # type: ignore[arg-type]
@@ -214,10 +222,7 @@ def main(argv: list[str] | None = None) -> int:
                     results[worker].append(visits)
                     context.close()
             browser.close()
-        return report(results)
-    except BenchError as error:
-        print(f"bench.slow3g: {error}", file=sys.stderr)
-        return 2
+        return results
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -242,10 +247,11 @@ def report(results: dict[bool, list[Visits]]) -> int:
         print(f"{label:26}" + "".join(f"{cell:>14}" for cell in cells))
     print("What the server answered a phone over its three visits (median):")
     kinds = sorted(set().union(*(v.asked for visits in results.values() for v in visits)))
-    print(f"{'':26}" + "".join(f"{kind:>18}" for kind in kinds))
+    width = max(map(len, kinds), default=0) + 2
+    print(f"{'':26}" + "".join(f"{kind:>{width}}" for kind in kinds))
     for worker, label in ((False, "without a service worker"), (True, "with the service worker")):
         counts = [statistics.median(v.asked[kind] for v in results[worker]) for kind in kinds]
-        print(f"{label:26}" + "".join(f"{count:>18g}" for count in counts))
+        print(f"{label:26}" + "".join(f"{count:>{width}g}" for count in counts))
     first, warm = ready[True]["first"], ready[True]["warm"]
     first_ok, warm_ok = first <= TARGET_FIRST, warm <= TARGET_WARM
     print(
