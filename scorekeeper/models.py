@@ -211,7 +211,7 @@ class Seat(Model):
     match_open: so.Mapped[bool]
     match_created_at: so.Mapped[datetime]
     # The place of the side this phone held when the host released it (None if never, or once
-    # it holds a side again): its own to take back on a closed table (permissions.py).
+    # it holds a side again): its own to take back on a closed table (phones/rules.py).
     released_from: so.Mapped[int | None]
 
     match: so.Mapped[Match] = so.relationship(back_populates="seats")

@@ -14,7 +14,7 @@ from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import EntryFacts
 from scorekeeper.models import Correction, StoredMatch, StoredSide, utcnow
-from scorekeeper.permissions import Action, Viewer
+from scorekeeper.phones.rules import Action, Viewer
 from scorekeeper.scoresheet.entries import (
     as_entered,
     check_beside_the_others,

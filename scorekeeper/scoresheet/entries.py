@@ -13,7 +13,8 @@ from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import Conflict, EntryFacts
 from scorekeeper.models import Correction, Entry, Hand, StoredMatch, StoredSide, person, utcnow
-from scorekeeper.permissions import Action, Viewer, seats_at
+from scorekeeper.phones.rules import Action, Viewer
+from scorekeeper.phones.seats import seats_at
 from scorekeeper.scoresheet.sheet import Sheet, StoredEntry, cell_values, load_sheet
 from scorekeeper.scoresheet.writing import Done, Post, act
 from scorekeeper.terms import say

@@ -14,7 +14,7 @@ from markupsafe import Markup, escape
 
 from scorekeeper.games import Term
 from scorekeeper.models import StoredSeat, StoredSide
-from scorekeeper.permissions import Action, Viewer
+from scorekeeper.phones.rules import Action, Viewer
 from scorekeeper.scoresheet.sheet import Corrected, Sheet
 from scorekeeper.terms import listed, say
 

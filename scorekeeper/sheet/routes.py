@@ -50,18 +50,10 @@ from scorekeeper.live.etags import (
 from scorekeeper.live.stream import last_seen, version_events
 from scorekeeper.matches import answer, match_or_404, read_match, side_at
 from scorekeeper.models import StoredMatch, StoredSeat, StoredSide
-from scorekeeper.permissions import (
-    Action,
-    Viewer,
-    current_phone,
-    ensure_phone,
-    player_name,
-    remember_name,
-    seats_at,
-    told,
-    viewer_at,
-    viewer_for,
-)
+from scorekeeper.phones.identity import current_phone, ensure_phone, player_name, remember_name
+from scorekeeper.phones.notices import told
+from scorekeeper.phones.rules import Action, Viewer
+from scorekeeper.phones.seats import seats_at, viewer_at, viewer_for
 from scorekeeper.qr import qr_svg
 from scorekeeper.scoresheet import corrections, entries, life, seats
 from scorekeeper.scoresheet.corrections import Fix, check_started
@@ -227,7 +219,7 @@ def render_match(
     fills = viewer.may_fill(sheet.sides) if sheet.current_hand else ()
     if hand_entry is None and entry_form is None:
         hand_entry = _hand_entry(sheet, viewer, fills, typed)
-    # The rematch is this match's phones' to see and join, no other's (permissions.py).
+    # The rematch is this match's phones' to see and join, no other's (phones/rules.py).
     if not viewer.may(Action.REMATCH):
         rematch = None
     series = read_series([match]).get(match.id)
@@ -338,7 +330,7 @@ def export_json(code: str) -> Response:
     """The whole match as JSON, for keeping."""
     match = match_or_404(code)
     seated = seats_at(match)
-    # The rematch's code only for this match's phones, as on its page (permissions.py).
+    # The rematch's code only for this match's phones, as on its page (phones/rules.py).
     rematch = match.rematch_code if viewer_for(match, seated).may(Action.REMATCH) else None
     text = json.dumps(match_json(load_sheet(match), seated, rematch), ensure_ascii=False, indent=1)
     return _download(
