@@ -84,7 +84,7 @@ class Match(MatchLife, Model):
         sa.ForeignKey("side.id", use_alter=True, ondelete="SET NULL")
     )
     # Why the winner won, as End match found it: the rule's code and its numbers (games.Won's
-    # stored()), worded by words.py in the reader's language; None unless the match ended.
+    # stored()), worded by words/ in the reader's language; None unless the match ended.
     win_reason: so.Mapped[dict[str, Any] | None] = so.mapped_column(sa.JSON)
     created_at: so.Mapped[datetime] = so.mapped_column(default=utcnow, index=True)
     ended_at: so.Mapped[datetime | None]

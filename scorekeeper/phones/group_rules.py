@@ -7,10 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from flask_babel import lazy_gettext as _l
-
 from scorekeeper.errors import Refusal
 from scorekeeper.models import StoredGroup
+from scorekeeper.words import refusals
 
 
 class GroupAction(Enum):
@@ -63,7 +62,7 @@ def _group_closed(viewer: GroupViewer) -> Refusal | None:
     """A closed group keeps out the phones that had not joined it (its host never)."""
     if viewer.group.closed and not (viewer.joined or viewer.is_host):
         return Refusal(
-            _l("The host has closed this group to new phones. You can still read its standings."),
+            refusals.GROUP_CLOSED,
             409,
         )
     return None
@@ -73,7 +72,7 @@ def _group_host(viewer: GroupViewer) -> Refusal | None:
     """A group host's tool, asked for by another phone."""
     if viewer.is_host:
         return None
-    return Refusal(_l("Only the group's host can do that."))
+    return Refusal(refusals.GROUP_HOST_ONLY)
 
 
 def _group_join(viewer: GroupViewer, to: str | None) -> Refusal | None:
@@ -85,15 +84,15 @@ def _group_new_match(viewer: GroupViewer, to: str | None) -> Refusal | None:
     """A match in the group: started by a phone that joined it (or its host)."""
     if viewer.joined or viewer.is_host:
         return None
-    return _group_closed(viewer) or Refusal(_l("Join the group first."), 409)
+    return _group_closed(viewer) or Refusal(refusals.JOIN_THE_GROUP_FIRST, 409)
 
 
 def _group_leave(viewer: GroupViewer, to: str | None) -> Refusal | None:
     """A phone leaves a group it joined; the host hands its role on first."""
     if viewer.is_host:
-        return Refusal(_l("Hand the host role to another phone of the group first."), 409)
+        return Refusal(refusals.GROUP_HOST_HANDS_OVER_FIRST, 409)
     if not viewer.joined:
-        return Refusal(_l("This phone is not in this group."), 409)
+        return Refusal(refusals.NOT_IN_THE_GROUP, 409)
     return None
 
 
@@ -102,7 +101,7 @@ def _group_hand_over(viewer: GroupViewer, to: str | None) -> Refusal | None:
     if refused := _group_host(viewer):
         return refused
     if to is None or to == viewer.phone:
-        return Refusal(_l("Pick another phone of the group."), 409)
+        return Refusal(refusals.PICK_ANOTHER_IN_THE_GROUP, 409)
     return None
 
 
@@ -114,8 +113,8 @@ def _group_switch(on: bool) -> GroupRule:
             return refused
         if viewer.group.closed == on:
             if on:
-                return Refusal(_l("The group is closed already."), 409)
-            return Refusal(_l("The group is open already."), 409)
+                return Refusal(refusals.GROUP_CLOSED_ALREADY, 409)
+            return Refusal(refusals.GROUP_OPEN_ALREADY, 409)
         return None
 
     return rule

@@ -6,7 +6,8 @@ from __future__ import annotations
 import secrets
 
 from flask import Flask, current_app, flash, request, session
-from flask_babel import gettext as _
+
+from scorekeeper.words import notices
 
 
 def current_phone() -> str | None:
@@ -80,10 +81,7 @@ def init_app(app: Flask) -> None:
             # side, once, on the next page it is shown (a post's too: its answer writes a
             # readable cookie, which would hide this from the next request).
             flash(
-                _(
-                    "This phone was not recognised (its cookie could not be read), so it is "
-                    "treated as a new phone: it may need to claim its side again."
-                ),
+                notices.cookie_unreadable(),
                 "notice",
             )
         if request.method == "GET":

@@ -4,9 +4,9 @@ the host role handed to it), told once on its next page, from what its cookie ke
 from __future__ import annotations
 
 from flask import session
-from flask_babel import gettext as _
 
 from scorekeeper.phones.rules import Viewer
+from scorekeeper.words import notices
 
 # What the page of each match last showed this phone: the place of the side it held (None:
 # none) and whether it was the host, in its cookie for the matches it opened last. A later page
@@ -24,30 +24,17 @@ def told(viewer: Viewer, *, keep: bool) -> list[str]:
     match = viewer.match
     now = [viewer.side.position if viewer.side else None, viewer.is_host]
     before = seen.get(match.code)
-    notices: list[str] = []
+    said: list[str] = []
     if isinstance(before, list) and len(before) == 2 and before != now:
         held, hosted = before
         released = next((s for s in match.sides if s.position == viewer.released_from), None)
         # The host that released its own side did it itself: its answer said so.
         if released is not None and held == released.position and not viewer.is_host:
-            notices.append(
-                # NOTE: %(side)s is the name of the side (team) this phone held.
-                _(
-                    "The host released %(side)s from this phone, which now only watches. If "
-                    "%(side)s is still free you can take it back below; otherwise ask the host.",
-                    side=released.name,
-                )
-            )
+            said.append(notices.released(released.name))
         if viewer.is_host and not hosted:
-            notices.append(
-                _(
-                    "This phone is now the host: it can correct any cell, say who dealt first, "
-                    "release a side whose phone is gone, close the table to new phones, abandon "
-                    "the match and hand the role on (the Host card below)."
-                )
-            )
+            said.append(notices.now_the_host())
     if keep and viewer.phone is not None and before != now:
         seen.pop(match.code, None)
         seen[match.code] = now
         session["seen"] = dict(list(seen.items())[-SEEN_KEPT:])
-    return notices
+    return said

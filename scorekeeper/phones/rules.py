@@ -8,10 +8,9 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from enum import Enum
 
-from flask_babel import lazy_gettext as _l
-
 from scorekeeper.errors import Refusal
 from scorekeeper.models import StoredMatch, StoredSeat, StoredSide, person
+from scorekeeper.words import refusals
 
 
 class Action(Enum):
@@ -158,15 +157,15 @@ def _settled(match: StoredMatch) -> Refusal | None:
     if match.is_open:
         return None
     if match.is_ended:
-        return Refusal(_l("This match has ended: nothing on it can change."), 409, match)
-    return Refusal(_l("This match was abandoned: nothing on it can change."), 409, match)
+        return Refusal(refusals.MATCH_ENDED, 409, match)
+    return Refusal(refusals.MATCH_ABANDONED, 409, match)
 
 
 def _not_the_host(viewer: Viewer) -> Refusal | None:
     """A host's tool, asked for by another phone."""
     if viewer.is_host:
         return None
-    return Refusal(_l("Only the host's phone can do that."), match=viewer.match)
+    return Refusal(refusals.HOST_ONLY, match=viewer.match)
 
 
 # One rule per action: why this phone may not take it now, or None.
@@ -179,8 +178,7 @@ def _claim(viewer: Viewer, about: About) -> Refusal | None:
         return refused
     if viewer.side is not None:
         return Refusal(
-            # NOTE: %(side)s is the name of the side this phone holds, as the players named it.
-            _l("This phone already holds %(side)s.", side=viewer.side.name),
+            refusals.holds_already(viewer.side.name),
             409,
             match,
         )
@@ -194,7 +192,7 @@ def _claim(viewer: Viewer, about: About) -> Refusal | None:
         and (side is None or side.position not in (viewer.released_from, viewer.played_before))
     ):
         return Refusal(
-            _l("The host has closed the table: no new phone can take a side. You can still watch."),
+            refusals.TABLE_CLOSED,
             409,
             match,
         )
@@ -206,11 +204,7 @@ def _watch(viewer: Viewer, about: About) -> Refusal | None:
     if viewer.side is not None:
         # It would give up its side without a word: release is the host's to do.
         return Refusal(
-            # NOTE: %(side)s is the name of the side this phone holds, as the players named it.
-            _l(
-                "This phone holds %(side)s: it is at the table, not watching.",
-                side=viewer.side.name,
-            ),
+            refusals.holds_not_watching(viewer.side.name),
             409,
             viewer.match,
         )
@@ -226,15 +220,9 @@ def _enter(viewer: Viewer, about: About) -> Refusal | None:
     if side is not None and viewer.side is not None and viewer.side.id == side.id:
         return None
     if viewer.side is None:
-        return Refusal(
-            _l("You can only enter your own side's total. Claim a side first."), match=match
-        )
+        return Refusal(refusals.CLAIM_FIRST, match=match)
     return Refusal(
-        # NOTE: %(side)s is the name of the side this phone holds, as the players named it.
-        _l(
-            "This phone holds %(side)s: it cannot enter for another side.",
-            side=viewer.side.name,
-        ),
+        refusals.holds_another(viewer.side.name),
         match=match,
     )
 
@@ -248,24 +236,16 @@ def _fill(viewer: Viewer, about: About) -> Refusal | None:
         return refused
     side = about.side
     if side is None:
-        return Refusal(_l("There is no such side in this match."), 404, match)
+        return Refusal(refusals.NO_SUCH_SIDE, 404, match)
     if viewer.side is not None and side.id == viewer.side.id:
         return Refusal(
-            # NOTE: %(side)s is the name of the side this phone holds, as the players named it.
-            _l(
-                "This phone holds %(side)s: enter its total in the form on the sheet.",
-                side=side.name,
-            ),
+            refusals.holds_fill_in_the_form(side.name),
             409,
             match,
         )
     if side.id in viewer.held:
         return Refusal(
-            # NOTE: %(side)s is a side's name, as the players named it.
-            _l(
-                "A phone holds %(side)s: only that phone enters its total. Nothing was saved.",
-                side=side.name,
-            ),
+            refusals.held_by_a_phone(side.name),
             409,
             match,
         )
@@ -280,7 +260,7 @@ def _settle(viewer: Viewer, about: About) -> Refusal | None:
         return refused
     if viewer.is_host or (viewer.side is not None and viewer.side.id in about.among):
         return None
-    return Refusal(_l("Only a side in the tie (or the host) can say who settles it."), match=match)
+    return Refusal(refusals.TIE_ONLY, match=match)
 
 
 def _end(viewer: Viewer, about: About) -> Refusal | None:
@@ -290,7 +270,7 @@ def _end(viewer: Viewer, about: About) -> Refusal | None:
         return refused
     if viewer.is_seated or viewer.is_host:
         return None
-    return Refusal(_l("Only a phone at the table (holding a side) can end the match."), match=match)
+    return Refusal(refusals.SEATED_TO_END, match=match)
 
 
 def _host_tool(viewer: Viewer, about: About) -> Refusal | None:
@@ -305,10 +285,10 @@ def _hand_over(viewer: Viewer, about: About) -> Refusal | None:
     if refused := _settled(match) or _not_the_host(viewer):
         return refused
     if about.to is None or about.to.phone == viewer.phone:
-        return Refusal(_l("Pick another phone at this match."), 409, match)
+        return Refusal(refusals.PICK_ANOTHER_PHONE, 409, match)
     if about.to.side_id is None:
         # A watching phone may be a TV across the room: the host's tools go to a player.
-        return Refusal(_l("The host role goes to a phone that holds a side."), 409, match)
+        return Refusal(refusals.HOST_GOES_TO_A_SIDE, 409, match)
     return None
 
 
@@ -316,9 +296,9 @@ def _reopen(viewer: Viewer, about: About) -> Refusal | None:
     """The host reopens a match ended or abandoned."""
     match = viewer.match
     if not viewer.is_host:
-        return Refusal(_l("Only the host can reopen a match."), match=match)
+        return Refusal(refusals.HOST_REOPENS, match=match)
     if match.is_open:
-        return Refusal(_l("This match is open already."), 409, match)
+        return Refusal(refusals.OPEN_ALREADY, 409, match)
     return None
 
 
@@ -328,7 +308,7 @@ def _close_table(viewer: Viewer, about: About) -> Refusal | None:
     if refused := _settled(match) or _not_the_host(viewer):
         return refused
     if match.closed:
-        return Refusal(_l("The table is closed already."), 409, match)
+        return Refusal(refusals.TABLE_CLOSED_ALREADY, 409, match)
     return None
 
 
@@ -338,7 +318,7 @@ def _open_table(viewer: Viewer, about: About) -> Refusal | None:
     if refused := _settled(match) or _not_the_host(viewer):
         return refused
     if not match.closed:
-        return Refusal(_l("The table is open already."), 409, match)
+        return Refusal(refusals.TABLE_OPEN_ALREADY, 409, match)
     return None
 
 
@@ -348,9 +328,7 @@ def _rename(viewer: Viewer, about: About) -> Refusal | None:
     if refused := _settled(match):
         return refused
     if viewer.seat_id is None:
-        return Refusal(
-            _l("This phone isn't at this match: claim a side or watch first."), match=match
-        )
+        return Refusal(refusals.NOT_AT_THE_MATCH, match=match)
     return None
 
 
@@ -361,11 +339,9 @@ def _rematch(viewer: Viewer, about: About) -> Refusal | None:
     "Ending and rematch")."""
     match = viewer.match
     if not match.is_ended:
-        return Refusal(_l("A rematch follows a match that has ended."), 409, match)
+        return Refusal(refusals.REMATCH_AFTER_THE_END, 409, match)
     if not (viewer.is_seated or viewer.is_host):
-        return Refusal(
-            _l("Only a phone that played (or the host) can start a rematch."), match=match
-        )
+        return Refusal(refusals.REMATCH_BY_PLAYERS, match=match)
     return None
 
 
@@ -373,13 +349,10 @@ def _remove(viewer: Viewer, about: About) -> Refusal | None:
     """A phone takes a match off its list: one it is at, and no longer playing."""
     match = viewer.match
     if viewer.seat_id is None:
-        return Refusal(_l("This match isn't in this phone's list."), 404, match)
+        return Refusal(refusals.NOT_IN_THE_LIST, 404, match)
     if match.is_open and (viewer.side is not None or viewer.is_host):
         return Refusal(
-            _l(
-                "This phone is still playing this match: end or abandon it first (or ask "
-                "the host to release your side)."
-            ),
+            refusals.STILL_PLAYING,
             409,
             match,
         )
@@ -391,7 +364,7 @@ def _note(viewer: Viewer, about: About) -> Refusal | None:
     on a match in any state."""
     if viewer.is_host:
         return None
-    return Refusal(_l("Only the host can write the match's note."), match=viewer.match)
+    return Refusal(refusals.HOST_WRITES_THE_NOTE, match=viewer.match)
 
 
 def _keep_as_group(viewer: Viewer) -> Refusal | None:
@@ -399,10 +372,10 @@ def _keep_as_group(viewer: Viewer) -> Refusal | None:
     host."""
     match = viewer.match
     if not match.is_ended:
-        return Refusal(_l("A table becomes a group once its match has ended."), 409, match)
+        return Refusal(refusals.GROUP_AFTER_THE_END, 409, match)
     if not (viewer.is_seated or viewer.is_host):
         return Refusal(
-            _l("Only a phone that played (or the host) can keep this table as a group."),
+            refusals.GROUP_BY_PLAYERS,
             match=match,
         )
     return None
@@ -453,7 +426,7 @@ def _a_phone_of_its_own(phone: str | None) -> Refusal | None:
     starts or shows is kept as its own, and a phone with none would own nothing."""
     if phone:
         return None
-    return Refusal(_l("This phone's cookie is missing: reload the page and try again."), 400)
+    return Refusal(refusals.COOKIE_MISSING, 400)
 
 
 def _any_browser(phone: str | None) -> Refusal | None:
