@@ -98,7 +98,7 @@ class Match(MatchLife, Model):
     # Indexed (ix_match_rematch_code): a match's series is found by walking these links back
     # (scoresheet/series.py).
     rematch_code: so.Mapped[str | None] = so.mapped_column(sa.String(12))
-    # Who dealt the first hand, as a place in the dealing order (scoresheet/sheet.py); None until
+    # Who dealt the first hand, as a place in the dealing order (scoresheet/dealing.py); None until
     # the host says.
     first_dealer: so.Mapped[int | None]
     # The host's note on the match: where it was played, what was at stake ("" for none).

@@ -14,7 +14,8 @@ from scorekeeper.games import Conflict, EntryFacts
 from scorekeeper.models import Correction, Entry, Hand, StoredMatch, StoredSide, person, utcnow
 from scorekeeper.phones.rules import Action, Viewer
 from scorekeeper.phones.seats import seats_at
-from scorekeeper.scoresheet.sheet import Sheet, StoredEntry, cell_values, load_sheet
+from scorekeeper.scoresheet.sheet import Sheet, load_sheet
+from scorekeeper.scoresheet.stored import StoredEntry, cell_values
 from scorekeeper.scoresheet.writing import Done, Post, act
 from scorekeeper.terms import say
 from scorekeeper.words import entries as words

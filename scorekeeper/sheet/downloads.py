@@ -25,9 +25,7 @@ from scorekeeper.matches import match_or_404
 from scorekeeper.phones.rules import Action
 from scorekeeper.phones.seats import seats_at, viewer_for
 from scorekeeper.scoresheet.series import read_series
-from scorekeeper.scoresheet.sheet import (
-    load_sheet,
-)
+from scorekeeper.scoresheet.sheet import load_sheet
 from scorekeeper.sheet.blueprint import bp
 from scorekeeper.sheet.exports import match_json, sheet_csv
 from scorekeeper.sheet.picture import PictureUnavailable, sheet_png

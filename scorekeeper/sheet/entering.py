@@ -28,11 +28,7 @@ from scorekeeper.phones.rules import Action
 from scorekeeper.phones.seats import viewer_for
 from scorekeeper.scoresheet import corrections, entries
 from scorekeeper.scoresheet.corrections import Fix, check_started
-from scorekeeper.scoresheet.sheet import (
-    Sheet,
-    load_sheet,
-    table_of,
-)
+from scorekeeper.scoresheet.sheet import Sheet, load_sheet, table_of
 from scorekeeper.sheet.blueprint import bp
 from scorekeeper.sheet.forms import (
     entry_form,

@@ -11,9 +11,7 @@ from scorekeeper.hand_forms import (
 )
 from scorekeeper.models import StoredSide
 from scorekeeper.phones.rules import Action, Viewer
-from scorekeeper.scoresheet.sheet import (
-    Sheet,
-)
+from scorekeeper.scoresheet.sheet import Sheet
 from scorekeeper.sheet.forms import (
     EntryForm,
     entry_form,

@@ -15,7 +15,8 @@ from markupsafe import Markup, escape
 from scorekeeper.games import Term
 from scorekeeper.models import StoredSeat, StoredSide
 from scorekeeper.phones.rules import Action, Viewer
-from scorekeeper.scoresheet.sheet import Corrected, Sheet
+from scorekeeper.scoresheet.sheet import Sheet
+from scorekeeper.scoresheet.stored import Corrected
 from scorekeeper.terms import listed, say
 
 

@@ -17,9 +17,7 @@ from scorekeeper.live.stream import last_seen, version_events
 from scorekeeper.matches import match_or_404, side_at
 from scorekeeper.phones.identity import current_phone
 from scorekeeper.phones.seats import seats_at, viewer_for
-from scorekeeper.scoresheet.sheet import (
-    load_sheet,
-)
+from scorekeeper.scoresheet.sheet import load_sheet
 from scorekeeper.sheet.blueprint import bp
 from scorekeeper.sheet.page import host_named
 from scorekeeper.sheet.render import join_qr_svg, render_match

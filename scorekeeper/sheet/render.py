@@ -38,15 +38,10 @@ from scorekeeper.phones.notices import told
 from scorekeeper.phones.rules import Action, Viewer
 from scorekeeper.phones.seats import seats_at, viewer_at, viewer_for
 from scorekeeper.qr import qr_svg
+from scorekeeper.scoresheet.dealing import dealer_of, dealing_order
+from scorekeeper.scoresheet.seating import phones_on, players_per_side, sides_with_room
 from scorekeeper.scoresheet.series import read_series
-from scorekeeper.scoresheet.sheet import (
-    dealer_of,
-    dealing_order,
-    load_sheet,
-    phones_on,
-    players_per_side,
-    sides_with_room,
-)
+from scorekeeper.scoresheet.sheet import load_sheet
 from scorekeeper.sheet.blueprint import bp
 from scorekeeper.sheet.entry_forms import entry_form_of, hand_entry_of
 from scorekeeper.sheet.forms import (
