@@ -13,7 +13,8 @@ from scorekeeper.extensions import db
 from scorekeeper.matches import read_matches
 from scorekeeper.models import CODE_ALPHABET, Entry, Hand, Match, Seat, Side, SideResult, utcnow
 from scorekeeper.scoresheet.record import results_of
-from scorekeeper.scoresheet.sheet import read_hands, work_out
+from scorekeeper.scoresheet.sheet import work_out
+from scorekeeper.scoresheet.stored import read_hands
 
 # Fixed tokens: the bench signs these phones' cookies itself, so no page has to hand them out.
 MAIN_PHONE = "bench-main-phone"  # seated in every one of its 10,000 matches

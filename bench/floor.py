@@ -30,7 +30,7 @@ from scorekeeper.extensions import Model
 from scorekeeper.live.fanout import announced
 from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side, Submission, utcnow
 from scorekeeper.scoresheet.series import WALKED_BACK
-from scorekeeper.scoresheet.sheet import HANDS_OF
+from scorekeeper.scoresheet.stored import HANDS_OF
 
 # The real page as the app served it (the bench writes it): everything but its rows is kept.
 PAGE_FILE = "SCOREKEEPER_FLOOR_PAGE"

@@ -18,7 +18,6 @@ from scorekeeper import (
     languages,
     live,
     new_matches,
-    permissions,
     stream_caps,
 )
 from scorekeeper.extensions import (
@@ -29,6 +28,7 @@ from scorekeeper.extensions import (
     ping_when_idle,
 )
 from scorekeeper.live import fanout, stream
+from scorekeeper.phones import identity
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Scorekeeper:
@@ -123,7 +123,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Scorekeeper:
 
     # First: a request that is no phone's form is refused before anything reads it.
     edges.init_app(app)
-    permissions.init_app(app)
+    identity.init_app(app)
     db.init_app(app)
 
     @app.teardown_appcontext
@@ -151,7 +151,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Scorekeeper:
     from scorekeeper.forms import DIGITS, new_key
     from scorekeeper.groups.routes import bp as groups_bp
     from scorekeeper.history.routes import bp as history_bp
-    from scorekeeper.permissions import Action, GroupAction
+    from scorekeeper.phones.group_rules import GroupAction
+    from scorekeeper.phones.rules import Action
     from scorekeeper.sheet.routes import bp as sheet_bp
     from scorekeeper.tables.routes import bp as tables_bp
 

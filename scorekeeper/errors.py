@@ -52,7 +52,7 @@ class Refusal(Exception):
     def message(self) -> str:
         """The words that say why, in the phone's language. Worded only when read: a page
         asks the permission rules whether (viewer.may) far more often than it shows why, and
-        the rules' refusals come lazily worded (permissions.py)."""
+        the rules' refusals come lazily worded (phones/rules.py)."""
         return str(self._words)
 
 

@@ -35,7 +35,7 @@ from wtforms.widgets import HiddenInput, TextInput
 
 from scorekeeper.games import CalcField, Game
 from scorekeeper.languages import language
-from scorekeeper.permissions import current_phone
+from scorekeeper.phones.identity import current_phone
 from scorekeeper.scoresheet.writing import Post
 
 # Lazy: each becomes words in the language of the phone that reads them (compare with str()).

@@ -17,7 +17,7 @@ from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.guesses import count_miss, refuse, used_up
 from scorekeeper.models import Match, Side, StoredMatch, StoredSide
-from scorekeeper.permissions import viewer_for
+from scorekeeper.phones.seats import viewer_for
 from scorekeeper.scoresheet.writing import Done
 
 # A match with its sides as plain rows, one row a side: every request to a match reads one,

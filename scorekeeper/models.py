@@ -84,7 +84,7 @@ class Match(MatchLife, Model):
         sa.ForeignKey("side.id", use_alter=True, ondelete="SET NULL")
     )
     # Why the winner won, as End match found it: the rule's code and its numbers (games.Won's
-    # stored()), worded by words.py in the reader's language; None unless the match ended.
+    # stored()), worded by words/ in the reader's language; None unless the match ended.
     win_reason: so.Mapped[dict[str, Any] | None] = so.mapped_column(sa.JSON)
     created_at: so.Mapped[datetime] = so.mapped_column(default=utcnow, index=True)
     ended_at: so.Mapped[datetime | None]
@@ -98,7 +98,7 @@ class Match(MatchLife, Model):
     # Indexed (ix_match_rematch_code): a match's series is found by walking these links back
     # (scoresheet/series.py).
     rematch_code: so.Mapped[str | None] = so.mapped_column(sa.String(12))
-    # Who dealt the first hand, as a place in the dealing order (scoresheet/sheet.py); None until
+    # Who dealt the first hand, as a place in the dealing order (scoresheet/dealing.py); None until
     # the host says.
     first_dealer: so.Mapped[int | None]
     # The host's note on the match: where it was played, what was at stake ("" for none).
@@ -211,7 +211,7 @@ class Seat(Model):
     match_open: so.Mapped[bool]
     match_created_at: so.Mapped[datetime]
     # The place of the side this phone held when the host released it (None if never, or once
-    # it holds a side again): its own to take back on a closed table (permissions.py).
+    # it holds a side again): its own to take back on a closed table (phones/rules.py).
     released_from: so.Mapped[int | None]
 
     match: so.Mapped[Match] = so.relationship(back_populates="seats")

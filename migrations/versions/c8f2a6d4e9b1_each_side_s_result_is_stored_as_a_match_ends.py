@@ -106,7 +106,7 @@ def _read_hands(ids, connection):
     this revision's columns: a cell's ticks were then a column each (0b7d3e9a5c21 made them
     one list)."""
     from scorekeeper.games import EntryFacts
-    from scorekeeper.scoresheet.sheet import StoredEntry, StoredHand
+    from scorekeeper.scoresheet.stored import StoredEntry, StoredHand
 
     old = sa.MetaData()
     hand = sa.Table("hand", old, autoload_with=connection)

@@ -17,7 +17,8 @@ from scorekeeper.hand_forms import offers_whole_hand, whole_hand_form
 from scorekeeper.languages import number as written
 from scorekeeper.matches import answer, match_or_404, side_at
 from scorekeeper.models import StoredMatch, StoredSide
-from scorekeeper.permissions import Action, Viewer, viewer_for
+from scorekeeper.phones.rules import Action, Viewer
+from scorekeeper.phones.seats import viewer_for
 from scorekeeper.scoresheet import corrections, entries
 from scorekeeper.scoresheet.sheet import Sheet, load_sheet
 from scorekeeper.scoresheet.writing import Done

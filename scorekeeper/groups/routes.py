@@ -32,7 +32,8 @@ from scorekeeper.groups.ratings_chart import rating_chart
 from scorekeeper.guesses import count_miss, refuse, used_up
 from scorekeeper.matches import match_or_404
 from scorekeeper.models import CODE_LENGTH, RosterPlayer, StoredGroup
-from scorekeeper.permissions import GroupAction, current_phone, ensure_phone
+from scorekeeper.phones.group_rules import GroupAction
+from scorekeeper.phones.identity import current_phone, ensure_phone
 from scorekeeper.qr import qr_svg
 from scorekeeper.scoresheet import groups
 from scorekeeper.scoresheet.ratings import START

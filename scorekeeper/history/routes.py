@@ -25,7 +25,7 @@ from scorekeeper.guesses import count_miss, refuse, used_up
 from scorekeeper.history.forms import HistoryCodeForm
 from scorekeeper.matches import match_or_404, read_matches
 from scorekeeper.models import HistoryCode, Match, Seat, normalise_code
-from scorekeeper.permissions import become, current_phone, ensure_phone
+from scorekeeper.phones.identity import become, current_phone, ensure_phone
 from scorekeeper.qr import qr_svg
 from scorekeeper.scoresheet import moving
 from scorekeeper.scoresheet.groups import groups_of

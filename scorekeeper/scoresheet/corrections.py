@@ -14,7 +14,7 @@ from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import EntryFacts
 from scorekeeper.models import Correction, StoredMatch, StoredSide, utcnow
-from scorekeeper.permissions import Action, Viewer
+from scorekeeper.phones.rules import Action, Viewer
 from scorekeeper.scoresheet.entries import (
     as_entered,
     check_beside_the_others,
@@ -22,7 +22,8 @@ from scorekeeper.scoresheet.entries import (
     check_unchanged,
     write_cell,
 )
-from scorekeeper.scoresheet.sheet import Sheet, StoredEntry, cell_values, load_sheet
+from scorekeeper.scoresheet.sheet import Sheet, load_sheet
+from scorekeeper.scoresheet.stored import StoredEntry, cell_values
 from scorekeeper.scoresheet.writing import Done, Post, act, act_on_sides
 from scorekeeper.terms import listed
 

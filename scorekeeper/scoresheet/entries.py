@@ -7,16 +7,18 @@ from collections.abc import Sequence
 from datetime import datetime
 
 import sqlalchemy as sa
-from flask_babel import gettext as _
 
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import Conflict, EntryFacts
 from scorekeeper.models import Correction, Entry, Hand, StoredMatch, StoredSide, person, utcnow
-from scorekeeper.permissions import Action, Viewer, seats_at
-from scorekeeper.scoresheet.sheet import Sheet, StoredEntry, cell_values, load_sheet
+from scorekeeper.phones.rules import Action, Viewer
+from scorekeeper.phones.seats import seats_at
+from scorekeeper.scoresheet.sheet import Sheet, load_sheet
+from scorekeeper.scoresheet.stored import StoredEntry, cell_values
 from scorekeeper.scoresheet.writing import Done, Post, act
 from scorekeeper.terms import say
+from scorekeeper.words import entries as words
 
 # A cell's writes, as statements of SQLAlchemy Core built once (scoresheet/writing.py): each
 # write binds its values to them, and none goes through the ORM's flush or bulk update.
@@ -67,69 +69,28 @@ def no_open_hand(sheet: Sheet) -> Refusal:
     tick that settles it, or the match is over."""
     match = sheet.match
     if sheet.winner is not None:
-        # NOTE: %(side)s is the name of the side that has won.
-        message = _(
-            "%(side)s has won: end the match, or the host can correct a hand.",
-            side=sheet.winner.name,
-        )
+        message = words.won(sheet.winner.name)
     elif sheet.waiting_row is not None and (settling := sheet.game.settles) is not None:
         message = say(settling.say(settling.first, sheet.waiting_row.number))
     else:
-        message = _("No hand is open for entries.")
+        message = words.no_open_hand()
     return Refusal(message, 409, match)
 
 
 def _completed_first(sheet: Sheet, number: int, viewer: Viewer, facts: EntryFacts) -> Refusal:
     """An entry for a hand that completed before it arrived: given back, in the form for the
     open hand, to enter again; what it says fits this phone and how the entry was made."""
-    said = {
-        "hand": sheet.game.hand_word,
-        "number": number,
-        "points": facts.points,
-        "noun": sheet.game.hand_noun,
-        "current": sheet.current_hand,
-    }
     # The phone's form was drawn before the other sides finished the hand: what was typed is
     # likely the next hand's, or a change the host makes from the sheet.
-    # The calculator's words name its counts; %(posted)s is the hand they were counted for.
-    counted = {"hand": said["hand"], "noun": said["noun"], "posted": number}
-    if facts.counts is not None and viewer.is_host:
-        # NOTE: %(hand)s is the game's word for a hand ("Hand", or "Round"), %(noun)s
-        # the same inside a sentence; %(posted)s and %(number)s are hand numbers.
-        message = _(
-            "%(hand)s %(posted)s was complete before your counts arrived, so they were not "
-            "saved. They are below for %(noun)s %(number)s: enter them if they are that "
-            "%(noun)s's; to change %(noun)s %(posted)s, tap its cell on the sheet.",
-            number=sheet.current_hand,
-            **counted,
-        )
-    elif facts.counts is not None:
-        # NOTE: as the message before, to a phone that is not the host's.
-        message = _(
-            "%(hand)s %(posted)s was complete before your counts arrived, so they were not "
-            "saved: only the host can change %(noun)s %(posted)s now. They are below for "
-            "%(noun)s %(number)s: enter them if they are that %(noun)s's.",
-            number=sheet.current_hand,
-            **counted,
-        )
-    elif viewer.is_host:
-        # NOTE: %(hand)s is the game's word for a hand ("Hand", or "Round"), %(noun)s the
-        # same word inside a sentence; %(points)s what the host typed; %(number)s and
-        # %(current)s are hand numbers.
-        message = _(
-            "%(hand)s %(number)s was complete before your %(points)s arrived, so it was not "
-            "saved. It is in the form for %(noun)s %(current)s below: enter it if it is "
-            "that %(noun)s's; to change %(noun)s %(number)s, tap its cell on the sheet.",
-            **said,
-        )
-    else:
-        # NOTE: as the message before, to a phone that is not the host's.
-        message = _(
-            "%(hand)s %(number)s was complete before your %(points)s arrived, so it was not "
-            "saved: only the host can change %(noun)s %(number)s now. Your %(points)s is in "
-            "the form for %(noun)s %(current)s below: enter it if it is that %(noun)s's.",
-            **said,
-        )
+    message = words.completed_first(
+        sheet.game.hand_word,
+        sheet.game.hand_noun,
+        number,
+        sheet.current_hand,
+        facts.points,
+        counts=facts.counts is not None,
+        host=viewer.is_host,
+    )
     return Refusal(message, 409, sheet.match, given_back=facts)
 
 
@@ -142,14 +103,8 @@ def check_open_hand(sheet: Sheet, number: int, viewer: Viewer, facts: EntryFacts
         raise _completed_first(sheet, number, viewer, facts)
     if number > sheet.current_hand:
         raise Refusal(
-            # NOTE: %(hand)s is the game's word for a hand ("Hand", or "Round"), at the
-            # start of the sentence; %(noun)s the same word inside it ("hand", "round").
-            _(
-                "%(hand)s %(current)s isn't complete yet: %(noun)s %(number)s can't start.",
-                hand=sheet.game.hand_word,
-                current=sheet.current_hand,
-                noun=sheet.game.hand_noun,
-                number=number,
+            words.not_complete_yet(
+                sheet.game.hand_word, sheet.current_hand, sheet.game.hand_noun, number
             ),
             409,
             sheet.match,
@@ -192,14 +147,8 @@ def as_entered(sheet: Sheet, number: int) -> list[EntryFacts | None]:
 
 def refused_beside(sheet: Sheet, number: int, conflicts: Sequence[Conflict]) -> str:
     """The words of an entry refused beside the others' entries: every reason at once."""
-    # NOTE: %(hand)s is the game's word for a hand ("Hand", or "Round"); %(why)s is
-    # one or more sentences saying what doesn't add up.
-    return _(
-        "%(hand)s %(number)s: nothing was saved. %(why)s",
-        hand=sheet.game.hand_word,
-        number=number,
-        why=" ".join(say(conflict.reason) for conflict in conflicts),
-    )
+    why = " ".join(say(conflict.reason) for conflict in conflicts)
+    return words.refused_beside(sheet.game.hand_word, number, why)
 
 
 def check_unchanged(
@@ -218,24 +167,10 @@ def check_unchanged(
     entry = cell.entry if cell else None
     if seen_revision == (entry.revision if entry else 0):
         return entry
-    # NOTE: %(side)s is a side's name, %(noun)s the game's word for a hand inside a sentence
-    # ("hand", or "round"), %(number)s its number, %(points)s what the cell reads now.
-    said = {"side": side.name, "noun": sheet.game.hand_noun, "number": number}
-    if entry is None and correcting:
-        message = _(
-            "Someone changed the cell of %(side)s in %(noun)s %(number)s meanwhile: it is empty "
-            "again. Nothing was saved; look again and correct it if it is still wrong.",
-            **said,
-        )
-    elif entry is None:
-        message = _(
-            "The host changed the cell of %(side)s in %(noun)s %(number)s meanwhile: it is empty "
-            "again. Nothing was saved: the form below shows it now; enter yours again if it should "
-            "change.",
-            **said,
-        )
+    if entry is None:
+        message = words.emptied(side.name, sheet.game.hand_noun, number, correcting=correcting)
     else:
-        message = _changed_by(sheet, number, side, entry, viewer, said, correcting=correcting)
+        message = _changed_by(sheet, number, side, entry, viewer, correcting=correcting)
     raise Refusal(message, 409, sheet.match)
 
 
@@ -245,7 +180,6 @@ def _changed_by(
     side: StoredSide,
     entry: StoredEntry,
     viewer: Viewer,
-    said: dict[str, object],
     *,
     correcting: bool,
 ) -> str:
@@ -265,21 +199,6 @@ def _changed_by(
         .limit(1)
     )
     by = corrected_by or stored.entered_by
-    said = {**said, "points": entry.facts.points}
-    if by == viewer.phone and correcting:
-        return _(
-            "This phone, on another page, changed the cell of %(side)s in %(noun)s %(number)s "
-            "meanwhile: it now reads %(points)s. Nothing was saved; look again and correct it if "
-            "it is still wrong.",
-            **said,
-        )
-    if by == viewer.phone:
-        return _(
-            "This phone, on another page, changed the cell of %(side)s in %(noun)s %(number)s "
-            "meanwhile: it now reads %(points)s. Nothing was saved: the form below shows it now; "
-            "enter yours again if it should change.",
-            **said,
-        )
     seat = next((seat for seat in seats_at(sheet.match) if seat.phone == by), None)
     if corrected_by is not None:
         # As the corrections trail names the host: "Omar (Us)", or the side the host holds; a
@@ -290,63 +209,16 @@ def _changed_by(
         # The player's name with the side they entered for (since released or not); the
         # side's name alone would only repeat whose cell it is.
         name = person(seat.player, side) if seat is not None and seat.player else None
-    if correcting and name is not None:
-        # NOTE: %(person)s is a player and their side: "Omar (Us)"; %(side)s a side's name.
-        return _(
-            "%(person)s changed the cell of %(side)s in %(noun)s %(number)s meanwhile: it now "
-            "reads %(points)s. Nothing was saved; look again and correct it if it is still wrong.",
-            person=name,
-            **said,
-        )
-    if correcting and corrected_by is not None:
-        # The host role has moved since: the correction was the host's before this phone's.
-        return _(
-            "The previous host changed the cell of %(side)s in %(noun)s %(number)s meanwhile: it "
-            "now reads %(points)s. Nothing was saved; look again and correct it if it is still "
-            "wrong.",
-            **said,
-        )
-    if correcting:
-        # A phone that gave no name: the side it held says whose it was.
-        # NOTE: %(side)s is a side's name, said twice: "A phone holding Ben changed the cell of
-        # Ben…".
-        return _(
-            "A phone holding %(side)s changed the cell of %(side)s in %(noun)s %(number)s "
-            "meanwhile: it now reads %(points)s. Nothing was saved; look again and correct it if "
-            "it is still wrong.",
-            **said,
-        )
-    if corrected_by is not None and name is not None and corrected_by == sheet.match.host_phone:
-        # NOTE: %(person)s is the host, as the table knows them: "Omar (Us)".
-        return _(
-            "%(person)s, the host, changed the cell of %(side)s in %(noun)s %(number)s meanwhile: "
-            "it now reads %(points)s. Nothing was saved: the form below shows it now; enter yours "
-            "again if it should change.",
-            person=name,
-            **said,
-        )
-    if corrected_by is not None and name is None:
-        return _(
-            "The host changed the cell of %(side)s in %(noun)s %(number)s meanwhile: it now reads "
-            "%(points)s. Nothing was saved: the form below shows it now; enter yours again if it "
-            "should change.",
-            **said,
-        )
-    if name is not None:
-        # NOTE: %(person)s is the partner who entered it, or a host who has since handed the
-        # role on, with their side: "Omar (Us)".
-        return _(
-            "%(person)s changed the cell of %(side)s in %(noun)s %(number)s meanwhile: it now "
-            "reads %(points)s. Nothing was saved: the form below shows it now; enter yours again "
-            "if it should change.",
-            person=name,
-            **said,
-        )
-    return _(
-        "Your partner's phone changed the cell of %(side)s in %(noun)s %(number)s meanwhile: it "
-        "now reads %(points)s. Nothing was saved: the form below shows it now; enter yours again "
-        "if it should change.",
-        **said,
+    return words.changed_by(
+        side.name,
+        sheet.game.hand_noun,
+        number,
+        entry.facts.points,
+        correcting=correcting,
+        mine=by == viewer.phone,
+        corrected=corrected_by is not None,
+        by_host=corrected_by is not None and corrected_by == sheet.match.host_phone,
+        person=name,
     )
 
 
@@ -375,17 +247,10 @@ def enter_hand(
         named = names_the_side(viewer)
         check_beside_the_others(sheet, number, side, facts, hand, named=named)
         write_cell(sheet, number, side, facts, viewer.phone or "", restamp=True)
-        said = {
-            "hand": sheet.game.hand_word,
-            "number": number,
-            "side": side.name,
-            "points": facts.points,
-        }
-        if cell is None or cell.entry is None:
-            # NOTE: "Hand 2: Bob 10 recorded." %(hand)s is the game's word for a hand ("Hand",
-            # or "Round"), %(side)s a side's name, %(points)s the points it entered.
-            return Done(_("%(hand)s %(number)s: %(side)s %(points)s recorded.", **said))
-        return Done(_("%(hand)s %(number)s: %(side)s changed to %(points)s.", **said))
+        changed = cell is not None and cell.entry is not None
+        return Done(
+            words.entered(sheet.game.hand_word, number, side.name, facts.points, changed=changed)
+        )
 
     return act(match, post, Action.ENTER, work, side)
 
@@ -401,11 +266,11 @@ def settle_tie(match: StoredMatch, number: int, taker: StoredSide, post: Post) -
         sheet = load_sheet(viewer.match, corrections=False)
         row, settling = sheet.waiting_row, sheet.game.settles
         if settling is None:
-            raise Refusal(_("No hand is open for entries."), 409, viewer.match)
+            raise Refusal(words.no_open_hand(), 409, viewer.match)
         if row is None or row.number != number:
             raise Refusal(say(settling.say(settling.stale, number)), 409, viewer.match)
         if taker.id not in {side.id for side in sheet.waiting_sides}:
-            raise Refusal(_("%(side)s isn't in the tie.", side=taker.name), 409, viewer.match)
+            raise Refusal(words.not_in_the_tie(taker.name), 409, viewer.match)
         for cell in row.cells:
             if cell.entry is None:
                 continue

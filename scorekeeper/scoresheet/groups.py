@@ -5,7 +5,7 @@ rating (docs/groups.md).
 
 Every action goes through the one write path (writing.write): the post's key recorded, then
 the group's lock taken by bumping its version (as a match's is), the posting phone as the
-group then sees it checked against the action's rule (permissions.GroupAction), the work, one
+group then sees it checked against the action's rule (phones/group_rules.py), the work, one
 commit.
 """
 
@@ -38,7 +38,8 @@ from scorekeeper.models import (
     StoredMatch,
     new_code,
 )
-from scorekeeper.permissions import Action, GroupAction, GroupViewer, PhoneAction, Viewer
+from scorekeeper.phones.group_rules import GroupAction, GroupViewer
+from scorekeeper.phones.rules import Action, PhoneAction, Viewer
 from scorekeeper.scoresheet import ratings
 from scorekeeper.scoresheet.series import walk_back
 from scorekeeper.scoresheet.setup import NewMatch, add_match, sides_for

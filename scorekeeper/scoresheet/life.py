@@ -13,7 +13,7 @@ from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import get_game
 from scorekeeper.models import Hand, Match, Seat, StoredMatch, history_order, utcnow
-from scorekeeper.permissions import Action, Viewer
+from scorekeeper.phones.rules import Action, Viewer
 from scorekeeper.scoresheet.groups import follow_rematch
 from scorekeeper.scoresheet.ratings import match_changed
 from scorekeeper.scoresheet.record import clear_results, store_results
@@ -146,7 +146,7 @@ def rematch(match: StoredMatch, post: Post) -> Done:
             locked, game.format(viewer.match.table_format).players_per_side
         )
         # Closed to new phones: each side waits for the phones that played it here, which
-        # take it in one tap (permissions.py), until the host opens the table. A stranger
+        # take it in one tap (phones/rules.py), until the host opens the table. A stranger
         # with this match's code must not sit at the next one first.
         started.closed = True
         # A group's match is followed by its rematch in the group.

@@ -1,6 +1,6 @@
 """A player's history on another phone: a phone shows a one-time code (and a QR code of a link
 carrying it), and the browser that opens it becomes the same player, with every match, seat
-and record. No accounts, no passwords: a phone is the token in its cookie (permissions.py),
+and record. No accounts, no passwords: a phone is the token in its cookie (phones/identity.py),
 so becoming the same player is carrying the same token. A browser that had matches of its own
 brings them along: its seats move to that token, and both keep one history.
 
@@ -41,7 +41,7 @@ from scorekeeper.models import (
     normalise_code,
     utcnow,
 )
-from scorekeeper.permissions import PhoneAction
+from scorekeeper.phones.rules import PhoneAction
 from scorekeeper.scoresheet.writing import Done, Post, act_as_phone, bump
 
 CODE_LENGTH = 8

@@ -12,8 +12,10 @@ from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import get_game
 from scorekeeper.models import Seat, StoredMatch, StoredSeat, StoredSide, person, seat_at
-from scorekeeper.permissions import Action, Viewer, seats_at
-from scorekeeper.scoresheet.sheet import dealing_order, players_per_side, sides_with_room
+from scorekeeper.phones.rules import Action, Viewer
+from scorekeeper.phones.seats import seats_at
+from scorekeeper.scoresheet.dealing import dealing_order
+from scorekeeper.scoresheet.seating import players_per_side, sides_with_room
 from scorekeeper.scoresheet.writing import Done, Post, act, change
 
 # Phones that may watch one match: a TV, friends, family; beyond it, a stranger's script.

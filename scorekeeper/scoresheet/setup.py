@@ -11,7 +11,7 @@ from flask_babel import ngettext
 from scorekeeper.extensions import db
 from scorekeeper.games import Game
 from scorekeeper.models import Match, Side, new_code, seat_at
-from scorekeeper.permissions import PhoneAction
+from scorekeeper.phones.rules import PhoneAction
 from scorekeeper.scoresheet.writing import Clash, Done, Post, act_as_phone
 
 

@@ -1,23 +1,18 @@
-"""A match's sheet: its stored hands read in a fixed number of statements, worked out through
-the game's rules (rows, totals, who has won, the open hand), with its corrections' trail and
-who deals."""
+"""A match's sheet: its stored hands (scoresheet/stored.py) worked out through the game's
+rules: rows, totals, who has won, the open hand, and the words a page repeats."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-import sqlalchemy as sa
 from flask_babel import gettext as _
 
 from scorekeeper import words
 from scorekeeper.chart import Chart, running_chart
-from scorekeeper.extensions import db
 from scorekeeper.games import (
     EntryFacts,
     Game,
@@ -31,47 +26,17 @@ from scorekeeper.games import (
 )
 from scorekeeper.games.base import Calculation
 from scorekeeper.models import (
-    Correction,
-    Entry,
-    Hand,
     StoredMatch,
-    StoredSeat,
     StoredSide,
-    person,
+)
+from scorekeeper.scoresheet.stored import (
+    Corrected,
+    Hands,
+    StoredEntry,
+    read_hands,
+    read_trail,
 )
 from scorekeeper.terms import say
-
-
-class StoredEntry(NamedTuple):
-    """A cell as stored, read as plain values: a sheet reads hundreds of them, and model
-    objects for each cell would cost more than the rules do; a write changes one with a
-    statement of its own (scoresheet/entries.py)."""
-
-    id: int
-    side_id: int
-    # Goes up with every change, so a correction made from a stale page is caught.
-    revision: int
-    # What the side entered, as the rules read it.
-    facts: EntryFacts
-
-
-def cell_values(facts: EntryFacts) -> dict[str, Any]:
-    """What a side entered, as its cell's columns (and as the corrections trail keeps it)."""
-    return {
-        "points": facts.points,
-        "counts": dict(facts.counts) if facts.counts is not None else None,
-        # Sorted, so a cell stores and the trail compares one list for the same ticks.
-        "ticks": sorted(facts.ticks),
-    }
-
-
-@dataclass(frozen=True)
-class StoredHand:
-    """A started hand: its stored id and number, and its sides' entries so far."""
-
-    id: int
-    number: int
-    entries: tuple[StoredEntry, ...]
 
 
 class Cell(NamedTuple):
@@ -336,117 +301,6 @@ def table_of(match: StoredMatch) -> Table:
     )
 
 
-# A cell with no tick (most are), read as one shared empty set.
-NO_TICKS: frozenset[str] = frozenset()
-
-# A match's started hands in order, as read.
-Hands = tuple[StoredHand, ...]
-
-# Built once, on the tables themselves: a long sheet is hundreds of rows, and the ORM's work
-# on each (it would make no objects of them anyway) cost more than reading them.
-_hand, _entry = Hand.__table__.c, Entry.__table__.c
-HANDS_OF = (
-    sa.select(
-        _hand.match_id,
-        _hand.id,
-        _hand.number,
-        _entry.id,
-        _entry.side_id,
-        _entry.revision,
-        _entry.points,
-        _entry.counts,
-        _entry.ticks,
-    )
-    .outerjoin(Entry.__table__, _entry.hand_id == _hand.id)
-    .where(_hand.match_id.in_(sa.bindparam("ids", expanding=True)))
-    .order_by(_hand.match_id, _hand.number)
-)
-
-
-def read_hands(ids: list[int], connection: sa.Connection | None = None) -> dict[int, Hands]:
-    """The started hands of several matches with their entries, in one statement of plain rows
-    (on the request's connection, or a migration's)."""
-    read: dict[int, list[tuple[int, int, list[StoredEntry]]]] = {i: [] for i in ids}
-    if ids:
-        last: tuple[int, int, list[StoredEntry]] = (0, 0, [])
-        connection = connection or db.session.connection()
-        rows = connection.execute(HANDS_OF, {"ids": ids}).all()
-        # Each row unpacked whole, and the entry's tuple made from its values in order (HANDS_OF
-        # reads them in EntryFacts' order): this runs for every cell of every sheet read, and
-        # keywords and a starred list were a third of its time.
-        for (
-            match_id,
-            hand_id,
-            number,
-            entry_id,
-            side_id,
-            revision,
-            points,
-            counts,
-            ticks,
-        ) in rows:
-            if last[0] != hand_id:
-                last = (hand_id, number, [])
-                read[match_id].append(last)
-            if entry_id is not None:
-                facts = EntryFacts(points, counts, frozenset(ticks) if ticks else NO_TICKS)
-                last[2].append(StoredEntry(entry_id, side_id, revision, facts))
-    return {
-        match_id: tuple(StoredHand(id=i, number=n, entries=tuple(e)) for i, n, e in hands)
-        for match_id, hands in read.items()
-    }
-
-
-class Corrected(NamedTuple):
-    """A correction as the trail shows it, read as plain values (the page and the exports only
-    print it; a correction is written as a model, scoresheet/corrections.py), with its side
-    from the match's as read."""
-
-    hand_number: int
-    side_id: int
-    old_points: int | None
-    new_points: int
-    old_detail: dict[str, Any] | None
-    new_detail: dict[str, Any]
-    reason: str
-    by_phone: str
-    made_at: datetime
-    side: StoredSide
-
-    @property
-    def is_fill(self) -> bool:
-        """Whether the host filled an empty cell in its side's place (an entry, as the side's
-        own would have been) rather than changing a value that was there (a correction)."""
-        return self.old_points is None
-
-
-# Built once, on the table itself, as HANDS_OF is: most pages read an empty trail, and the
-# ORM's machinery cost more than the statement.
-_correction = Correction.__table__.c
-TRAIL_OF = (
-    sa.select(
-        _correction.hand_number,
-        _correction.side_id,
-        _correction.old_points,
-        _correction.new_points,
-        _correction.old_detail,
-        _correction.new_detail,
-        _correction.reason,
-        _correction.by_phone,
-        _correction.made_at,
-    )
-    .where(_correction.match_id == sa.bindparam("match_id"))
-    .order_by(_correction.id)
-)
-
-
-def read_trail(match: StoredMatch) -> tuple[Corrected, ...]:
-    """The match's corrections, oldest first, each with its side from the match's as read."""
-    sides = {side.id: side for side in match.sides}
-    rows = db.session.execute(TRAIL_OF, {"match_id": match.id})
-    return tuple(Corrected(**row._mapping, side=sides[row.side_id]) for row in rows)
-
-
 def load_sheet(match: StoredMatch, *, corrections: bool = True) -> Sheet:
     """Read one match's hands and work its sheet out; with `corrections`, also its corrections
     (the page's trail, and each cell's mark), which a write's checks don't need."""
@@ -499,89 +353,3 @@ def work_out(
         corrected=corrected,
         trail=trail,
     )
-
-
-# Who is at the table: how many phones hold each side, and which sides still have room.
-
-
-def players_per_side(match: StoredMatch) -> int:
-    """How many phones may hold one side of this match (two in a partnership)."""
-    return get_game(match.game).format(match.table_format).players_per_side
-
-
-def phones_on(seats: Iterable[StoredSeat]) -> dict[int, int]:
-    """How many phones hold each side, by side id (from the seats as read)."""
-    held: dict[int, int] = {}
-    for seat in seats:
-        if seat.side_id is not None:
-            held[seat.side_id] = held.get(seat.side_id, 0) + 1
-    return held
-
-
-def sides_with_room(match: StoredMatch, seats: Iterable[StoredSeat]) -> tuple[StoredSide, ...]:
-    """The sides another phone may still take: fewer phones hold them than the table seats
-    players on a side (the claim form offers these, and a claim is refused for any other)."""
-    held, room = phones_on(seats), players_per_side(match)
-    return tuple(side for side in match.sides if held.get(side.id, 0) < room)
-
-
-# Who deals: the host says who dealt first, and the deal passes round the table.
-#
-# docs/rules/README.md, "Who deals": the deal passes to the next player round the table. Partners
-# sit apart, so the deal goes round in seating order: the first player of each side in turn,
-# then the second of each.
-
-
-# What separates the players the host typed for one side ("Omar, Sara", "Omar & Sara"): the
-# list marks of the four languages, never a space (one player may have two names).
-PLAYERS_APART = re.compile(r"\s*[,،;&/+]\s*")
-
-
-def typed_players(side: StoredSide) -> list[str]:
-    """The players the host typed for a side at creation, in the order typed."""
-    return [name for name in PLAYERS_APART.split(side.players.strip()) if name]
-
-
-def dealing_order(
-    sides: Sequence[StoredSide], per_side: int, seats: Sequence[StoredSeat]
-) -> list[str]:
-    """The players round the table in the direction of play, by name where their phone gave
-    one ("Omar (Us)"), else by the names the host typed for the side, else by side ("Us", or
-    "Us, player 2" in a partnership)."""
-    places: dict[int, list[str | None]] = {}
-    for side in sides:
-        holders = [seat for seat in seats if seat.side_id == side.id]
-        names: list[str | None] = [
-            holders[place].label if place < len(holders) and holders[place].player else None
-            for place in range(per_side)
-        ]
-        # The host's typed names fill the places no phone named, in the order typed, leaving
-        # out anyone a phone already named: a player is one place at the table, not two.
-        said = {seat.player.casefold() for seat in holders if seat.player}
-        typed = iter(n for n in typed_players(side) if n.casefold() not in said)
-        for place, name in enumerate(names):
-            if name is None:
-                player = next(typed, None)
-                if player is not None:
-                    names[place] = person(player, side)
-        places[side.id] = names
-    order: list[str] = []
-    for place in range(per_side):
-        for side in sides:
-            name = places[side.id][place]
-            if name is not None:
-                order.append(name)
-            elif per_side > 1:
-                # NOTE: a player of a partnership who gave no name: "Us, player 2". %(side)s is
-                # the side's name, %(number)s the player's place on it.
-                order.append(_("%(side)s, player %(number)s", side=side.name, number=place + 1))
-            else:
-                order.append(side.name)
-    return order
-
-
-def dealer_of(order: Sequence[str], first: int | None, hand_number: int) -> str | None:
-    """Who deals this hand (None until the host says who dealt the first)."""
-    if first is None or not order:
-        return None
-    return order[(first + hand_number - 1) % len(order)]

@@ -4,7 +4,7 @@ Every action runs the same steps (write): take the match's write lock by bumping
 (on PostgreSQL the row lock makes the phones of one table take turns: two partners entering
 together, End match pressed twice; on SQLite the database's write lock does the same), record
 the post's idempotency key (a resent post stops there), then read what the check needs, check
-(the phone's permission for its Action, which act asks itself: permissions.py; then the
+(the phone's permission for its Action, which act asks itself: phones/rules.py; then the
 game's rules), write, commit. Nothing the check relies on is read before the lock, so each
 check sees what the previous phone wrote, and an action's work is given the match only as the
 lock read it (the viewer's). A phone's own actions at no match (act_as_phone: starting one, a
@@ -39,15 +39,9 @@ from scorekeeper.extensions import db
 from scorekeeper.live import versions
 from scorekeeper.live.fanout import announced
 from scorekeeper.models import Match, StoredMatch, StoredSeat, StoredSide, Submission, utcnow
-from scorekeeper.permissions import (
-    Action,
-    GroupAction,
-    GroupViewer,
-    PhoneAction,
-    Viewer,
-    phone_refusal,
-    viewer_at,
-)
+from scorekeeper.phones.group_rules import GroupAction, GroupViewer
+from scorekeeper.phones.rules import Action, PhoneAction, Viewer, phone_refusal
+from scorekeeper.phones.seats import viewer_at
 
 # The columns of a match that actions change (the lock bumps the version; end, reopen,
 # abandon, hand over, closing the table, the rematch and the dealer change the rest): read
@@ -288,7 +282,7 @@ def act(
     """An action at a match, checked here so that no action can forget it: under the lock,
     after a repeated post is answered "Already recorded.", the posting phone as the match
     sees it then (its seat, its side, whether it is the host) is asked whether it may take
-    `action` (permissions.py), and only then given to `work`. The viewer's match is the
+    `action` (phones/rules.py), and only then given to `work`. The viewer's match is the
     match as the lock read it: what `work` checks of the match, it asks of that one.
 
     `side` is the column an entry goes into, or the side a phone claims; `among` and `to`

@@ -14,7 +14,8 @@ from flask_babel import gettext as _
 from flask_babel import pgettext
 
 from scorekeeper.models import StoredSeat, iso_utc
-from scorekeeper.scoresheet.sheet import Sheet, cell_values
+from scorekeeper.scoresheet.sheet import Sheet
+from scorekeeper.scoresheet.stored import cell_values
 from scorekeeper.spreadsheets import spreadsheet_safe
 
 # The JSON export's shape, for whatever reads it: "format" and "version" first. Version 2 added

@@ -7,15 +7,18 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
+from flask import url_for
 from flask_babel import gettext as _
 from flask_babel import pgettext
 from markupsafe import Markup, escape
 
 from scorekeeper.games import Term
 from scorekeeper.models import StoredSeat, StoredSide
-from scorekeeper.permissions import Action, Viewer
-from scorekeeper.scoresheet.sheet import Corrected, Sheet
+from scorekeeper.phones.rules import Action, Viewer
+from scorekeeper.scoresheet.sheet import Sheet
+from scorekeeper.scoresheet.stored import Corrected
 from scorekeeper.terms import listed, say
 
 
@@ -39,6 +42,39 @@ class FillLine:
     hands: str
     by: str | None
     reason: str
+
+
+class HandLinks(NamedTuple):
+    """One hand's links on the sheet: its whole correction (the host's), each cell's page (the
+    host's: its correction), and each cell's fill (the host's, where no phone holds the side),
+    by column."""
+
+    correct: str
+    cells: tuple[str, ...]
+    fills: tuple[str, ...]
+
+
+def hand_links(sheet: Sheet, correcting: bool) -> tuple[HandLinks, ...]:
+    """The links of every hand of the sheet (sheet.rows' order), each joined to one url_for: a
+    long sheet is thousands of cells, and a url_for for each would cost more than drawing them."""
+    hand = url_for("sheet.match", code=sheet.match.code) + "/hand/"
+    return tuple(_links(hand, number, len(sheet.sides), correcting) for number in _numbers(sheet))
+
+
+def _numbers(sheet: Sheet) -> list[int]:
+    """The numbers of the sheet's started hands, then the open hand's if it is not started."""
+    numbers = [stored.number for stored in sheet.hands]
+    if sheet.current_hand is not None and sheet.current_hand not in numbers:
+        numbers.append(sheet.current_hand)
+    return numbers
+
+
+def _links(hand: str, number: int, sides: int, correcting: bool) -> HandLinks:
+    """One hand's links, from the sheet's link to its hands."""
+    row = f"{hand}{number}"
+    fills = tuple(f"{row}/side/{at}/correct" for at in range(sides))
+    cells = fills if correcting else tuple(f"{row}/side/{at}" for at in range(sides))
+    return HandLinks(f"{row}/correct", cells, fills)
 
 
 @dataclass(frozen=True)
@@ -85,6 +121,9 @@ class Page:
     marks_key: tuple[tuple[str, str], ...]
     # Whether the sheet's column heads stand up their columns (heads_stand).
     heads_stand: bool
+    # Each hand's links, in sheet.rows' order, then the open hand's if no side entered it yet
+    # (hand_links): the template prints them.
+    links: tuple[HandLinks, ...]
 
 
 # The longest word a column's head holds across on a 360-px phone, by the number of sides:
@@ -175,6 +214,7 @@ def page_of(
         tick_marks={tick.key: _mark(tick.mark, say(tick.noted)) for tick in sheet.ticks},
         marks_key=marks_key(sheet),
         heads_stand=heads_stand([side.name for side in sheet.sides]),
+        links=hand_links(sheet, viewer.may(Action.CORRECT)),
     )
 
 

@@ -34,7 +34,7 @@ from scorekeeper.languages import LANGUAGES, direction, language
 from scorekeeper.matches import find_match, read_matches
 from scorekeeper.models import CODE_LENGTH, Match, Seat, StoredMatch, normalise_code
 from scorekeeper.new_matches import wait_before_creating
-from scorekeeper.permissions import current_phone, ensure_phone, player_name, remember_name
+from scorekeeper.phones.identity import current_phone, ensure_phone, player_name, remember_name
 from scorekeeper.scoresheet.groups import groups_of, read_group
 from scorekeeper.scoresheet.setup import NewMatch, SetupError, create_match
 from scorekeeper.tables.forms import JoinForm, fields, new_match_form

@@ -41,3 +41,16 @@ def test_templates_print_the_answers_worked_out_before_them() -> None:
         if "viewer.may(" in line or re.search(r"\bgame\.\w+\(", line)
     }
     assert asking == set()
+
+
+def test_no_template_joins_a_link() -> None:
+    """Every link a template prints was made in Python (url_for, or Page.links for the sheet's
+    thousands of cells): a template that joins a link to a url_for's works out what Python
+    should."""
+    joining = {
+        f"{path.relative_to(TEMPLATES)}:{number}"
+        for path in TEMPLATES.rglob("*.html")
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if re.search(r"url_for\([^)]*\)\s*~", line)
+    }
+    assert joining == set()

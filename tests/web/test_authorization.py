@@ -4,7 +4,7 @@ One row per action, one column per role; a cell says whether that phone may do i
 a 2v2 Basra match, with the action's preconditions laid by the players, and the role's phone.
 
 The whole matrix is checked in-process, against the one place every action is checked
-(scorekeeper.permissions): each role's phone, as its seat is stored, is asked of `refusal` for
+(scorekeeper.phones.rules): each role's phone, as its seat is stored, is asked of `refusal` for
 every action. Where the permission lets a role by and the sheet's own rules refuse the action
 (a hand that is past, a stale correction, an end before anyone won), that is said in the row.
 
@@ -27,7 +27,8 @@ from itsdangerous import URLSafeTimedSerializer
 
 from scorekeeper.errors import Refusal
 from scorekeeper.matches import read_match
-from scorekeeper.permissions import Action, Viewer, refusal, seats_at, viewer_at
+from scorekeeper.phones.rules import Action, Viewer, refusal
+from scorekeeper.phones.seats import seats_at, viewer_at
 from tests.phones import Phone, snapshot
 
 ROLES = [

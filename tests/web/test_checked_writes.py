@@ -1,6 +1,6 @@
 """The write path checks every action's permission itself, so no action can forget it: an
 action at a match is written only through `act`, which takes the action's Action and asks
-permissions.py under the lock before the action's work runs (scoresheet/writing.py)."""
+phones/rules.py under the lock before the action's work runs (scoresheet/writing.py)."""
 
 from __future__ import annotations
 
@@ -15,18 +15,9 @@ from flask import Flask
 from scorekeeper.errors import Refusal
 from scorekeeper.matches import read_match
 from scorekeeper.models import Match, StoredMatch, StoredSeat, StoredSide
-from scorekeeper.permissions import (
-    GROUP_RULES,
-    RULES,
-    Action,
-    GroupAction,
-    PhoneAction,
-    Viewer,
-    phone_refusal,
-    refusal,
-    seats_at,
-    viewer_at,
-)
+from scorekeeper.phones.group_rules import GROUP_RULES, GroupAction
+from scorekeeper.phones.rules import RULES, Action, PhoneAction, Viewer, phone_refusal, refusal
+from scorekeeper.phones.seats import seats_at, viewer_at
 from scorekeeper.scoresheet.writing import Done, Post, act, act_as_phone
 from tests.phones import snapshot
 
@@ -179,7 +170,7 @@ def test_a_phone_s_own_action_is_checked_before_its_work_runs(app: Flask) -> Non
 
 
 def test_every_group_action_goes_through_group_act_with_its_action() -> None:
-    """In a group, every action names its GroupAction to group_act, which asks permissions.py
+    """In a group, every action names its GroupAction to group_act, which asks phones/group_rules.py
     under the group's lock (through the write path's act_in_group); starting a group is a
     phone's own action. Every GroupAction has its rule."""
     named = set()
@@ -200,7 +191,7 @@ def test_every_group_action_goes_through_group_act_with_its_action() -> None:
 
 
 def test_every_action_has_its_rule() -> None:
-    """permissions.refusal asks the action's own rule: there is one for every Action."""
+    """rules.refusal asks the action's own rule: there is one for every Action."""
     assert set(RULES) == set(Action)
 
 

@@ -14,7 +14,7 @@ from PIL import Image
 
 from scorekeeper.languages import direction
 from scorekeeper.matches import find_match
-from scorekeeper.permissions import seats_at
+from scorekeeper.phones.seats import seats_at
 from scorekeeper.scoresheet.series import read_series
 from scorekeeper.scoresheet.sheet import load_sheet
 from scorekeeper.sheet import picture
