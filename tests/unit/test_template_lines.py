@@ -43,14 +43,14 @@ def test_templates_print_the_answers_worked_out_before_them() -> None:
     assert asking == set()
 
 
-def test_no_template_joins_a_link() -> None:
-    """Every link a template prints was made in Python (url_for, or Page.links for the sheet's
-    thousands of cells): a template that joins a link to a url_for's works out what Python
-    should."""
-    joining = {
+def test_no_template_turns_escaping_off_or_joins_a_link() -> None:
+    """Every value a template prints is escaped, and every link it prints was made in Python
+    (url_for, or Page.links for the sheet's thousands of cells): a template that turns escaping
+    off, or joins a link to a url_for's, works out what Python should."""
+    deciding = {
         f"{path.relative_to(TEMPLATES)}:{number}"
         for path in TEMPLATES.rglob("*.html")
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
-        if re.search(r"url_for\([^)]*\)\s*~", line)
+        if re.search(r"autoescape\s+false", line) or re.search(r"url_for\([^)]*\)\s*~", line)
     }
-    assert joining == set()
+    assert deciding == set()
