@@ -3,7 +3,6 @@
    (docs/live.md, "The page's script"). */
 
 import { stayAwake } from "./awake.js";
-import { startCalculator } from "./calculator.js";
 import { enhance, startFullScreen, startNewMatch } from "./forms.js";
 import { fetchNow, followLive, tellZone } from "./live.js";
 import { startOffline } from "./offline.js";
@@ -14,8 +13,10 @@ import { drawOutbox, startOutbox } from "./outbox.js";
 function start(root) {
   enhance(root);
   followLive();
+  // The calculator's module only where there is a calculator (its page asks for it at once):
+  // every other page, a first visit on a slow connection most of all, goes without its bytes.
   const calc = root.querySelector("form.calculator");
-  if (calc) startCalculator(calc);
+  if (calc) import("./calculator.js").then((calculator) => calculator.startCalculator(calc));
   drawOutbox();
   stayAwake();
 }

@@ -41,10 +41,21 @@ def test_the_page_preloads_every_module_of_its_script_by_its_fingerprinted_path(
     preloaded = re.findall(r'<link rel="modulepreload" href="/js/([0-9a-f]+)/([\w.]+)"', page)
     assert {fingerprint for fingerprint, _ in preloaded} == {main.group(1)}
     # Every module there is (main.js imports all of them, some through another) but main.js,
-    # which its own tag asks for.
+    # which its own tag asks for, and the calculator's, which only its page needs.
     names = sorted(name for _, name in preloaded)
-    assert names == sorted(p.name for p in SCRIPTS.glob("*.js") if p.name != "main.js")
+    page_own = {"main.js", "calculator.js"}
+    assert names == sorted(p.name for p in SCRIPTS.glob("*.js") if p.name not in page_own)
     for name in names:
         with guest.get(f"/js/{main.group(1)}/{name}") as served:
             assert served.status_code == 200
             assert served.headers["Cache-Control"] == FOREVER
+
+
+def test_only_the_calculator_page_asks_for_the_calculator_s_module(guest, basra):
+    calculator = guest.get(f"/m/{basra}/calc").get_data(as_text=True)
+    sheet = guest.get(f"/m/{basra}").get_data(as_text=True)
+    main = re.search(r'<script type="module" src="/js/([0-9a-f]+)/main\.js"', calculator)
+    assert main
+    asked = f'<link rel="modulepreload" href="/js/{main.group(1)}/calculator.js">'
+    assert asked in calculator
+    assert "calculator.js" not in sheet
