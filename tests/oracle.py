@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests import oracle_forty, oracle_tarneeb
+
 PACK = 52
 # Brisca's Spanish deck: the counting cards and what each is worth; 120 in all.
 BRISCA_VALUES = {"aces": 11, "threes": 10, "kings": 4, "horses": 3, "jacks": 2}
@@ -35,7 +37,13 @@ PACK_COUNTS = {
     },
     "brisca": {key: 4 for key in BRISCA_VALUES},
     "other": {},
+    # Escoba's and Scopa's in tests/oracle_forty.py, Tarneeb's tricks in tests/oracle_tarneeb.py.
+    "escoba": {},
+    "scopa": {},
+    "tarneeb": {},
 }
+# The 40-card fishing games, whose rules tests/oracle_forty.py holds.
+FORTY = ("escoba", "scopa")
 # Basra's basras scored by their card: twice the face value, pictures 10.
 BASRA_CARDS = {"basra_ace": 1, **{f"basra_{rank}": rank for rank in range(2, 11)}}
 BASRA_CARDS["basra_picture"] = 10
@@ -103,6 +111,10 @@ def counts_of(cell: Mapping[str, Any] | None) -> dict[str, int] | None:
 def calculated(table: Table, counts: Mapping[str, int], held: int = 0) -> int:
     """The points a side's counts are worth, `held` over into the hand (Basra)."""
     n = lambda key: int(counts.get(key, 0))  # noqa: E731
+    if table.game in FORTY:
+        return oracle_forty.points(table, counts)
+    if table.game == "tarneeb":
+        return oracle_tarneeb.counted(table, counts)
     if table.game == "brisca":
         return sum(value * n(key) for key, value in BRISCA_VALUES.items())
     if table.game == "brasta":
@@ -230,6 +242,8 @@ def earns_cards(table: Table, counts: Mapping[str, int]) -> bool:
 
 def winner_after(table: Table, totals: Sequence[int], played: int, cells: Any) -> int | None:
     """The side the game's win rule names after a complete hand, if any."""
+    if table.game in FORTY:
+        return forty_winner(table, totals, cells)
     if table.game == "pastura":
         counts = [counts_of(cell) for cell in cells]
         if all(c is not None for c in counts):
@@ -241,6 +255,23 @@ def winner_after(table: Table, totals: Sequence[int], played: int, cells: Any) -
     if table.game == "other" and table.rule("winner", "highest") == "hands":
         return unique(totals, max(totals)) if played >= table.target else None
     return first_over(totals, table.target)
+
+
+def forty_winner(table: Table, totals: Sequence[int], cells: Any) -> int | None:
+    """Escoba and Scopa (docs/rules/scopa.md, "Table rules"): all ten denari counted
+    (Napoleone); several past the target, the table's count of the hand if it keeps one, else
+    the higher total, level playing on; else a cappotto."""
+    counted = [counts_of(cell) for cell in cells]
+    napoleone = oracle_forty.napoleone(table, counted)
+    if napoleone is not None:
+        return napoleone
+    if all(c is not None for c in counted):
+        every = [c for c in counted if c is not None]
+        first = oracle_forty.counted_first(table, table.target, totals, every)
+        if first is not None:
+            return first
+    over = first_over(totals, table.target)
+    return over if over is not None else oracle_forty.cappotto(table, totals)
 
 
 def work_out(table: Table, hands: Sequence[Mapping[str, Any]]) -> Worked:
@@ -285,6 +316,10 @@ def contradictions(table: Table, hand: Mapping[str, Any]) -> list[str]:
     cells = [cell for cell in cells_of(hand, table.sides) if cell is not None]
     found: list[str] = []
     counted = [c for c in (counts_of(cell) for cell in cells) if c is not None]
+    if table.game in FORTY:
+        return oracle_forty.contradictions(table, counted)
+    if table.game == "tarneeb":
+        return tarneeb_hand(table, cells)
     for key, most in PACK_COUNTS[table.game].items():
         got = sum(c.get(key, 0) for c in counted)
         if got > most:
@@ -336,6 +371,24 @@ def most_cards_claims(table: Table, cells: Sequence[Mapping[str, Any]]) -> list[
     return found
 
 
+def tarneeb_hand(table: Table, cells: Sequence[Mapping[str, Any]]) -> list[str]:
+    """A Tarneeb hand's entries that can't all be true (docs/rules/tarneeb.md, "Checks across
+    sides"): a result no hand gives, two no one hand gives, and two calculators that disagree
+    on the contract or pass 13 tricks."""
+    results = oracle_tarneeb.results(table)
+    points = [
+        calculated(table, counts) if (counts := counts_of(cell)) is not None else cell["points"]
+        for cell in cells
+    ]
+    found = [f"no hand gives {got}" for got in points if not any(got in r for r in results)]
+    if len(points) == 2 and not found and not oracle_tarneeb.one_hand(table, *points):
+        found.append(f"{points[0]} and {points[1]} are no one hand's")
+    counted = [c for c in (counts_of(cell) for cell in cells) if c is not None]
+    if len(counted) == 2:
+        found += oracle_tarneeb.disagree(*counted)
+    return found
+
+
 def brisca_round(table: Table, cells: Sequence[Mapping[str, Any]]) -> list[str]:
     """A Brisca round's entries that cannot all be true (docs/rules/brisca.md, "Checks across
     sides"): two black hands, two last tricks, card points past the deck's 120 or, once every
@@ -361,6 +414,8 @@ def brisca_round(table: Table, cells: Sequence[Mapping[str, Any]]) -> list[str]:
 def pile_problems(table: Table, counts: Mapping[str, int]) -> list[str]:
     """What one side's calculator counts say that no pile can hold: refused by the calculator,
     naming the count (docs/rules/*.md, "Calculator"). Counts within each field's bounds."""
+    if table.game in FORTY:
+        return oracle_forty.pile_problems(table, counts)
     n = lambda key: int(counts.get(key, 0))  # noqa: E731
     found = []
     cards = n("cards")
@@ -418,8 +473,18 @@ def flags(table: Table, hand: Mapping[str, Any]) -> bool:
             return False
         if sum(c["points"] for c in cells) != DECK_POINTS:
             return True
+    if table.game == "tarneeb":
+        points = [c["points"] for c in cells]
+        if not oracle_tarneeb.one_hand(table, *points):
+            return True
+        known = [c for c in counted if c is not None]
+        return every and (
+            bool(oracle_tarneeb.disagree(*known)) or sum(c["tricks"] for c in known) != 13
+        )
     if not every or table.game == "other":
         return False
+    if table.game in FORTY:
+        return oracle_forty.flags(table, [c for c in counted if c is not None])
     if any(
         sum(c.get(key, 0) for c in counted if c is not None) != most
         for key, most in PACK_COUNTS[table.game].items()

@@ -80,8 +80,11 @@ def answers(strengths: Sequence[Any]) -> list[int]:
     return [(ALONE if len(top) == 1 else TIED) if at in top else NO for at in range(len(strengths))]
 
 
-def points(table: Rules, counts: Mapping[str, int]) -> int:
-    """A side's points from its counts (docs/rules/*.md, "Scoring a hand", "Table rules")."""
+def lines(table: Rules, counts: Mapping[str, int]) -> dict[str, int]:
+    """A side's points line by line, keyed as a count to the target names its steps
+    (docs/rules/*.md, "Scoring a hand", "Table rules"): sweeps, cards, coins, the 7 of coins
+    (all four sevens with Escoba's bonus in its place), setenta or primiera, and Scopa's Napola
+    and re bello."""
     n = lambda k: int(counts.get(k, 0))  # noqa: E731
     two = table.sides == 2
     cards = n("cards") >= 21 if two else n("most_cards") == ALONE
@@ -89,15 +92,15 @@ def points(table: Rules, counts: Mapping[str, int]) -> int:
     if table.game == "scopa":
         run = n("napola") if table.rule("napola", "off") != "off" else 0
         napola = 0 if run < 3 else min(run, 6) if table.rule("napola", "off") == "to_six" else run
-        return (
-            n("scope")
-            + cards
-            + coins
-            + n("seven_coins")
-            + (n("primiera") == ALONE)
-            + (n("re_bello") if table.rule("re_bello", "off") == "on" else 0)
-            + napola
-        )
+        return {
+            "sweeps": n("scope"),
+            "cards": int(cards),
+            "coins": int(coins),
+            "seven_coins": n("seven_coins"),
+            "contest": int(n("primiera") == ALONE),
+            "re_bello": n("re_bello") if table.rule("re_bello", "off") == "on" else 0,
+            "napola": napola,
+        }
     method = table.rule("setenta", "sevens")
     if method == "primera" or not two:
         setenta = n("setenta") == ALONE
@@ -107,28 +110,131 @@ def points(table: Rules, counts: Mapping[str, int]) -> int:
         split = [n(k) for k in ("sevens", "sixes", "aces", "fives") if n(k) != 2]
         setenta = bool(split) and split[0] > 2
     bonus = table.rule("bonus", "off") == "on"
-    cards_points = 2 if bonus and n("cards") >= 31 else int(cards)
-    coins_points = 2 if bonus and n("coins") == 10 else int(coins)
-    sevens_points = 3 if bonus and n("sevens") == 4 else n("seven_coins") + setenta
-    return n("escobas") + cards_points + coins_points + sevens_points
+    all_sevens = bonus and n("sevens") == 4
+    return {
+        "sweeps": n("escobas"),
+        "cards": 2 if bonus and n("cards") >= 31 else int(cards),
+        "coins": 2 if bonus and n("coins") == 10 else int(coins),
+        # All four sevens score 3 in place of the velo's and the setenta's 2, at the velo's step.
+        "seven_coins": 3 if all_sevens else n("seven_coins"),
+        "contest": 0 if all_sevens else int(setenta),
+    }
+
+
+def points(table: Rules, counts: Mapping[str, int]) -> int:
+    """A side's points from its counts."""
+    return sum(lines(table, counts).values())
+
+
+# docs/rules/escoba.md and scopa.md, "Table rules": the orders a table may count the last hand
+# in, line by line, when several sides pass the target in it; lines an order leaves out
+# (Napola, re bello) come last, together.
+ORDERS = {
+    "escobas_cards": ("sweeps", "cards", "coins", "seven_coins", "contest"),
+    "escobas_oros": ("sweeps", "coins", "seven_coins", "contest", "cards"),
+    "parlett": ("cards", "coins", "seven_coins", "contest", "sweeps"),
+}
+
+
+def counted_first(
+    table: Rules, target: int, totals: Sequence[int], counted: Sequence[Mapping[str, int]]
+) -> int | None:
+    """The side a count to the target names: of the sides short of it before the hand and
+    past it after, the one that reaches it first counting the hand's lines in order (None: the
+    table doesn't count, fewer than two crossed, or two reach it on one line)."""
+    order = ORDERS.get(table.rule("count_to_target", "off"))
+    if order is None:
+        return None
+    worked = [lines(table, c) for c in counted]
+    running = [total - sum(w.values()) for total, w in zip(totals, worked, strict=True)]
+    crossed = [s for s, total in enumerate(totals) if total >= target > running[s]]
+    if len(crossed) < 2:
+        return None
+    for step in [(key,) for key in order] + [("re_bello", "napola")]:
+        running = [r + sum(w.get(k, 0) for k in step) for r, w in zip(running, worked, strict=True)]
+        reached = [s for s in crossed if running[s] >= target]
+        if reached:
+            return reached[0] if len(reached) == 1 else None
+    return None
 
 
 def contradictions(table: Rules, counted: Sequence[Mapping[str, int]]) -> list[str]:
-    """What calculator cells entered in one hand can't say beside each other: two sides alone
-    with a contest, or one alone beside a side as strong or stronger (docs/rules/*.md, "Checks
-    across sides")."""
+    """What calculator cells entered in one hand can't say beside each other: more of
+    something than the pack holds, two sides alone with a contest, one alone beside a side as
+    strong or stronger, one tied for the most beside a stronger side or an as strong one that
+    answered No (docs/rules/*.md, "Checks across sides"). A side that can't compete (no card in
+    some suit) contradicts no claim but another "alone"."""
     found = []
+    for key, most in pack_counts(table).items():
+        got = sum(c.get(key, 0) for c in counted)
+        if got > most:
+            found.append(f"{key} come to {got}, past the pack's {most}")
     for key in questions(table):
         alone = [c for c in counted if c.get(key, NO) == ALONE]
         if len(alone) > 1:
             found.append(f"{len(alone)} sides alone with {key}")
-        for claim in alone:
-            mine = strength(table, key, claim)
-            if mine is not None and any(
-                c is not claim and (s := strength(table, key, c)) is not None and s >= mine
-                for c in counted
-            ):
-                found.append(f"alone with {key} beside a side as strong")
+        for at, claim in enumerate(counted):
+            mine, answer = strength(table, key, claim), claim.get(key, NO)
+            for other in [*counted[:at], *counted[at + 1 :]]:
+                theirs = strength(table, key, other)
+                if mine is None or theirs is None or answer == NO:
+                    continue
+                if answer == ALONE and theirs >= mine:
+                    found.append(f"alone with {key} beside a side as strong")
+                if answer == TIED and (
+                    theirs > mine or (theirs == mine and other.get(key, NO) == NO)
+                ):
+                    found.append(f"tied for {key} beside a stronger side, or one that said No")
+    return found
+
+
+def pile_problems(table: Rules, counts: Mapping[str, int]) -> list[str]:
+    """What one side's counts say that no pile of the 40 cards holds: refused by the
+    calculator (docs/rules/escoba.md and scopa.md, "Calculator"). Counts within each field's
+    bounds."""
+    n = lambda k: int(counts.get(k, 0))  # noqa: E731
+    escoba = table.game == "escoba"
+    method = table.rule("setenta", "sevens") if escoba else "primiera"
+    found = []
+    cards, coins, velo = n("cards"), n("coins"), n("seven_coins")
+    if velo and not coins:
+        found.append("the 7 of coins without a coin")
+    if escoba and velo and not n("sevens"):
+        found.append("the 7 of coins without a seven")
+    if coins == 10 and not velo or escoba and n("sevens") == 4 and not velo:
+        found.append("every coin, or every seven, without the 7 of coins")
+    if coins + (n("sevens") - velo if escoba else 0) > cards:
+        found.append("more coins and sevens than cards")
+    if method == "cascade" and sum(n(k) for k in ("sevens", "sixes", "aces", "fives")) > cards:
+        found.append("more sevens, sixes, aces and fives than cards")
+    if method in ("primera", "primiera"):
+        best = [n(f"best_{suit}") for suit in SUITS]
+        if escoba and sum(card == 7 for card in best) != n("sevens"):
+            found.append("best cards whose 7s are not the sevens counted")
+        if (best[0] == 0) != (coins == 0):
+            found.append("a best coin without coins, or coins without one")
+        if velo and best[0] != 7:
+            found.append("the 7 of coins with another best coin")
+        if sum(card != 0 for card in best) > cards:
+            found.append("more suits than cards")
+        contest = "setenta" if escoba else "primiera"
+        if n(contest) == ALONE and 0 in best:
+            found.append("a primiera taken with a suit missing")
+    if not escoba:
+        if velo + n("re_bello") > coins:
+            found.append("the settebello and re bello past the coins")
+        if table.rule("napola", "off") != "off":
+            run = n("napola")
+            if run > coins:
+                found.append("a run longer than the coins")
+            if run >= 7 and not velo:
+                found.append("a run past the 6 without the settebello")
+            if table.rule("re_bello", "off") == "on" and run == 10 and not n("re_bello"):
+                found.append("a run to the king without the re bello")
+            if coins == 10 and run != 10:
+                found.append("all ten coins, a run short of 10")
+    if 2 * n("escobas" if escoba else "scope") > cards:
+        found.append("fewer than two cards a sweep")
     return found
 
 
@@ -160,14 +266,25 @@ def cappotto(table: Rules, totals: Sequence[int]) -> int | None:
     return leaders[0] if len(leaders) == 1 and not any(rest) else None
 
 
-def deal(rnd: random.Random, table: Rules) -> list[dict[str, int]]:
+def deal(rnd: random.Random, table: Rules, sweep: str = "") -> list[dict[str, int]]:
     """One hand's piles from a shuffled 40-card pack, counted as each side's calculator asks
-    them, with sweeps a pile can hold and the contests' right answers."""
+    them, with sweeps a pile can hold and the contests' right answers. `sweep`: one side takes
+    every coin ("coins"), every seven ("sevens") or nearly the whole pack ("pack"), where the
+    rarer lines are (Napoleone, Napola's long runs, the bonus points, cappotto)."""
     pack = [(suit, rank) for suit in SUITS for rank in range(1, 11)]
     rnd.shuffle(pack)
     # Sides as unequal as a hand can leave them, now and then one holding nearly everything.
     weights = [rnd.random() ** 3 + 0.01 for _ in range(table.sides)]
+    taker = rnd.randrange(table.sides)
+    if sweep == "pack":
+        weights = [1.0 if s == taker else 0.02 for s in range(table.sides)]
     owners = rnd.choices(range(table.sides), weights=weights, k=len(pack))
+    owners = [
+        taker
+        if (sweep == "coins" and suit == "coins") or (sweep == "sevens" and rank == 7)
+        else owner
+        for (suit, rank), owner in zip(pack, owners, strict=True)
+    ]
     piles = [
         [card for card, o in zip(pack, owners, strict=True) if o == s] for s in range(table.sides)
     ]

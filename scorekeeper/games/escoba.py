@@ -266,7 +266,9 @@ class Escoba(FortyCardGame):
             if method == SEVENS_RULE:
                 found.append(Contest("setenta", SETENTA, _sevens, "sevens", SEVENS_WORD))
             elif method == CASCADE:
-                found.append(Contest("setenta", SETENTA, _cascade))
+                # Decided by four counts, quoted by the first of them, the sevens: a refusal
+                # says each side's answer with a count, as for the most sevens.
+                found.append(Contest("setenta", SETENTA, _cascade, "sevens", SEVENS_WORD))
         if method == PRIMERA:
             found.append(Contest("setenta", Term("primera"), _primera))
         return tuple(found)

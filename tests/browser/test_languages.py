@@ -1,11 +1,11 @@
 """A whole hand in each of the players' languages, on two 360-px phones whose browsers ask for
 it: create, join, the calculator, an entry, End match. Each game in the language it is played
-in most: Basra in Arabic (right to left), Pastura in Russian, Brisca in Spanish and in Italian
-(briscola's players). The words are asserted as each language's catalog has them."""
+in most: Basra in Arabic (right to left), Pastura in Russian, Brisca in Spanish, Scopa in
+Italian. The words are asserted as each language's catalog has them."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -29,6 +29,8 @@ class Table:
     # The entry field's label, and the target to pick (by value) if not the game's default.
     entry_label: tuple[str, dict[str, int]]
     target: str | None = None
+    # The calculator's choices and ticks to pick (field key → the input's value).
+    picked: dict[str, str] = field(default_factory=dict)
 
 
 TABLES = [
@@ -60,17 +62,22 @@ TABLES = [
         ("Card points this round (0–%(most)s)", {"most": 120}),
         target="1",
     ),
-    # Italy plays briscola, Brisca's sister, with the same 40 cards and points: smazzate, prese
-    # and briscola as its players say them.
+    # Italy's players play Scopa: denari, settebello, primiera and scope as they say them.
     Table(
         "it",
-        "Brisca",
+        "Scopa",
         ("Giulia", "Marco"),
-        67,
-        {"aces": 3, "threes": 2},
-        53,  # three aces, 11 each, and two threes, 10 each: with 67, the deck's 120
-        ("Card points this round (0–%(most)s)", {"most": 120}),
-        target="1",
+        11,
+        {"cards": 17, "coins": 3, "scope": 2},
+        3,  # two scope and the settebello; 17 cards, 3 denari and the primiera (No) score nothing
+        ("Your total for this hand", {}),
+        picked={
+            "seven_coins": "y",
+            "best_coins": "7",
+            "best_cups": "7",
+            "best_swords": "6",
+            "best_clubs": "10",
+        },
     ),
 ]
 
@@ -145,6 +152,8 @@ def test_a_whole_hand_in_the_players_language(new_phone, artifacts, table: Table
     says_its_language(guest, table.language)
     for key, count in table.counts.items():
         guest.locator(f"#n_{key}").fill(str(count))
+    for key, value in table.picked.items():
+        guest.locator(f"input[name=n_{key}][value='{value}']").check()
     enter = guest.get_by_role("button", name=say("Enter %(total)s", total=table.total))
     expect(enter).to_be_visible()
     guest.screenshot(path=artifacts / f"language-{table.language}-calculator.png", full_page=True)

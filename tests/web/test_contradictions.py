@@ -298,3 +298,29 @@ def test_the_host_filling_a_side_is_told_as_it_types(host):
     assert "Alice 31 already" in page and "would make 56" in page
     assert "Alice 3 already" in page and "would make 5" in page
     assert "Enter 7" not in page
+
+
+def test_three_players_claiming_the_cascades_setenta_twice_are_told_why(app, host):
+    """Three players, the setenta by the cascade (most sevens, then sixes, aces, fives): a
+    second side claiming it alone is refused, its sevens quoted (it was a server error)."""
+    code = host.create(
+        "escoba",
+        table_format="3",
+        target="21",
+        rule_setenta="cascade",
+        host_side="-1",
+        side_0="Ana",
+        side_1="Ben",
+        side_2="Cleo",
+    )
+    # docs/rules/escoba.md, "Setenta": Ana's 2 sevens and 2 sixes take it from Ben's 2 and 1.
+    ana = {"n_cards": 14, "n_sevens": 2, "n_sixes": 2, "n_setenta": 1, "n_most_cards": 1}
+    ben = {"n_cards": 13, "n_sevens": 2, "n_sixes": 1, "n_setenta": 1, "n_most_cards": 0}
+    form = {"hand": 1, "revision": 0, "intent": "enter", "n_coins": 0, "n_most_coins": 0}
+    form |= {"n_aces": 0, "n_fives": 0, "n_escobas": 0}
+    assert host.post(f"/m/{code}/hand/1/side/0/calc", form | ana).status_code == 200
+    before = snapshot(app)
+    shown = host.post(f"/m/{code}/hand/1/side/1/calc", form | ben)
+    assert shown.status_code == 409
+    assert "“Setenta”: Ana answered “Yes, alone”; Sevens: 2." in shown.shown
+    assert snapshot(app) == before

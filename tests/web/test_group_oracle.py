@@ -12,6 +12,7 @@ player who says who they are on one phone, then on another.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from tests import oracle
+from tests import oracle, oracle_tarneeb
 from tests.conftest import _emptied, fresh_memory
 from tests.examples import examples
 from tests.groups import add_players, new_match, roster_ids, say_who, standings_json, start_group
@@ -28,7 +29,17 @@ from tests.phones import Phone, stored_match
 
 NAMES = ["Ana", "Ben", "Cleo", "Dov"]
 # The tables played: game, New match's format, sides, players a side, target.
-KINDS = [("basra", "2", 2, 1, "101"), ("basra", "2v2", 2, 2, "101"), ("other", "free", 3, 1, "60")]
+KINDS = [
+    ("basra", "2", 2, 1, "101"),
+    ("basra", "2v2", 2, 2, "101"),
+    ("other", "free", 3, 1, "60"),
+    # docs/rules/escoba.md: a target the table agrees, typed.
+    ("escoba", "3", 3, 1, "15"),
+    ("scopa", "2v2", 2, 2, "11"),
+    ("tarneeb", "2v2", 2, 2, "41"),
+]
+# Tarneeb's table as New match leaves it (docs/rules/tarneeb.md, "Table rules").
+TARNEEB = oracle.Table("tarneeb", 2, 41)
 LEAST = 3
 
 
@@ -94,7 +105,7 @@ class Group:
             [] if side == phone_side else [self.ids[name] for name in seats[side]]
             for side in range(sides)
         ]
-        fields = {"target": target} if game == "other" else {}
+        fields = {"target": target} if game in ("other", "escoba") else {}
         code = new_match(self.host, self.code, game, chosen, table_format=table_format, **fields)
         if phone_side is not None:
             phone = self.phones[self.ben]
@@ -102,9 +113,20 @@ class Group:
             assert "now holds" in phone.post(f"/m/{code}/claim", {"target": 1}).shown
         return Played(code, game, seats, self.season, phone_side)
 
+    def totals(self, match: Played) -> list[int]:
+        """A hand's plain totals, each side's within what its game gives."""
+        if match.game == "tarneeb":
+            # docs/rules/tarneeb.md, "Scoring a hand": only a bid and its tricks give a hand.
+            bid = self.draw(st.integers(7, 13), label="bid")
+            took = self.draw(st.integers(0, 13), label="tricks the bidders took")
+            bidder = self.draw(st.integers(0, 1), label="bidders")
+            return oracle_tarneeb.points(TARNEEB, bidder, bid, took)
+        high = 12 if match.game in ("escoba", "scopa") else 60
+        return [self.draw(st.integers(0, high), label="points") for _ in match.seats]
+
     def hand(self, match: Played, number: int) -> None:
         sides = len(match.seats)
-        points = [self.draw(st.integers(0, 60), label="points") for _ in range(sides)]
+        points = self.totals(match)
         filled = {f"points_{at}": points[at] for at in range(sides) if at != match.phone_side} | {
             f"revision_{at}": 0 for at in range(sides) if at != match.phone_side
         }
@@ -122,8 +144,12 @@ class Group:
         if number >= 2 and self.draw(st.booleans(), label="a correction after the winner"):
             side = self.draw(st.integers(0, len(match.seats) - 1), label="corrects side")
             hand = self.draw(st.integers(1, number), label="corrects hand")
-            value = self.draw(st.integers(0, 60), label="corrected points")
-            if side != match.phone_side:
+            value = self.totals(match)[side]
+            if match.game == "tarneeb":
+                # A Tarneeb hand's cells stand together (one bid, one team gains): the host
+                # corrects the whole hand, with the form the app offers.
+                self.correct_whole_hand(match, hand)
+            elif side != match.phone_side:
                 assert self.host.correct(match.code, hand, side, value).status_code == 200
             while self.winner(match.code) is None and number < 14:
                 number += 1
@@ -135,6 +161,19 @@ class Group:
         if self.draw(st.integers(0, 4), label="reopened") == 0:
             assert "Match reopened." in self.host.post(f"/m/{match.code}/reopen").shown
             assert "Match over" in self.host.post(f"/m/{match.code}/end").shown
+
+    def correct_whole_hand(self, match: Played, number: int) -> None:
+        """Every cell of a hand the match was won by or before corrected at once, as the
+        whole-hand page draws its form."""
+        url = f"/m/{match.code}/hand/{number}/correct"
+        page = self.host.get(url)
+        assert page.status_code == 200, page.shown[:400]
+        form: dict[str, Any] = dict(
+            re.findall(r'name="(revision_\d)"[^>]*value="(\d+)"', page.shown)
+        )
+        form |= {f"points_{at}": got for at, got in enumerate(self.totals(match))}
+        shown = self.host.post(url, {**form, "reason": "recounted"})
+        assert shown.status_code == 200, shown.shown[:600]
 
     def rematch(self, last: Played) -> Played:
         self.host.post(f"/m/{last.code}/rematch")

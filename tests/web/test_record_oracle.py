@@ -64,6 +64,14 @@ KINDS = [
     Kind("escoba", {"table_format": "3"}, 3, 1, 25),
     Kind("scopa", {"table_format": "2v2"}, 2, 2, 11),
     Kind("tarneeb", {"table_format": "2v2", "rule_doubling": "on"}, 2, 2, 31, {"doubling": "on"}),
+    Kind(
+        "tarneeb",
+        {"table_format": "2v2", "rule_defenders": "always"},
+        2,
+        2,
+        41,
+        {"defenders": "always"},
+    ),
 ]
 NAMES = ["Ana", "Ben", "Cleo", "Dov"]
 # Pastura, one side taking every scoring card and the other only pasturas: an early victory.
@@ -220,13 +228,15 @@ class History:
             while not self.decided(match) and number < 10:
                 number += 1
                 self.enter_hand(match, number)
-            # A Brisca round's card points and a Tarneeb hand's cells (one bid, one team
-            # gains) stand together: one cell changed alone is refused, by rule.
-            if match.kind.game in ("brisca", "tarneeb") or number < 2:
-                break
-            if not self.draw(st.booleans(), label="a correction"):
+            if number < 2 or not self.draw(st.booleans(), label="a correction"):
                 break
             hand = self.draw(st.integers(1, number - 1), label="corrects hand")
+            if match.kind.game in ("brisca", "tarneeb"):
+                # A Brisca round's card points and a Tarneeb hand's cells (one bid, one team
+                # gains) stand together: one changed alone is refused, by rule, and the host
+                # corrects the whole hand.
+                self.correct_whole_hand(match, hand)
+                continue
             side = self.draw(st.integers(0, match.kind.sides - 1), label="corrects side")
             value = self.totals(match.kind, side)[side]
             host = self.phones[match.host]
@@ -241,6 +251,23 @@ class History:
                 self.end(match)
         elif fate != "open":
             host.post(f"/m/{match.code}/abandon", {"confirmed": "y"})
+
+    def correct_whole_hand(self, match: Played, number: int) -> None:
+        """The host corrects every cell of a hand at once, with the whole-hand form the app
+        offers, as its page draws it (each cell's revision)."""
+        taker = self.draw(st.integers(0, match.kind.sides - 1), label="takes the hand")
+        points = self.totals(match.kind, taker)
+        host = self.phones[match.host]
+        url = f"/m/{match.code}/hand/{number}/correct"
+        page = host.get(url)
+        assert page.status_code == 200, page.shown[:400]
+        form: dict[str, Any] = dict(
+            re.findall(r'name="(revision_\d)"[^>]*value="(\d+)"', page.shown)
+        )
+        assert len(form) == match.kind.sides, page.shown[:800]
+        form |= {f"points_{side}": got for side, got in enumerate(points)}
+        shown = host.post(url, {**form, "reason": "recounted"})
+        assert shown.status_code == 200, shown.shown[:600]
 
     def end(self, match: Played) -> None:
         ender = next((held[0] for held in match.seats.values() if held), match.host)

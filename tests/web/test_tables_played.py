@@ -37,7 +37,7 @@ from hypothesis.stateful import (
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry, Hand, Match, Side
-from tests import oracle
+from tests import oracle, oracle_forty, oracle_tarneeb
 from tests.conftest import _emptied, fresh_memory
 from tests.examples import examples
 from tests.oracle import ALONE, NO, TIED, Table, calculated
@@ -51,6 +51,9 @@ FORMATS: dict[str, dict[str, tuple[int, int]]] = {
     "brisca": {"2": (2, 1), "3": (3, 1), "2v2": (2, 2), "3v3": (2, 3)},
     "brasta": {"2": (2, 1)},
     "other": {"free": (0, 1)},
+    "escoba": {"2": (2, 1), "3": (3, 1), "2v2": (2, 2)},
+    "scopa": {"2": (2, 1), "3": (3, 1), "2v2": (2, 2)},
+    "tarneeb": {"2v2": (2, 2)},
 }
 # Targets: the form's own (Brisca's few rounds, so matches end within a run's steps).
 TARGETS = {
@@ -58,7 +61,32 @@ TARGETS = {
     "pastura": [51, 101],
     "brisca": [1, 2, 3],
     "brasta": [201, 401, 601],
+    # Escoba takes any target: the form's 21 and 15, and short ones a run's steps finish.
+    "escoba": [6, 9, 15, 21],
+    "scopa": [11, 16],
+    "tarneeb": [31, 41],
 }
+# The table rules a game's New match offers, each choice as likely (docs/rules/*.md, "Table
+# rules"; Basra's and Brisca's are drawn in new_match as they always were).
+RULES = {
+    "escoba": {
+        "setenta": ["sevens", "cascade", "primera"],
+        "bonus": ["off", "on"],
+        "opening_escoba": ["dealer", "mano"],
+        "count_to_target": ["off", "escobas_cards", "escobas_oros"],
+    },
+    "scopa": {
+        "pictures": ["ten", "southern"],
+        "napola": ["off", "run", "to_six"],
+        "napoleone": ["off", "on"],
+        "re_bello": ["off", "on"],
+        "cappotto": ["off", "on"],
+        "count_to_target": ["off", "parlett"],
+    },
+    "tarneeb": {"doubling": ["off", "on"], "defenders": ["on_fail", "always"]},
+}
+# The calculator's fields that don't start at 0: Tarneeb's bid, 7 to 13.
+LEAST = {"bid": 7}
 NAMES = ["Ana", "Ben", "Cleo", "Dov", "Eli", "Fay", "Gus", "Hana"]
 
 
@@ -92,7 +120,14 @@ def fields_of(table: Table) -> dict[str, tuple[str, int]]:
         }
     if table.game == "other":
         return {}
-    found: dict[str, tuple[str, int]] = {"cards": ("count", 52)}
+    if table.game in oracle.FORTY:
+        return oracle_forty.fields(table)
+    if table.game == "tarneeb":
+        found = {"bidders": ("choice", 1), "bid": ("count", 13), "tricks": ("count", 13)}
+        if table.rule("doubling", "off") == "on":
+            found["doubled"] = ("choice", 2)
+        return found
+    found = {"cards": ("count", 52)}
     if table.sides >= 3:
         found["most_cards"] = ("choice", TIED)
     found |= {
@@ -141,6 +176,15 @@ TIES_AFTER_A_TIE = 0.8
 # One side takes every scoring card (Basra and Pastura: aces, jacks, 2♣, 10♦; Brasta: every
 # club, or every ace, each as often as the others' one sweep).
 SWEEPS_DEALT = {"basra": 0.2, "pastura": 0.2, "brasta": 0.4}
+# Escoba and Scopa: one side takes every coin, every seven or nearly the whole pack (the bonus
+# points, Napoleone, Napola's long runs, a cappotto), each this often.
+FORTY_SWEEPS = {"coins": 0.1, "sevens": 0.1, "pack": 0.1}
+# A cappotto (7 to nothing) is only won while the other sides have nothing: a match's first
+# hand is swept whole this often.
+FIRST_HAND_SWEPT = 0.4
+# Escoba and Scopa: a hand entered plainly that leaves every side level (each its own points
+# and what it was behind the leader by), so level totals past the target, which play on, come.
+LEVELS_DEALT = 0.25
 # A side with two jacks makes a double basra (where the table plays them).
 DOUBLES_DEALT = 0.8
 
@@ -155,14 +199,35 @@ def scoring(game: str, sweep: str, card: tuple[int, str]) -> bool:
     return rank in (1, 11) or card in ((2, "C"), (10, "D"))
 
 
-def deal(rnd: random.Random, table: Table, after_a_tie: bool = False) -> dict[str, Any]:
+def deal(
+    rnd: random.Random, table: Table, after_a_tie: bool = False, first: bool = False
+) -> dict[str, Any]:
     """One hand's piles: each side's counts (and Brisca's card points), ties and sweeps
-    often."""
+    often; `first`: a match's first hand."""
     n = table.sides
     tie = rnd.random() < (TIES_AFTER_A_TIE if after_a_tie else TIES_DEALT)
     if table.game == "other":
         # Nothing to deal: a side's total is any number.
         return {"counts": None, "points": None, "black": None, "tie": tie}
+    if table.game in oracle.FORTY:
+        sweep = ""
+        if first and rnd.random() < FIRST_HAND_SWEPT:
+            sweep = "pack"
+        else:
+            at = rnd.random()
+            for shape, often in FORTY_SWEEPS.items():
+                if at < often:
+                    sweep = shape
+                    break
+                at -= often
+        asked = fields_of(table)
+        forty = oracle_forty.deal(rnd, table, sweep)
+        counts = [{k: v for k, v in pile.items() if k in asked} for pile in forty]
+        level = rnd.randint(0, 6) if rnd.random() < LEVELS_DEALT else None
+        return {"counts": counts, "points": None, "black": None, "tie": False, "level": level}
+    if table.game == "tarneeb":
+        counts = oracle_tarneeb.deal(rnd, table)
+        return {"counts": counts, "points": None, "black": None, "tie": False}
     if table.game == "brisca":
         values = [v for v in oracle.BRISCA_VALUES.values() for _ in range(4)] + [0] * 20
         keys = [k for k in oracle.BRISCA_VALUES for _ in range(4)] + [""] * 20
@@ -259,16 +324,23 @@ def deal(rnd: random.Random, table: Table, after_a_tie: bool = False) -> dict[st
 def random_counts(draw: Any, table: Table) -> dict[str, int]:
     """Counts typed at random within each field's bounds: they may contradict anything."""
     return {
-        key: draw(st.integers(0, most), label=f"count {key}")
+        key: draw(st.integers(LEAST.get(key, 0), most), label=f"count {key}")
         for key, (_kind, most) in fields_of(table).items()
     }
 
 
 def random_points(draw: Any, table: Table) -> int:
     """A plain total typed at random, within what the game takes."""
-    low, high = {"brisca": (0, 120), "brasta": (-60, 150), "other": (-40, 120)}.get(
-        table.game, (0, 120)
-    )
+    low, high = {
+        "brisca": (0, 120),
+        "brasta": (-60, 150),
+        "other": (-40, 120),
+        # A hand's few points: totals level, a 7 to nothing, two sides past the target.
+        "escoba": (0, 10),
+        "scopa": (0, 10),
+        # Within a Tarneeb hand's reach, most no hand gives or none beside the other team's.
+        "tarneeb": (-20, 26),
+    }.get(table.game, (0, 120))
     return draw(st.integers(low, high), label="points")
 
 
@@ -323,6 +395,8 @@ class TablesPlayed(RuleBasedStateMachine):
             rules["basra_value"] = draw(st.sampled_from(["flat", "by_card"]), label="basra value")
         if game == "brisca":
             rules["black_hand"] = draw(st.sampled_from(["off", "on"]), label="black hand")
+        for key, choices in RULES.get(game, {}).items():
+            rules[key] = draw(st.sampled_from(choices), label=key)
         host_side = draw(st.sampled_from([-1, *range(sides)]), label="host side")
         fields |= {f"rule_{key}": value for key, value in rules.items()}
         fields |= {f"side_{i}": NAMES[i] for i in range(sides)}
@@ -393,7 +467,8 @@ class TablesPlayed(RuleBasedStateMachine):
         """The piles of hand `number`, dealt the first time it is asked for."""
         if number not in self.deals:
             before = self.deals.get(number - 1)
-            self.deals[number] = deal(self.rnd, self.table, bool(before and before["tie"]))
+            tie = bool(before and before["tie"])
+            self.deals[number] = deal(self.rnd, self.table, tie, first=number == 1)
         return self.deals[number]
 
     def post(
@@ -447,6 +522,9 @@ class TablesPlayed(RuleBasedStateMachine):
         if self.table.game == "brisca" and agree:
             points = dealt["points"] or [calculated(self.table, c) for c in dealt["counts"]]
             total = points[side]
+        elif agree and dealt.get("level") is not None:
+            totals = self.worked().totals
+            total = dealt["level"] + max(totals) - totals[side]
         elif agree and dealt["counts"] is not None:
             held = self.worked().held
             into = held[number - 1] if number - 1 < len(held) else held[-1]
@@ -1059,11 +1137,20 @@ def refusal(response: Any) -> str:
     return found.group(1).strip() if found else response.shown[:600]
 
 
-# How many examples (each a table playing its matches) a game draws in `make test`: what
-# caught each one-line change of its rules tried, in every one of five runs (docs/testing.md,
-# "Whole matches played at random"). A test per game: the games' matches run side by side in a
-# parallel run instead of one after another.
-EXAMPLES = {"basra": 20, "brasta": 20, "brisca": 12, "pastura": 12, "other": 10}
+# How many examples (each a table playing its matches) a game draws in `make test`: about
+# twice the latest first catch of each one-line change of its rules tried in five runs
+# (docs/testing.md, "Whole matches played at random", with the rarer rules they miss). A test
+# per game: the games' matches run side by side in a parallel run instead of one after another.
+EXAMPLES = {
+    "basra": 20,
+    "brasta": 20,
+    "brisca": 12,
+    "pastura": 12,
+    "other": 10,
+    "escoba": 20,
+    "scopa": 16,
+    "tarneeb": 12,
+}
 
 
 @pytest.mark.parametrize("game", sorted(FORMATS))

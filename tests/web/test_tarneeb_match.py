@@ -94,3 +94,27 @@ def test_a_hand_where_both_teams_gain_is_refused_at_entry(app, tarneeb, host, gu
     shown = guest.enter(tarneeb, 1, 1, 3).shown
     assert "both teams gain, and only one team gains a Tarneeb hand." in shown
     assert snapshot(app) == before
+
+
+def test_one_phone_keeping_the_sheet_states_the_bid_once(host):
+    """The keeper, holding no team, fills both teams' cells by calculator: the contract said
+    for the first is shown as said for the second, which asks only its tricks."""
+    code = host.create("tarneeb", table_format="2v2", side_0="Aya", side_1="Badr", host_side="-1")
+    page = host.get(f"/m/{code}/hand/1/side/0/calc").shown
+    assert dict(HIDDEN.findall(page)) == {} and 'name="n_bid"' in page
+    # docs/rules/tarneeb.md, "Scoring a hand": Badr's team bid 8 and took 6: −8; Aya's team
+    # scores its 7 tricks.
+    host.post(
+        f"/m/{code}/hand/1/side/0/calc",
+        {"hand": 1, "revision": 0, "intent": "enter", "n_bidders": 1, "n_bid": 8, "n_tricks": 7},
+    )
+    page = host.get(f"/m/{code}/hand/1/side/1/calc").shown
+    said = dict(HIDDEN.findall(page))
+    assert said == {"n_bidders": "0", "n_bid": "8"}
+    assert "As Aya entered it" in page and "Bid: <strong>8</strong>" in page
+    assert not re.search(r'type="radio"[^>]*name="n_bidders"', page)
+    shown = host.post(
+        f"/m/{code}/hand/1/side/1/calc",
+        {"hand": 1, "revision": 0, "intent": "enter", **said, "n_tricks": 6},
+    ).shown
+    assert totals(shown) == ["7", "-8"]
