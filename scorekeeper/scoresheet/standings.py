@@ -105,6 +105,17 @@ class Pair:
     won: int = 0
 
 
+class Rivalry(NamedTuple):
+    """Two players who met on different sides: the matches they met in, and those each won
+    (a third side may win some, so the two don't always add up)."""
+
+    first: int
+    second: int
+    met: int
+    first_won: int
+    second_won: int
+
+
 @dataclass
 class Scope:
     """The standings of one game (`game` its key) or of all games (None): the players' lines
@@ -123,6 +134,19 @@ class Scope:
         head-to-head grid's rows and columns."""
         met = {row for row, _column in self.met}
         return [line for line in self.lines if line.player in met]
+
+    @property
+    def rivalries(self) -> list[Rivalry]:
+        """Each two players who met on different sides, once, the better placed first: those
+        who met most first, then in the standings' order (the head to head as a phone lists
+        it)."""
+        place = {line.player: at for at, line in enumerate(self.rivals)}
+        found = [
+            Rivalry(first, second, met, won, self.met.get((second, first), (0, 0))[1])
+            for (first, second), (met, won) in self.met.items()
+            if first in place and second in place and place[first] < place[second]
+        ]
+        return sorted(found, key=lambda two: (-two.met, place[two.first], place[two.second]))
 
 
 class GroupResult(NamedTuple):

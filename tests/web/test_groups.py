@@ -4,6 +4,8 @@ and put back, and what its code shows (and a match's does not)."""
 
 from __future__ import annotations
 
+import re
+
 import sqlalchemy as sa
 
 from scorekeeper.extensions import db
@@ -218,3 +220,24 @@ def test_a_name_typed_at_a_group_match_is_offered_to_the_host(app, host, guest):
     added = host.post(f"/g/{code}/roster/add", {"name": "Zeynep"})
     assert "Zeynep joined the roster." in added.shown
     assert "Add Zeynep" not in host.get(f"/g/{code}").shown
+
+
+def test_a_game_s_standings_and_the_head_to_head_read_as_lines(app, host):
+    code = start_group(host, "Fridays")
+    add_players(host, code, "Ana", "Ben", "Dov")
+    ids = roster_ids(host, code)
+    for winner, loser in [("Ana", "Ben"), ("Ben", "Ana"), ("Ana", "Ben"), ("Dov", "Ana")]:
+        match = new_match(host, code, "basra", [[ids[winner]], [ids[loser]]])
+        keep_whole_hand(host, match, 1, [101, 40])
+        host.post(f"/m/{match}/end")
+    # Basra's own standings, with each player's best hand.
+    page = host.get(f"/g/{code}?game=basra")
+    assert page.status_code == 200
+    assert "Best hand" in page.shown
+    # Each two who met, once, the better placed first (Dov, one match, is not ranked yet),
+    # those who met most first.
+    shown = re.sub(r"</?bdi>", "", host.get(f"/g/{code}").shown)
+    assert "Ana against Dov: 0–1 in 1 match" in shown
+    assert "Ana against Ben: 2–1 in 3 matches" in shown
+    assert "Dov against" not in shown and "Ben against" not in shown
+    assert shown.index("Ana against Ben") < shown.index("Ana against Dov")
