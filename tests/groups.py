@@ -100,3 +100,20 @@ def play_every_pair(phone: Phone, code: str, names: list[str], apart: tuple[int,
             keep_whole_hand(phone, match, 1, [101, 40])
             ended = phone.post(f"/m/{match}/end")
             assert ended.status_code == 200, ended.shown
+
+
+def standings_rows(page: str) -> dict[str, dict[str, str]]:
+    """The players' table of a group's page as a phone reads it: each player's name to their
+    cells, by the column's heading."""
+    table = page.split('<table class="standings">', 1)[1].split("</table>", 1)[0]
+
+    def words(cell: str) -> str:
+        return html.unescape(re.sub(r"<[^>]+>", "", cell)).strip()
+
+    head, body = table.split("</thead>", 1)
+    headings = [words(cell) for cell in re.findall(r"<th[^>]*>(.*?)</th>", head, re.S)]
+    rows = {}
+    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S):
+        cells = [words(cell) for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
+        rows[cells[1]] = dict(zip(headings, cells, strict=True))
+    return rows

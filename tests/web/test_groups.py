@@ -18,6 +18,7 @@ from tests.groups import (
     roster_ids,
     say_who,
     standings_json,
+    standings_rows,
     start_group,
 )
 from tests.phones import snapshot
@@ -241,3 +242,34 @@ def test_a_game_s_standings_and_the_head_to_head_read_as_lines(app, host):
     assert "Ana against Ben: 2–1 in 3 matches" in shown
     assert "Dov against" not in shown and "Ben against" not in shown
     assert shown.index("Ana against Ben") < shown.index("Ana against Dov")
+
+
+# "Series won" in each language, and how "0 of 0" would read in it.
+SERIES_WON = {
+    "en": ("Series won", "0 of 0"),
+    "es": ("Series ganadas", "0 de 0"),
+    "ar": ("السلاسل المكسوبة", "0 من 0"),
+    "ru": ("Выигранные серии", "0 из 0"),
+    "it": ("Serie vinte", "0 su 0"),
+}
+
+
+def test_a_player_who_played_no_series_shows_a_dash_not_0_of_0(app, host):
+    code = start_group(host)
+    add_players(host, code, "Ana", "Ben")
+    ids = roster_ids(host, code)
+    first = new_match(host, code, "basra", [[ids["Ana"]], [ids["Ben"]]])
+    keep_whole_hand(host, first, 1, [101, 0])
+    host.post(f"/m/{first}/end")
+    for language, (heading, none) in SERIES_WON.items():
+        page = host.get(f"/g/{code}", headers={"Accept-Language": language}).shown
+        rows = standings_rows(page)
+        assert [rows[name][heading] for name in ("Ana", "Ben")] == ["–", "–"], language
+        assert none not in page, language
+    # A rematch makes a series of two: its figures are shown.
+    rematch = host.post(f"/m/{first}/rematch", follow=False)
+    second = rematch.headers["Location"].rstrip("/").split("/")[-1]
+    keep_whole_hand(host, second, 1, [101, 0])
+    host.post(f"/m/{second}/end")
+    rows = standings_rows(host.get(f"/g/{code}").shown)
+    assert [rows[name]["Series won"] for name in ("Ana", "Ben")] == ["1 of 1", "0 of 1"]
