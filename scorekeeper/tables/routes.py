@@ -94,7 +94,7 @@ def join() -> ResponseReturnValue:
         form.code.errors.append(
             # NOTE: %(code)s is the code as it was typed, between quotes.
             _(
-                "No match has the code %(code)s. Check it on the host's phone.",
+                "No match or group has the code %(code)s. Check it on the host's phone.",
                 code=repr(code or form.code.data),
             )
         )

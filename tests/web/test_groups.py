@@ -273,3 +273,27 @@ def test_a_player_who_played_no_series_shows_a_dash_not_0_of_0(app, host):
     host.post(f"/m/{second}/end")
     rows = standings_rows(host.get(f"/g/{code}").shown)
     assert [rows[name]["Series won"] for name in ("Ana", "Ben")] == ["1 of 1", "0 of 1"]
+
+
+# Home's field that opens a match or a group by its code, as each language labels it, and
+# what it says of a code neither has.
+HOME_CODE = {
+    "en": ("Match or group code", "No match or group has the code"),
+    "es": ("Código de partida o de grupo", "Ninguna partida ni grupo tiene el código"),
+    "ar": ("رمز المباراة أو المجموعة", "لا توجد مباراة ولا مجموعة بالرمز"),
+    "ru": ("Код партии или группы", "Ни партии, ни группы с кодом"),
+    "it": ("Codice della partita o del gruppo", "Nessuna partita né gruppo ha il codice"),
+}
+
+
+def test_home_s_code_field_says_it_opens_a_match_or_a_group(app, host, guest):
+    code = start_group(host, "Fridays")
+    for language, (label, unknown) in HOME_CODE.items():
+        headers = {"Accept-Language": language}
+        home = guest.get("/", headers=headers).shown
+        assert f'<label for="code">{label}</label>' in home, language
+        guest.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+        opened = guest.post("/join", {"code": code.lower()}, follow=False)
+        assert opened.headers["Location"] == f"/g/{code}", language
+        refused = guest.post("/join", {"code": "ZZZZZZ"})
+        assert refused.status_code == 400 and unknown in refused.shown, language
