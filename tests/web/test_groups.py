@@ -9,7 +9,7 @@ import re
 import sqlalchemy as sa
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Group, GroupMatch, RosterPlayer, SidePlayer
+from scorekeeper.models import Group, GroupMatch, GroupPhone, RosterPlayer, SidePlayer
 from tests.groups import (
     add_players,
     keep_whole_hand,
@@ -22,6 +22,7 @@ from tests.groups import (
     start_group,
 )
 from tests.phones import snapshot
+from tests.statements import statements
 
 
 def test_a_group_kept_on_one_phone_counts_for_every_player_at_its_tables(app, host):
@@ -297,3 +298,70 @@ def test_home_s_code_field_says_it_opens_a_match_or_a_group(app, host, guest):
         assert opened.headers["Location"] == f"/g/{code}", language
         refused = guest.post("/join", {"code": "ZZZZZZ"})
         assert refused.status_code == 400 and unknown in refused.shown, language
+
+
+def test_a_group_s_pages_read_in_the_same_statements_for_1_and_12_matches(app, phones):
+    """Issue 43, point 7: the group's page (all games and one game), its TV, print and JSON
+    export send as many statements for a season of one match as for one of twelve, more
+    players, a rating and partners among them."""
+    sent = {}
+    for size, names in ((1, ["Ana", "Ben"]), (12, ["Ana", "Ben", "Cleo", "Dov", "Eli", "Fay"])):
+        host = phones()
+        code = start_group(host, "Fridays")
+        add_players(host, code, *names)
+        host.post(f"/g/{code}/rating")
+        ids = roster_ids(host, code)
+        for at in range(size):
+            first, second = names[at % len(names)], names[(at + 1) % len(names)]
+            match = new_match(host, code, "basra", [[ids[first]], [ids[second]]])
+            keep_whole_hand(host, match, 1, [101, 40])
+            host.post(f"/m/{match}/end")
+        host.get(f"/g/{code}")  # warm: whatever a first visit stores
+        counts = []
+        for url in ("", "?game=basra", "/tv", "/print", "/standings.json", "/ratings"):
+            with statements(app) as read:
+                assert host.get(f"/g/{code}{url}").status_code == 200, url
+            counts.append(len(read))
+        sent[size] = counts
+    assert sent[1] == sent[12]
+
+
+def test_the_host_names_the_group_edits_the_roster_and_hands_over_and_a_phone_leaves(
+    app, host, guest
+):
+    """Issue 43, points 1 and 6: the host names the group, renames a player and takes one
+    off, hands the host role to another phone, which may then do so; a phone leaves, the
+    group off its Home, its player's results kept."""
+    code = start_group(host, "Fridays")
+    add_players(host, code, "Ana", "Ben", "Cleo")
+    ids = roster_ids(host, code)
+    host.post(f"/g/{code}/name", {"name": "Fridays at Omar's"})
+    host.post(f"/g/{code}/roster/rename", {"target": ids["Cleo"], "name": "Cleopatra"})
+    host.post(f"/g/{code}/remove", {"target": ids["Ana"]})
+    page = host.get(f"/g/{code}").shown
+    assert "<h1>Fridays at Omar's</h1>" in page
+    assert set(roster_ids(host, code)) == {"Ben", "Cleopatra"}
+    assert "Cleo renamed Cleopatra" in page and "Ana taken off the roster" in page
+
+    # Ben's phone joins and plays; the host hands it the role.
+    say_who(guest, code, "Ben", roster_ids(host, code))
+    match = new_match(guest, code, "basra", [[ids["Ben"]], [ids["Cleo"]]])
+    keep_whole_hand(guest, match, 1, [101, 0])
+    guest.post(f"/m/{match}/end")
+    with app.app_context():
+        ben_phone = db.session.scalar(
+            sa.select(GroupPhone.id).where(GroupPhone.player_id == ids["Ben"])
+        )
+    host.post(f"/g/{code}/host", {"target": ben_phone})
+    refused = host.post(f"/g/{code}/roster/add", {"name": "Mallory"})
+    assert refused.status_code == 403
+    assert "The group's name" in guest.get(f"/g/{code}").shown
+
+    # The old host leaves: off its Home; Ben's results stay.
+    assert f"/g/{code}" in host.get("/").shown
+    host.post(f"/g/{code}/leave")
+    assert f"/g/{code}" not in host.get("/").shown
+    assert line_of(standings_json(guest, code), "Ben")["won"] == 1
+    # The spreadsheet: a line a player a scope.
+    sheet = guest.get(f"/g/{code}/standings.csv").get_data(as_text=True)
+    assert "Ben" in sheet and "Cleopatra" in sheet
