@@ -214,6 +214,25 @@ MEASURE_CARD = """(names) => {
 }"""
 
 
+# The TV's player column: each word of a name drawn on more than one line, each name cut.
+MEASURE_TV_NAMES = """(names) => {
+    const broken = [], cut = [];
+    for (const cell of document.querySelectorAll("table.standings .who")) {
+        if (cell.scrollWidth > cell.clientWidth + 1 || getComputedStyle(cell).textOverflow === "ellipsis") {
+            cut.push(cell.textContent);
+        }
+        const text = cell.firstChild;
+        for (const found of text.data.matchAll(/[\\p{L}\\p{M}]+/gu)) {
+            const range = document.createRange();
+            range.setStart(text, found.index);
+            range.setEnd(text, found.index + found[0].length);
+            if (range.getClientRects().length > 1) broken.push(found[0]);
+        }
+    }
+    return {broken, cut};
+}"""
+
+
 @pytest.mark.parametrize("language", ["ar", "en", "ru", "es", "it"])
 def test_long_names_read_whole_and_the_head_to_head_fits_a_phone(
     new_phone, phones, artifacts, language
@@ -221,7 +240,7 @@ def test_long_names_read_whole_and_the_head_to_head_fits_a_phone(
     """Nine players with long names on a 360-px phone, dark, in every language (Arabic right
     to left): every name in the standings and the head to head is read whole, wrapped between
     its words and never inside one nor cut with "…", and the head to head fits the screen:
-    nothing in it scrolls sideways."""
+    nothing in it scrolls sideways. On the TV at 1280×720 too, the nine in the room's view."""
     keeper = phones()
     code = start_group(keeper, "Fridays at Omar's")
     add_players(keeper, code, *LONG_ROSTER)
@@ -239,3 +258,13 @@ def test_long_names_read_whole_and_the_head_to_head_fits_a_phone(
     assert measured["broken"] == []
     assert measured["cut"] == []
     assert measured["across"] == []
+
+    # The TV between matches: every name whole there too, nine players in the room's view.
+    tv = new_phone(locale=language, dark=True, viewport={"width": 1280, "height": 720})
+    tv.goto(f"/g/{code}/tv")
+    expect(tv.locator("table.standings tbody tr")).to_have_count(len(LONG_ROSTER))
+    names = tv.evaluate(MEASURE_TV_NAMES, LONG_ROSTER)
+    tv.screenshot(path=artifacts / f"group-long-names-tv-{language}-dark.png")
+    assert names["broken"] == [] and names["cut"] == []
+    assert tv.evaluate("document.documentElement.scrollWidth") <= 1280
+    assert tv.evaluate("document.documentElement.scrollHeight") <= 720
