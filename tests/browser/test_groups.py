@@ -218,7 +218,8 @@ MEASURE_CARD = """(names) => {
 MEASURE_TV_NAMES = """(names) => {
     const broken = [], cut = [];
     for (const cell of document.querySelectorAll("table.standings .who")) {
-        if (cell.scrollWidth > cell.clientWidth + 1 || getComputedStyle(cell).textOverflow === "ellipsis") {
+        const ellipsis = getComputedStyle(cell).textOverflow === "ellipsis";
+        if (cell.scrollWidth > cell.clientWidth + 1 || ellipsis) {
             cut.push(cell.textContent);
         }
         const text = cell.firstChild;
