@@ -89,6 +89,9 @@ def test_a_phone_says_who_it_is_and_its_seats_count_for_that_player(app, host, g
     export = standings_json(guest, code)
     assert line_of(export, "Ben")["won"] == 1
     assert line_of(export, "Ana")["played"] == 1
+    # Ben's record on his phone shows the group (issue 43, point 2).
+    record = guest.get("/history/record").shown
+    assert "Your groups" in record and f'href="/g/{code}"' in record
 
 
 def test_only_the_host_changes_the_roster_and_nothing_changes_when_refused(app, host, guest):
