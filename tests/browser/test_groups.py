@@ -269,3 +269,24 @@ def test_long_names_read_whole_and_the_head_to_head_fits_a_phone(
     assert names["broken"] == [] and names["cut"] == []
     assert tv.evaluate("document.documentElement.scrollWidth") <= 1280
     assert tv.evaluate("document.documentElement.scrollHeight") <= 720
+
+
+# A printed A4 page's width for its content, in CSS pixels (210 mm less Chromium's margins).
+A4_CONTENT = 718
+
+
+def test_a_printed_head_to_head_of_sixteen_stays_on_the_paper(new_phone, phones, artifacts):
+    """The printed standings of sixteen players, long names among them: the head-to-head
+    grid, its columns numbered as its rows, fits the paper's width (a column a name wide ran
+    1,691 px, off the page)."""
+    keeper = phones()
+    code = start_group(keeper, "Fridays at Omar's")
+    names = LONG_ROSTER + [f"Player {letter}" for letter in "ABCDEFG"]
+    add_players(keeper, code, *names)
+    play_every_pair(keeper, code, names, apart=(1, 2, 3))
+    page = new_phone(viewport={"width": A4_CONTENT, "height": 1000})
+    page.goto(f"/g/{code}/print")
+    page.emulate_media(media="print")
+    expect(page.locator("table.grid tbody tr")).to_have_count(len(names))
+    page.screenshot(path=artifacts / "group-print-sixteen.png", full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= A4_CONTENT
