@@ -2,11 +2,12 @@
 rematch goes through its own button, and a café's hosts share one address; a script making
 matches by the hundred (each a row, each a place for its streams: stream_caps.py) is no host.
 
-Past NEW_MATCHES_PER_PHONE (the phone's cookie; a phone with none yet is counted by its
-address alone) or NEW_MATCHES_PER_ADDRESS (an IPv6 address by its /64), the New match form is
-shown again with what was typed and a line in the phone's language saying how long to wait,
-answered 429 with Retry-After. The defaults are far above a host at a café creating a match a
-minute (60 an hour) all evening.
+Every New match counts here, Home's and a group's alike (refused_new_match). Past
+NEW_MATCHES_PER_PHONE (the phone's cookie; a phone with none yet is counted by its address
+alone) or NEW_MATCHES_PER_ADDRESS (an IPv6 address by its /64), the New match form is shown
+again with what was typed and a line in the phone's language saying how long to wait,
+answered 429 with Retry-After (TooMany). The defaults are far above a host at a café
+creating a match a minute (60 an hour) all evening.
 
 Counted as the guessed codes are (guesses.py): by the `limits` library in the storage
 RATELIMIT_STORAGE_URI names, shared by every worker and server in Redis; in memory each worker
@@ -19,12 +20,15 @@ import hashlib
 import logging
 import math
 import time
+from dataclasses import dataclass
 
 import limits
-from flask import Flask, current_app, request
+from flask import Flask, Response, current_app, make_response, request
+from flask_babel import ngettext
 from limits.storage import MemoryStorage
 from limits.strategies import FixedWindowRateLimiter
 
+from scorekeeper import figures
 from scorekeeper.stream_caps import network
 
 log = logging.getLogger(__name__)
@@ -78,3 +82,36 @@ def wait_before_creating(phone: str | None) -> int | None:
         log.warning("new matches not counted: storage unreachable", exc_info=True)
         return None
     return max(1, math.ceil(max(resets) - time.time()))
+
+
+@dataclass(frozen=True)
+class TooMany:
+    """A new match refused by the limits: the seconds to wait, and the words saying so."""
+
+    seconds: int
+
+    @property
+    def message(self) -> str:
+        """How long to wait, in the phone's language (in whole minutes)."""
+        minutes = max(1, math.ceil(self.seconds / 60))
+        return ngettext(
+            "This phone, or this network, made many matches in a short time. Wait %(num)d "
+            "minute, then create this one: what you chose is kept below.",
+            "This phone, or this network, made many matches in a short time. Wait %(num)d "
+            "minutes, then create this one: what you chose is kept below.",
+            minutes,
+        )
+
+    def answer(self, page: str) -> Response:
+        """The New match form drawn again with the message (`page`): 429, with Retry-After."""
+        figures.refused("too_many_requests")
+        response = make_response(page, 429)
+        response.headers["Retry-After"] = str(self.seconds)
+        return response
+
+
+def refused_new_match(phone: str | None) -> TooMany | None:
+    """Count a new match of this phone, from Home or from a group: None if it may be made,
+    else the refusal to show on its form."""
+    wait = wait_before_creating(phone)
+    return None if wait is None else TooMany(wait)

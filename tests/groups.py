@@ -3,6 +3,7 @@ who it is, starts the group's matches and keeps their sheets; the exports read b
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from typing import Any
@@ -32,9 +33,8 @@ def roster_ids(phone: Phone, code: str) -> dict[str, int]:
     """The roster as the "I am" list of the group's page offers it: name to id."""
     page = phone.get(f"/g/{code}").get_data(as_text=True)
     chooser = page.split('name="target">', 1)[1].split("</select>", 1)[0]
-    return {
-        name: int(pid) for pid, name in re.findall(r'<option value="(\d+)"[^>]*>([^<]+)<', chooser)
-    }
+    options = re.findall(r'<option value="(\d+)"[^>]*>([^<]+)<', chooser)
+    return {html.unescape(name): int(pid) for pid, name in options}
 
 
 def say_who(phone: Phone, code: str, name: str, ids: dict[str, int]) -> Shown:
@@ -86,3 +86,34 @@ def line_of(export: dict[str, Any], player: str, game: str | None = None) -> dic
     """A player's line in a scope of the export (all games by default)."""
     scope = next(s for s in export["standings"] if s["game"] == game)
     return next(line for line in scope["players"] if line["player"] == player)
+
+
+def play_every_pair(phone: Phone, code: str, names: list[str], apart: tuple[int, ...]) -> None:
+    """Head-to-head Basra kept on this phone between each roster player and those `apart`
+    places after them (round the roster), the first named winning each: the standings and the
+    head-to-head grid filled for every player."""
+    ids = roster_ids(phone, code)
+    for step in apart:
+        for at, name in enumerate(names):
+            other = names[(at + step) % len(names)]
+            match = new_match(phone, code, "basra", [[ids[name]], [ids[other]]])
+            keep_whole_hand(phone, match, 1, [101, 40])
+            ended = phone.post(f"/m/{match}/end")
+            assert ended.status_code == 200, ended.shown
+
+
+def standings_rows(page: str) -> dict[str, dict[str, str]]:
+    """The players' table of a group's page as a phone reads it: each player's name to their
+    cells, by the column's heading."""
+    table = page.split('<table class="standings">', 1)[1].split("</table>", 1)[0]
+
+    def words(cell: str) -> str:
+        return html.unescape(re.sub(r"<[^>]+>", "", cell)).strip()
+
+    head, body = table.split("</thead>", 1)
+    headings = [words(cell) for cell in re.findall(r"<th[^>]*>(.*?)</th>", head, re.S)]
+    rows = {}
+    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S):
+        cells = [words(cell) for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
+        rows[cells[1]] = dict(zip(headings, cells, strict=True))
+    return rows

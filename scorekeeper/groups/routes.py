@@ -32,6 +32,7 @@ from scorekeeper.groups.ratings_chart import rating_chart
 from scorekeeper.guesses import count_miss, refuse, used_up
 from scorekeeper.matches import match_or_404
 from scorekeeper.models import CODE_LENGTH, RosterPlayer, StoredGroup
+from scorekeeper.new_matches import refused_new_match
 from scorekeeper.phones.group_rules import GroupAction
 from scorekeeper.phones.identity import current_phone, ensure_phone
 from scorekeeper.qr import qr_svg
@@ -390,7 +391,25 @@ def new_match(code: str, game_key: str) -> ResponseReturnValue:
         )
     ]
     form = group_match_form(game, table_format, sides, roster)
+
+    def page(error: str | None = None) -> str:
+        """The group's New match form as it stands (refused: with why above it)."""
+        return render_template(
+            "groups/new.html",
+            group=group,
+            game=game,
+            form=form,
+            table_format=table_format,
+            sides=sides,
+            seat_name=seat_name,
+            error=error,
+        )
+
     if form.validate_on_submit():
+        # The same limits as Home's New match, counted together (new_matches.py).
+        too_many = refused_new_match(current_phone())
+        if too_many is not None:
+            return too_many.answer(page(too_many.message))
         per_side = table_format.players_per_side
         chosen = [
             [form[seat_name(side, slot)].data for slot in range(per_side)] for side in range(sides)
@@ -422,16 +441,4 @@ def new_match(code: str, game_key: str) -> ResponseReturnValue:
     elif not form.is_submitted():
         seats = _default_seats(roster, viewer.player_id, sides, table_format.players_per_side)
         form.process(data=seats)
-    status = 400 if request.method == "POST" else 200
-    return (
-        render_template(
-            "groups/new.html",
-            group=group,
-            game=game,
-            form=form,
-            table_format=table_format,
-            sides=sides,
-            seat_name=seat_name,
-        ),
-        status,
-    )
+    return page(), 400 if request.method == "POST" else 200

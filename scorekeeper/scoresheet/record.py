@@ -26,6 +26,7 @@ from scorekeeper.models import Match, Seat, Side, SideResult, StoredMatch
 from scorekeeper.scoresheet.series import Played as Link
 from scorekeeper.scoresheet.series import Series, judge, walk_back
 from scorekeeper.scoresheet.sheet import Sheet
+from scorekeeper.scoresheet.tallies import Run, Wins, better_hand
 
 
 class Feat(NamedTuple):
@@ -44,13 +45,10 @@ class Feat(NamedTuple):
 
 
 @dataclass
-class Tally:
-    """A record's figures over some matches (one game's, or all of them)."""
+class Tally(Run):
+    """A record's figures over some matches (one game's, or all of them): matches played and
+    won, with the streaks (Run), and the rest."""
 
-    matches: int = 0
-    wins: int = 0
-    streak: int = 0
-    best_streak: int = 0
     series: int = 0
     series_won: int = 0
     hands: int = 0
@@ -62,38 +60,22 @@ class Tally:
     feats: dict[str, int] = field(default_factory=dict)
     # -1 when the best hand is best for being the lowest (its table played for the lowest).
     best_sign: int = 1
-    # Matches lost in a row, to the last (0 after a win): the streak after a loss.
-    losing: int = 0
-
-    @property
-    def win_share(self) -> float | None:
-        """Wins over matches (None before any)."""
-        return self.wins / self.matches if self.matches else None
 
     @property
     def average(self) -> float | None:
         """Points per complete hand (card points, where the hands are rounds)."""
         return self.points / self.hands if self.hands else None
 
-    def played(self, won: bool) -> None:
-        """One more match, won or not, in the order they ended."""
-        self.matches += 1
-        self.wins += won
-        self.streak = self.streak + 1 if won else 0
-        self.losing = 0 if won else self.losing + 1
-        self.best_streak = max(self.best_streak, self.streak)
-
 
 @dataclass
 class Met:
-    """Another phone this one met at the table: as a partner (on its side) and as an opponent."""
+    """Another phone this one met at the table: as a partner (on its side: the matches played
+    together, and won), and as an opponent (the matches against it, those this phone won, and
+    those it won against this phone)."""
 
     name: str
-    together: int = 0
-    won_together: int = 0
-    against: int = 0
-    # Matches this phone won against it, and that it won against this phone.
-    beat: int = 0
+    together: Wins = field(default_factory=Wins)
+    against: Wins = field(default_factory=Wins)
     beaten: int = 0
 
 
@@ -375,12 +357,12 @@ def add_up(
     for one in played:
         mine = one
         tally = per_game.setdefault(one.game, Tally())
-        overall.played(mine.won)
-        tally.played(mine.won)
+        overall.add(mine.won)
+        tally.add(mine.won)
         _hands(one, tally)
         if mine.won:
             _margins(one, tally)
-        results.append((overall.wins, overall.matches - overall.wins))
+        results.append((overall.won, overall.played - overall.won))
         against = tuple(
             side_name
             for side_id, (_position, side_name) in sorted(
@@ -393,16 +375,18 @@ def add_up(
             someone = met.setdefault(other, Met(names.get(other, "")))
             someone.name = someone.name or side_name
             if other_side == mine.side_id:
-                someone.together += 1
-                someone.won_together += mine.won
+                someone.together.add(mine.won)
             else:
-                someone.against += 1
-                someone.beat += mine.won
+                someone.against.add(mine.won)
                 someone.beaten += one.winner_side_id == other_side
     _series(phone, played, chains, overall, per_game)
     games = [(game, per_game[key]) for key, game in GAMES.items() if key in per_game]
-    partners = sorted((m for m in met.values() if m.together), key=lambda m: -m.together)
-    opponents = sorted((m for m in met.values() if m.against), key=lambda m: -m.against)
+    partners = sorted(
+        (m for m in met.values() if m.together.played), key=lambda m: -m.together.played
+    )
+    opponents = sorted(
+        (m for m in met.values() if m.against.played), key=lambda m: -m.against.played
+    )
     return Record(
         name=name,
         overall=overall,
@@ -418,16 +402,12 @@ def _hands(one: Played, tally: Tally) -> None:
     mine = one
     tally.hands += mine.hands
     tally.points += mine.points
-    if mine.best_hand is not None:
-        # Each hand as good as its own table counts it: the lowest is best where the lowest
-        # total won. A tally of the Other game may hold tables of both kinds, whose hands
-        # don't compare: its best hand is then one of the tables played for the highest.
-        sign = -1 if mine.lowest_wins else 1
-        best = tally.best_hand
-        ranked = (sign > 0, sign * mine.best_hand)
-        if best is None or ranked > (tally.best_sign > 0, tally.best_sign * best.value):
-            tally.best_hand = Feat(mine.best_hand, one.code, mine.best_hand_number)
-            tally.best_sign = sign
+    best = tally.best_hand.value if tally.best_hand else None
+    if mine.best_hand is not None and better_hand(
+        mine.best_hand, mine.lowest_wins, best, tally.best_sign
+    ):
+        tally.best_hand = Feat(mine.best_hand, one.code, mine.best_hand_number)
+        tally.best_sign = -1 if mine.lowest_wins else 1
     for key, took in (mine.feats or {}).items():
         tally.feats[key] = tally.feats.get(key, 0) + took
 

@@ -39,6 +39,7 @@ from scorekeeper.models import (
 )
 from scorekeeper.scoresheet.series import Played as Link
 from scorekeeper.scoresheet.series import judge
+from scorekeeper.scoresheet.tallies import Run, Wins, better_hand
 
 # The fewest matches a player plays in a scope before the standings rank them: fewer is luck.
 LEAST_TO_RANK = 3
@@ -53,19 +54,16 @@ class Best(NamedTuple):
 
 
 @dataclass
-class Line:
-    """One roster player's figures over the matches of a scope (a game, or all games)."""
+class Line(Run):
+    """One roster player's figures over the matches of a scope (a game, or all games): the
+    matches played and won, with the streaks (Run), and the rest."""
 
-    player: int
-    played: int = 0
-    won: int = 0
+    player: int = field(kw_only=True)
     # Their sides' complete hands and the points those scored; their opponents' likewise.
     hands: int = 0
     points: int = 0
     against_hands: int = 0
     against_points: int = 0
-    streak: int = 0
-    best_streak: int = 0
     series: int = 0
     series_won: int = 0
     best_hand: Best | None = None
@@ -73,11 +71,6 @@ class Line:
     best_sign: int = 1
     # The player's rating after their latest match (scaled: ratings.shown), if the group rates.
     rating: tuple[int, int] | None = None
-
-    @property
-    def win_share(self) -> float | None:
-        """Wins over matches played (None before any)."""
-        return self.won / self.played if self.played else None
 
     @property
     def points_per_hand(self) -> float | None:
@@ -96,13 +89,22 @@ class Line:
 
 
 @dataclass
-class Pair:
+class Pair(Wins):
     """Two roster players on one side: the matches they played together and won."""
+
+    first: int = field(kw_only=True)
+    second: int = field(kw_only=True)
+
+
+class Rivalry(NamedTuple):
+    """Two players who met on different sides: the matches they met in, and those each won
+    (a third side may win some, so the two don't always add up)."""
 
     first: int
     second: int
-    played: int = 0
-    won: int = 0
+    met: int
+    first_won: int
+    second_won: int
 
 
 @dataclass
@@ -123,6 +125,19 @@ class Scope:
         head-to-head grid's rows and columns."""
         met = {row for row, _column in self.met}
         return [line for line in self.lines if line.player in met]
+
+    @property
+    def rivalries(self) -> list[Rivalry]:
+        """Each two players who met on different sides, once, the better placed first: those
+        who met most first, then in the standings' order (the head to head as a phone lists
+        it)."""
+        place = {line.player: at for at, line in enumerate(self.rivals)}
+        found = [
+            Rivalry(first, second, met, won, self.met.get((second, first), (0, 0))[1])
+            for (first, second), (met, won) in self.met.items()
+            if first in place and second in place and place[first] < place[second]
+        ]
+        return sorted(found, key=lambda two: (-two.met, place[two.first], place[two.second]))
 
 
 class GroupResult(NamedTuple):
@@ -454,15 +469,18 @@ def read_standings(
             else None
         )
         line = Line(
-            player, played, won, hands, points, ah, ap, streak, best_streak, series,
-            series_won, best, best_sign,
+            player=player, played=played, won=won, hands=hands, points=points,
+            against_hands=ah, against_points=ap, streak=streak, best_streak=best_streak,
+            series=series, series_won=series_won, best_hand=best, best_sign=best_sign,
         )  # fmt: skip
         if group.rated and rating is not None and uncertainty is not None:
             line.rating = (rating, uncertainty)
         lines.setdefault(scope, []).append(line)
         for other, (together, won_together) in (partners or {}).items():
             if player < int(other):
-                pairs.setdefault(scope, []).append(Pair(player, int(other), together, won_together))
+                pairs.setdefault(scope, []).append(
+                    Pair(together, won_together, first=player, second=int(other))
+                )
         for other, (against, beat) in (rivals or {}).items():
             met.setdefault(scope, {})[(player, int(other))] = (against, beat)
     games = [key for key in GAMES if key in lines]
@@ -485,7 +503,7 @@ def _scope(game: str | None, played: Sequence[Played], roster: dict[int, Any]) -
     counted = [one for one in played if one.counted]
     lines: dict[int, Line] = {}
     pairs: dict[tuple[int, int], Pair] = {}
-    met: dict[tuple[int, int], list[int]] = {}
+    met: dict[tuple[int, int], Wins] = {}
     for one in counted:
         by_place = {side.position: side for side in one.sides}
         for place, players in one.players.items():
@@ -494,11 +512,8 @@ def _scope(game: str | None, played: Sequence[Played], roster: dict[int, Any]) -
             for player in players:
                 if player not in roster:
                     continue
-                line = lines.setdefault(player, Line(player))
-                line.played += 1
-                line.won += mine.won
-                line.streak = line.streak + 1 if mine.won else 0
-                line.best_streak = max(line.best_streak, line.streak)
+                line = lines.setdefault(player, Line(player=player))
+                line.add(mine.won)
                 line.hands += mine.hands
                 line.points += mine.points
                 line.against_hands += sum(side.hands for side in others)
@@ -508,23 +523,20 @@ def _scope(game: str | None, played: Sequence[Played], roster: dict[int, Any]) -
             for first in players:
                 for second in players:
                     if first < second:
-                        pair = pairs.setdefault((first, second), Pair(first, second))
-                        pair.played += 1
-                        pair.won += mine.won
+                        pair = pairs.setdefault((first, second), Pair(first=first, second=second))
+                        pair.add(mine.won)
                 for other_place, opponents in one.players.items():
                     if other_place == place:
                         continue
                     for opponent in opponents:
-                        cell = met.setdefault((first, opponent), [0, 0])
-                        cell[0] += 1
-                        cell[1] += mine.won
+                        met.setdefault((first, opponent), Wins()).add(mine.won)
     _series_of(played, lines)
     ordered = sorted(lines.values(), key=lambda line: _order(line, roster))
     return Scope(
         game,
         ordered,
         sorted(pairs.values(), key=lambda p: (-p.played, -p.won, p.first, p.second)),
-        {key: (cell[0], cell[1]) for key, cell in met.items()},
+        {key: (cell.played, cell.won) for key, cell in met.items()},
     )
 
 
@@ -543,12 +555,10 @@ def _best_hand(line: Line, mine: GroupResult, code: str) -> None:
     may hold both, whose hands don't compare), as a phone's record ranks them."""
     if mine.best_hand is None or mine.best_hand_number is None:
         return
-    sign = -1 if mine.lowest_wins else 1
-    best = line.best_hand
-    ranked = (sign > 0, sign * mine.best_hand)
-    if best is None or ranked > (line.best_sign > 0, line.best_sign * best.value):
+    best = line.best_hand.value if line.best_hand else None
+    if better_hand(mine.best_hand, mine.lowest_wins, best, line.best_sign):
         line.best_hand = Best(mine.best_hand, code, mine.best_hand_number)
-        line.best_sign = sign
+        line.best_sign = -1 if mine.lowest_wins else 1
 
 
 def _series_of(played: Sequence[Played], lines: dict[int, Line]) -> None:

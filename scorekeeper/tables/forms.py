@@ -23,10 +23,11 @@ from scorekeeper.scoresheet.setup import side_name
 
 
 class JoinForm(PhoneForm):
-    """The short code typed in from the host's screen."""
+    """The short code typed in from the host's screen: a match's, or a group's (it opens the
+    group's page)."""
 
     code = StringField(
-        _l("Match code"),
+        _l("Match or group code"),
         validators=[
             InputRequired(message=_l("Type the code shown on the host's phone.")),
             Length(max=20, message=_l("A match code is 6 letters and digits.")),

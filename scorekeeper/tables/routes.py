@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import math
 import os
 
 import sqlalchemy as sa
@@ -14,26 +13,24 @@ from flask import (
     Response,
     abort,
     current_app,
-    make_response,
     redirect,
     render_template,
     request,
     url_for,
 )
 from flask.typing import ResponseReturnValue
-from flask_babel import force_locale, ngettext
+from flask_babel import force_locale
 from flask_babel import gettext as _
-from flask_wtf import FlaskForm
 
 from scorekeeper import figures
 from scorekeeper import live as live_layer
 from scorekeeper.errors import Refusal
 from scorekeeper.forms import post_of
-from scorekeeper.games import GAMES, Game
+from scorekeeper.games import GAMES
 from scorekeeper.languages import LANGUAGES, direction, language
 from scorekeeper.matches import find_match, read_matches
 from scorekeeper.models import CODE_LENGTH, Match, Seat, StoredMatch, normalise_code
-from scorekeeper.new_matches import wait_before_creating
+from scorekeeper.new_matches import refused_new_match
 from scorekeeper.phones.identity import current_phone, ensure_phone, player_name, remember_name
 from scorekeeper.scoresheet.groups import groups_of, read_group
 from scorekeeper.scoresheet.setup import NewMatch, SetupError, create_match
@@ -94,7 +91,7 @@ def join() -> ResponseReturnValue:
         form.code.errors.append(
             # NOTE: %(code)s is the code as it was typed, between quotes.
             _(
-                "No match has the code %(code)s. Check it on the host's phone.",
+                "No match or group has the code %(code)s. Check it on the host's phone.",
                 code=repr(code or form.code.data),
             )
         )
@@ -119,9 +116,12 @@ def new_match(game_key: str) -> ResponseReturnValue:
         abort(404)
     form = new_match_form(game)
     if form.validate_on_submit():
-        wait = wait_before_creating(current_phone())
-        if wait is not None:
-            return _too_many_new_matches(form, game, wait)
+        too_many = refused_new_match(current_phone())
+        if too_many is not None:
+            page = render_template(
+                "tables/new.html", form=form, game=game, fields=fields, error=too_many.message
+            )
+            return too_many.answer(page)
         host_side = int(form.host_side.data)
         choice = NewMatch(
             table_format=form.table_format.data,
@@ -152,24 +152,6 @@ def new_match(game_key: str) -> ResponseReturnValue:
         form.player.data = player_name()
     status = 400 if request.method == "POST" else 200
     return render_template("tables/new.html", form=form, game=game, fields=fields), status
-
-
-def _too_many_new_matches(form: FlaskForm, game: Game, seconds: int) -> Response:
-    """The New match form again, with what was typed and how long to wait before the next
-    match (new_matches.py): 429, with Retry-After."""
-    figures.refused("too_many_requests")
-    minutes = max(1, math.ceil(seconds / 60))
-    message = ngettext(
-        "This phone, or this network, made many matches in a short time. Wait %(num)d "
-        "minute, then create this one: what you chose is kept below.",
-        "This phone, or this network, made many matches in a short time. Wait %(num)d "
-        "minutes, then create this one: what you chose is kept below.",
-        minutes,
-    )
-    page = render_template("tables/new.html", form=form, game=game, fields=fields, error=message)
-    response = make_response(page, 429)
-    response.headers["Retry-After"] = str(seconds)
-    return response
 
 
 # The app's colours as the stylesheet has them (light): the phone paints its bar and splash so.

@@ -33,6 +33,22 @@ start(document);
 // This page was drawn in UTC, before the server knew the phone's zone: drawn again in it.
 if (toldZone) fetchNow();
 startFullScreen();
+// A group's TV: nothing pushes between matches, so it reads its standings again each minute
+// and draws them in place (a whole page reloaded blinks the room's screen white).
+const board = document.querySelector("[data-refresh]");
+if (board) {
+  setInterval(async () => {
+    try {
+      const answer = await fetch(location.href, { headers: { Accept: "text/html" } });
+      if (!answer.ok) return;
+      const page = new DOMParser().parseFromString(await answer.text(), "text/html");
+      const fresh = page.querySelector("[data-refresh]");
+      if (fresh) board.replaceChildren(...fresh.childNodes);
+    } catch {
+      // No network just now: the next minute tries again.
+    }
+  }, parseInt(board.dataset.refresh, 10) * 1000);
+}
 startOutbox();
 startOffline();
 startShare();

@@ -87,7 +87,7 @@ def join(page: Page, code: str, side: str, player: str | None = None) -> None:
     """Type the code on the home page (lower case, as thumbs do), then give a name (the
     side's, unless `player` is given) and claim a side."""
     page.goto("/")
-    page.get_by_label("Match code").fill(code.lower())
+    page.get_by_label("Match or group code").fill(code.lower())
     page.get_by_role("button", name="Join", exact=True).click()
     claim(page, side, player)
 

@@ -31,6 +31,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from tests.browser.conftest import PHONE_VIEWPORT, LiveServer
 from tests.browser.test_layout import MEASURE_TAPS, THUMB, TV, open_every_details
 from tests.conftest import _emptied, fresh_memory
+from tests.groups import add_players, play_every_pair, roster_ids, say_who, start_group
 from tests.phones import Phone, seat_of
 
 pytestmark = pytest.mark.browser
@@ -412,6 +413,25 @@ def tables(_session_app: Flask) -> Iterator[Tables]:
     code = host.create("other", target="100000", host_side="-1", **eight)
     visit(Visit("keeper-8", f"/m/{code}"))
 
+    # A group of eight long names that plays every week: its page (the host's, with the
+    # roster's tools, and a stranger's), its standings and head to head among them, the
+    # ratings, the printed page, the TV, its QR code, its New match, and Home listing it.
+    group = start_group(host, "Fridays at Omar's")
+    add_players(host, group, *LONG)
+    assert host.post(f"/g/{group}/rating").status_code == 200
+    say_who(host, group, LONG[0], roster_ids(host, group))
+    play_every_pair(host, group, LONG, apart=(1, 2))
+    visit(Visit("group-host", f"/g/{group}"))
+    visit(Visit("group-stranger", f"/g/{group}", "stranger"))
+    visit(Visit("group-basra", f"/g/{group}?game=basra", "stranger"))
+    visit(Visit("group-ratings", f"/g/{group}/ratings", "stranger"))
+    visit(Visit("group-print", f"/g/{group}/print", "stranger"))
+    visit(Visit("group-qr", f"/g/{group}/qr"))
+    visit(Visit("group-tv", f"/g/{group}/tv", tv=True))
+    visit(Visit("group-new-match", f"/g/{group}/new/basra?format=2v2"))
+    visit(Visit("group-new-other", f"/g/{group}/new/other"))
+    visit(Visit("home-with-group", "/"))
+
     visit(Visit("history", "/history"))
     visit(Visit("record", "/history/record"))
     visit(Visit("record-player", f"/history/{ended}/player/{seat_of(app, guest, ended)}"))
@@ -567,4 +587,6 @@ def test_every_state_is_visited(tables: Tables) -> None:
     assert {"abandoned-host", "tv-phone", "other-8-tv-phone", "join-eight-sides"} <= names
     assert {"keeper-basra", "keeper-basra-refused", "keeper-8"} <= names
     assert {"move", "move-join", "move-join-refused"} <= names
+    assert {"group-host", "group-stranger", "group-ratings", "group-print", "group-tv"} <= names
+    assert {"group-new-match", "home-with-group"} <= names
     assert not [name for name in names if re.search(r"\s", name)]

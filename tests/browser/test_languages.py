@@ -122,7 +122,7 @@ def test_a_whole_hand_in_the_players_language(new_phone, artifacts, table: Table
 
     # The other phone joins by the code, in the same language.
     guest.goto("/")
-    guest.get_by_label(say("Match code")).fill(code.lower())
+    guest.get_by_label(say("Match or group code")).fill(code.lower())
     guest.get_by_role("button", name=say("Join"), exact=True).click()
     guest.get_by_label(say("Your name")).fill(guest_side)
     guest.get_by_role("button", name=say("I'm %(side)s", side=guest_side)).click()

@@ -82,7 +82,7 @@ def test_unknown_code_says_so_on_the_join_form(app, guest, code):
     before = snapshot(app)
     response = guest.post("/join", {"code": code})
     assert response.status_code == 400
-    assert "No match has the code" in response.shown
+    assert "No match or group has the code" in response.shown
     assert snapshot(app) == before
 
 

@@ -15,6 +15,7 @@ from flask import Flask
 from scorekeeper import new_matches
 from scorekeeper.extensions import db
 from scorekeeper.models import Match
+from tests.groups import add_players, roster_ids, start_group
 from tests.phones import Phone
 
 STRANGER = "198.51.100.23"
@@ -105,3 +106,34 @@ def test_one_phone_is_limited_before_its_address(app, limited):
     limited.now += 60
     assert new_match(phone, STRANGER).status_code == 429
     assert "минут" in new_match(phone, STRANGER, "ru").shown
+
+
+def test_a_group_s_new_match_counts_against_the_same_limits(app, limited):
+    """The group's New match is limited as Home's is, counted together: the phone's tenth
+    match in a minute, from Home or from its group, is its last; the next is refused in the
+    phone's language, what was chosen kept."""
+    phone = Phone(app)
+    phone.client.environ_base["REMOTE_ADDR"] = STRANGER
+    code = start_group(phone, "Fridays")
+    add_players(phone, code, "Ana", "Omar")
+    ids = roster_ids(phone, code)
+    seats = {"seat_0_0": str(ids["Ana"]), "seat_1_0": str(ids["Omar"])}
+    for _ in range(5):
+        assert new_match(phone, STRANGER).status_code == 302
+    url = f"/g/{code}/new/basra"
+    made_before = made(app)
+    answers = [
+        phone.post(url, {"target": "101", **seats}, follow=False).status_code for _ in range(6)
+    ]
+    assert answers == [302] * 5 + [429]
+    assert made(app) == made_before + 5
+    phone.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "es"
+    refused = phone.post(url, {"target": "101", **seats}, follow=False)
+    assert refused.status_code == 429
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert "Espera 1 minuto" in refused.shown
+    # The group's New match shown again, the players chosen kept.
+    assert "En Fridays" in refused.shown
+    assert f'<option selected value="{ids["Omar"]}">' in refused.get_data(as_text=True)
+    limited.now += 61
+    assert phone.post(url, {"target": "101", **seats}, follow=False).status_code == 302

@@ -495,7 +495,9 @@ def compare(history: History) -> None:
                 if card["losing"]
                 else f"{card['streak']} win" + ("" if card["streak"] == 1 else "s"),
                 "Best streak": f"{card['best']} win" + ("" if card["best"] == 1 else "s"),
-                "Series won": f"{card['series'][0]} of {card['series'][1]}",
+                "Series won": f"{card['series'][0]} of {card['series'][1]}"
+                if card["series"][1]
+                else "–",
             }
             if heading != "In all":
                 if card["hands"]:
