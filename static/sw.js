@@ -71,11 +71,16 @@ self.addEventListener("message", (event) => {
   }
   const url = event.data && event.data.keep;
   if (typeof url !== "string" || new URL(url).origin !== self.location.origin) return;
-  // Marked as the worker's own fetch: the page leaves the phone's messages (a post's "recorded")
-  // in its session for the tab that shows them next.
-  const asked = { credentials: "same-origin", headers: { "X-Scorekeeper-Keeping": "1" } };
-  event.waitUntil(fetch(url, asked).then((response) => keep(url, response, Date.now()), () => {}));
+  event.waitUntil(keepFresh(url));
 });
+
+// The page asked for again, to keep: marked as the worker's own fetch, it is drawn with no
+// message (a post's "recorded" stays in the session for the tab that shows it next) and may be
+// kept.
+function keepFresh(url) {
+  const asked = { credentials: "same-origin", headers: { "X-Scorekeeper-Keeping": "1" } };
+  return fetch(url, asked).then((response) => keep(url, response, Date.now(), false), () => {});
+}
 
 function file(request) {
   return caches.match(request).then((cached) => {
@@ -120,13 +125,17 @@ function page(event, request) {
 
 // A page answered whole (not a redirect, a download or a page shown once: a message after a
 // post is not kept to be shown again), marked with when it was answered (`at`), unless the
-// copy kept meanwhile is newer (the page keeps its copy up to date with its live part).
-function keep(url, response, at) {
+// copy kept meanwhile is newer (the page keeps its copy up to date with its live part). A
+// page shown once is asked for again (`again`), drawn to be kept: the sheet a phone sees
+// after claiming its side is the one a reload with no connection must find, not the one it
+// saw watching, or none.
+function keep(url, response, at, again = true) {
   const type = response.headers.get("Content-Type") || "";
   const once = /no-store/.test(response.headers.get("Cache-Control") || "");
-  if (response.status !== 200 || response.redirected || once || !type.startsWith("text/html")) {
+  if (response.status !== 200 || response.redirected || !type.startsWith("text/html")) {
     return Promise.resolve();
   }
+  if (once) return again ? keepFresh(url) : Promise.resolve();
   return Promise.all([response.text(), keptPage(url).then((kept) => (kept ? kept.text() : ""))]).then(([html, before]) => {
     const keptAt = /data-kept="(\d+)"/.exec(before);
     if (keptAt && Number(keptAt[1]) > at) return null;

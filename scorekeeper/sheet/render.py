@@ -22,6 +22,7 @@ from werkzeug.http import quote_etag
 from scorekeeper import live as live_layer
 from scorekeeper.errors import Refusal, show_refusals_on
 from scorekeeper.games import EntryFacts
+from scorekeeper.headers import KEEPING
 from scorekeeper.languages import ZONE_COOKIE
 from scorekeeper.live.etags import (
     CACHE_CONTROL,
@@ -107,9 +108,12 @@ def render_match(
     hands, so the page is never older than its ETag says."""
     rematch = _rematch_of(match)
     etag = phone_etag(match, rematch)
+    # Drawn for the service worker to keep (js/offline.js asks for a page it has no copy of):
+    # with no message, which is the tab's to show, and stored like any page.
+    keeping = request.headers.get(KEEPING) == "1"
     # A page that shows a message (after a post) is this once: it is shown whatever the phone
     # holds, and not stored, so no later 304 brings the message back.
-    once = bool(session.get("_flashes"))
+    once = bool(session.get("_flashes")) and not keeping
     if status == 200 and not once and unchanged(request.headers.get("If-None-Match"), etag):
         return Response(status=304, headers=not_modified_headers(etag))
     at_table = seats_at(match)
@@ -117,7 +121,7 @@ def render_match(
     # What the host did to this phone: said once by the full page (a flash, kept in the
     # cookie as said), and by the live part until then (nothing kept: it may be swapped away).
     full_page = template == "sheet/match.html"
-    notices = told(viewer, keep=full_page) if template != "sheet/tv.html" else []
+    notices = told(viewer, keep=full_page) if template != "sheet/tv.html" and not keeping else []
     if full_page and notices:
         for notice in notices:
             flash(notice, "notice")

@@ -160,6 +160,32 @@ def test_offline_reload_enter_close_reopen_online_records_one_entry(
     assert [(e.points, e.revision) for e in stored_entries(live_server, code, 1, 0)] == [(40, 1)]
 
 
+def test_the_sheet_a_phone_saw_after_claiming_its_side_is_the_one_kept(phones, phone):
+    """Alice opens the app, then the match by its link and claims her side: the sheet she
+    first sees is shown once, with "This phone now holds Alice.", and is not kept as it is; the
+    worker keeps the sheet as drawn for her, so a reload with no connection finds it."""
+    keeper = phones()
+    code = keeper.create("basra", table_format="2", side_0="Alice", side_1="Ben", host_side="-1")
+    alice = phone.open()
+    alice.goto("/")
+    kept(alice)
+    seat(alice, code, "Alice")
+    answered(
+        alice,
+        "url => caches.open('scorekeeper-pages').then(c => c.match(url))"
+        ".then(r => r ? r.text() : '')"
+        ".then(t => new DOMParser().parseFromString(t, 'text/html'))"
+        ".then(d => d.querySelector('#entry input[name=points]') !== null"
+        " && d.querySelector('.flash') === null)",
+        f"{phone.wifi.url}/m/{code}",
+    )
+    phone.offline()
+    alice.reload()
+    expect(alice.locator("#kept-note")).to_have_text(KEPT_NOTE)
+    expect(alice.get_by_label(PLAIN_TOTAL)).to_be_visible()
+    expect(alice.locator(".flash")).to_have_count(0)
+
+
 def test_the_app_from_the_home_screen_opens_the_last_match_online_and_offline(
     live_server, phones, phone
 ):
