@@ -1137,13 +1137,20 @@ def report(
         {n: size.errors for n, size in played.items()},
         args.climb_to,
     )
-    higher = climb(args.tables, args.climb_to)
-    how = (
-        f"The tables climbed past the listed sizes ({', '.join(f'{n:,}' for n in higher)}: "
-        f"--climb-to {args.climb_to:,}), each round on while its last size was served"
-        if higher
-        else f"The tables did not climb past the listed sizes (--climb-to {args.climb_to:,})"
-    )
+    climbed = [n for n in played if n > max(args.tables)]
+    if not climb(args.tables, args.climb_to):
+        how = f"The tables did not climb past the listed sizes (--climb-to {args.climb_to:,})"
+    elif climbed:
+        how = (
+            f"Past the listed sizes the tables climbed (the largest doubled, and so on, up to "
+            f"--climb-to {args.climb_to:,}), each round on while its last size was served: as "
+            f"far as {climbed[-1]:,}"
+        )
+    else:
+        how = (
+            f"No round climbed past the listed sizes (towards --climb-to {args.climb_to:,}): "
+            f"the largest was not served"
+        )
     print(
         f"\n**The knee, where p99 passes {P99_CEILING_MS:g} ms: {where}.** {how}; a size's "
         f"p99 is the median of the rounds that played it, and a size with errors is past the "
