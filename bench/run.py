@@ -80,6 +80,9 @@ DELIVERY_OF_FETCH = 3.0
 # beside the figure, not a target (it follows the machine).
 P99_CEILING_MS = 100.0
 TABLES_AIM = 400
+# How far the tables climb past the listed sizes looking for the knee, where p99 passes the
+# ceiling (issue 41: 500 tables played at p99 20 ms; by hand, 1,000 at 29 ms, 2,000 at 161).
+CLIMB_TO = 5_000
 # The long-term targets, shown as diagnostics with how far each still is: the page and the post
 # against their floors, and CPU per table-minute.
 LATER_SHEET_OF_FLOOR, LATER_ENTRY_OF_FLOOR, LATER_TABLE_MINUTE_MS = 0.60, 0.50, 74.0
@@ -115,6 +118,14 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         type=lambda text: sorted({int(n) for n in text.split(",")}),
         default=[100, 200, 300, 400, 500],
         help="tables played, to count those served (100,200,300,400,500)",
+    )
+    parser.add_argument(
+        "--climb-to",
+        type=int,
+        default=CLIMB_TO,
+        help=f"after the listed sizes, larger ones (the largest doubled, and so on, then this "
+        f"many) while p99 stays under {P99_CEILING_MS:g} ms, to find the knee; 0: none "
+        f"({CLIMB_TO})",
     )
     parser.add_argument(
         "--speed",
@@ -219,7 +230,7 @@ class Played:
     def within(self) -> bool:
         """Served: p99 under the ceiling, every request answered as expected, every post
         delivered."""
-        return self.p99_ms() < P99_CEILING_MS and not self.errors
+        return is_served(self.p99_ms(), self.errors)
 
 
 @dataclass(frozen=True)
@@ -255,6 +266,61 @@ class Measured:
     every: list[Load]
     # Entry posts the tables had answered, within the windows or not.
     table_posts: int
+
+
+def climb(listed: list[int], top: int) -> list[int]:
+    """The sizes played after the listed ones: the largest doubled while under `top`, then
+    `top`; none if the listed already reach it."""
+    sizes = [max(listed)]
+    while sizes[-1] * 2 < top:
+        sizes.append(sizes[-1] * 2)
+    return [*sizes[1:], top] if top > sizes[0] else []
+
+
+def is_served(p99_ms: float, errors: int) -> bool:
+    """A size, or one round's window of it, served: p99 under the ceiling, no errors."""
+    return p99_ms < P99_CEILING_MS and not errors
+
+
+@dataclass(frozen=True)
+class Knee:
+    """Where the tables stop being served: the largest size served below the first that was
+    not (None if even the fewest were not), and that first (None if every size was)."""
+
+    within: int | None
+    past: int | None
+
+
+def knee(p99s: dict[int, float], errors: dict[int, int] | None = None) -> Knee:
+    """The knee from each size's p99 (ms) and errors: a size with errors is past it too."""
+    sizes = sorted(p99s)
+    past = next((n for n in sizes if not is_served(p99s[n], (errors or {}).get(n, 0))), None)
+    within = [n for n in sizes if past is None or n < past]
+    return Knee(within[-1] if within else None, past)
+
+
+def knee_line(p99s: dict[int, float], errors: dict[int, int], top: int) -> str:
+    """The knee in words, each size named with its p99 (ms): between which two sizes p99 passes
+    the ceiling, or that it did not up to `top`, the climb's ceiling, or up to the most
+    played."""
+
+    def at(n: int) -> str:
+        erred = f", {errors[n]:,} errors" if errors.get(n) else ""
+        return f"{n:,} tables (p99 {p99s[n]:.1f} ms{erred})"
+
+    found = knee(p99s, errors)
+    ceiling = f"{P99_CEILING_MS:g} ms"
+    if found.past is not None and found.within is not None:
+        return f"between {at(found.within)} and {at(found.past)}"
+    if found.past is not None:
+        return f"below {at(found.past)}, the fewest played: already past {ceiling}"
+    assert found.within is not None
+    if top and found.within >= top:
+        return f"{found.within:,} tables within {ceiling} (p99 {p99s[found.within]:.1f} ms)"
+    return (
+        f"beyond {at(found.within)}, the most played: within {ceiling}, not looked for further "
+        f"(--climb-to)"
+    )
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -304,7 +370,8 @@ def main(argv: list[str] | None = None) -> int:
         # posts and the post floor's, the mix's, and a table's each per round of the tables.
         tries = 1 + args.rounds * MAX_TRIES
         entry_matches = 2 * tries * args.connections * ENTRY_MATCHES_PER_CONNECTION
-        played_at_most = max(round(n / args.speed) for n in args.tables)
+        sizes = [*args.tables, *climb(args.tables, args.climb_to)]
+        played_at_most = max(round(n / args.speed) for n in sizes)
         mix_matches = tries * args.connections + args.table_rounds * played_at_most
         fixture = step("filling", lambda: fill.fill(app, entry_matches, mix_matches))
         tokens = (
@@ -626,17 +693,28 @@ def play_tables(
     args: argparse.Namespace, server: Gunicorn, codes: list[str], phones: list[SignedPhone]
 ) -> tuple[dict[int, Played], int]:
     """Tables played at each size, smallest first, in rounds (each round on matches of its
-    own); by size, and how many posts the tables had answered."""
+    own), each round climbing on past the listed sizes while its last window was served; by
+    size (those some round played), and how many posts the tables had answered."""
+    higher = climb(args.tables, args.climb_to)
+    every_size = [*args.tables, *higher]
     sizes = [round(n / args.speed) for n in args.tables]
+    climbing = [round(n / args.speed) for n in higher]
+    then = (
+        f", then {', '.join(f'{n:,}' for n in higher)} while each size before stays under "
+        f"p99 {P99_CEILING_MS:g} ms"
+        if higher
+        else ""
+    )
     print(
-        f"tables: {', '.join(f'{n:,}' for n in args.tables)} ({', '.join(map(str, sizes))} "
-        f"played {args.speed:g}× fast), {args.table_rounds} rounds of {args.table_seconds:g} s"
+        f"tables: {', '.join(f'{n:,}' for n in args.tables)}{then} "
+        f"({', '.join(map(str, sizes + climbing))} played {args.speed:g}× fast), "
+        f"{args.table_rounds} rounds of {args.table_seconds:g} s"
     )
     workers = server.workers()
     name = None if args.sqlite else database.BENCH_DATABASE
-    windows: dict[int, list[tuple[tables.Window, Cpu]]] = {n: [] for n in args.tables}
+    windows: dict[int, list[tuple[tables.Window, Cpu]]] = {n: [] for n in every_size}
     answered = 0
-    each = max(sizes)
+    each = max(sizes + climbing)
     for run in range(args.table_rounds):
         mine = codes[run * each : (run + 1) * each]
         found = asyncio.run(
@@ -650,10 +728,12 @@ def play_tables(
                 seconds=args.table_seconds,
                 tag=f"tables{run}",
                 measure=lambda: cpu_meter(workers, name, client=own_seconds),
+                climb=climbing,
+                held=lambda took, errors: is_served(1000 * percentile(took, 99), errors),
             )
         )
         answered += found.posted
-        for n, (window, cpu) in zip(args.tables, found.windows, strict=True):
+        for n, (window, cpu) in zip(every_size, found.windows, strict=False):
             windows[n].append((window, cpu))
             p99 = 1000 * percentile([took for _, took, _ in window.timed], 99)
             trouble = f"  last error: {window.last_error}" if window.errors else ""
@@ -664,7 +744,7 @@ def play_tables(
                 f"{window.errors + window.undelivered}  cores {cpu}{trouble}",
                 flush=True,
             )
-    return {n: Played(n, tuple(w)) for n, w in windows.items()}, answered
+    return {n: Played(n, tuple(w)) for n, w in windows.items() if w}, answered
 
 
 def weigh_idle(
@@ -1007,8 +1087,13 @@ def report(
         if size.within:
             best = size
         deliveries = size.deliveries
+        # A size past the listed ones that not every round climbed to.
+        rounds_of = len(size.windows)
+        fewer = (
+            f" ({rounds_of} of {args.table_rounds} rounds)" if rounds_of < args.table_rounds else ""
+        )
         print(
-            f"| {n:,} | {round(n / args.speed) * mix.PHONES:,} | {size.rate:,.1f} "
+            f"| {n:,}{fewer} | {round(n / args.speed) * mix.PHONES:,} | {size.rate:,.1f} "
             f"| {1000 * percentile(size.timed(), 50):.2f} | {size.p99_ms():.2f} "
             f"| {'yes' if size.within else 'no'} "
             f"| {1000 * percentile(size.timed(mix.RUNG), 95):.2f} "
@@ -1045,6 +1130,38 @@ def report(
             served,
             f"aim ≥ {TABLES_AIM:,} (a figure of the machine)",
             "aim met" if reached else "below the aim",
+        )
+    )
+    where = knee_line(
+        {n: size.p99_ms() for n, size in played.items()},
+        {n: size.errors for n, size in played.items()},
+        args.climb_to,
+    )
+    climbed = [n for n in played if n > max(args.tables)]
+    if not climb(args.tables, args.climb_to):
+        how = f"The tables did not climb past the listed sizes (--climb-to {args.climb_to:,})"
+    elif climbed:
+        how = (
+            f"Past the listed sizes the tables climbed (the largest doubled, and so on, up to "
+            f"--climb-to {args.climb_to:,}), each round on while its last size was served: as "
+            f"far as {climbed[-1]:,}"
+        )
+    else:
+        how = (
+            f"No round climbed past the listed sizes (towards --climb-to {args.climb_to:,}): "
+            f"the largest was not served"
+        )
+    print(
+        f"\n**The knee, where p99 passes {P99_CEILING_MS:g} ms: {where}.** {how}; a size's "
+        f"p99 is the median of the rounds that played it, and a size with errors is past the "
+        f"knee too."
+    )
+    targets.summary.append(
+        (
+            f"the knee, where p99 passes {P99_CEILING_MS:g} ms",
+            where,
+            "— (a figure of the machine)",
+            "",
         )
     )
     by_kind = {letter: figure.timed(letter) for letter in tables.KINDS}

@@ -504,11 +504,15 @@ async def play_levels(
     seconds: float,
     tag: str,
     measure: Callable[[], Callable[[], T]],
+    climb: list[int] | None = None,
+    held: Callable[[list[float], int], bool] = lambda timed, errors: True,
 ) -> Levels[T]:
     """Tables sit down, `levels[0]` of them, play for `settle` s, then for a window of
     `seconds` s measured with `measure` (started at the window's start, its result taken at
-    its end); then more sit down up to the next level, and so on. After the last window they
-    play on a little, for its posts to be delivered; then every stream is closed."""
+    its end); then more sit down up to the next level, and so on. Then on up the `climb`
+    levels, each only while the window before it `held` (given the seconds each request of
+    that window took, and its errors). After the last window they play on a little, for its
+    posts to be delivered; then every stream is closed."""
     server, tally, gate = Server(url), Tally(), asyncio.Semaphore(CONNECTING)
     playing: list[Table] = []
     marks: list[tuple[_Mark, _Mark, T]] = []
@@ -524,8 +528,23 @@ async def play_levels(
             len(tally.timed),
         )
 
+    def timed_in(mark: _Mark, end: _Mark) -> list[tuple[str, float, int]]:
+        """(kind, seconds, status) of each request begun in a window and answered by now."""
+        return [
+            (kind, took, status)
+            for kind, began, took, status in tally.timed[mark.timed :]
+            if mark.began <= began < end.began and kind != "setup"
+        ]
+
+    listed = len(levels)
     try:
-        for level in levels:
+        for at, level in enumerate([*levels, *(climb or [])]):
+            if at >= listed and marks:
+                # The last window as far as its requests are answered by now.
+                opened, closed, _ = marks[-1]
+                seconds_each = [took for _, took, _ in timed_in(opened, closed)]
+                if not held(seconds_each, closed.errors - opened.errors):
+                    break
             if level > len(codes):
                 raise ValueError(f"{level} tables, {len(codes)} matches")
             new = [
@@ -560,11 +579,7 @@ async def play_levels(
         window = Window(
             tables=round(mark.tables * speed),
             seconds=ended - mark.began,
-            timed=[
-                (kind, took, status)
-                for kind, began, took, status in tally.timed[mark.timed :]
-                if mark.began <= began < ended and kind != "setup"
-            ],
+            timed=timed_in(mark, end),
             deliveries=deliveries,
             undelivered=undelivered,
             errors=end.errors - mark.errors,

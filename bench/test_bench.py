@@ -10,7 +10,10 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from unittest import mock
 
-from bench import mix, tables
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bench import mix, run, tables
 from bench.server import production_argv
 from scorekeeper import serve
 
@@ -66,3 +69,58 @@ def test_the_tables_client_reads_what_gunicorn_sends() -> None:
     assert answer.status == 200
     assert tables.page_etag(answer) == 'W/"7-ab"'
     assert tables.version_of(tables.page_etag(answer)) == 7
+
+
+def test_the_tables_climb_doubling_to_their_ceiling() -> None:
+    """Past the listed sizes the tables climb: the largest doubled while under --climb-to, then
+    --climb-to itself; nothing once the listed reach it (0 turns the climb off)."""
+    listed = [100, 200, 300, 400, 500]
+    assert run.climb(listed, 5_000) == [1_000, 2_000, 4_000, 5_000]
+    assert run.climb([20, 40], 160) == [80, 160]
+    assert run.climb(listed, 600) == [600]
+    assert run.climb(listed, 500) == []
+    assert run.climb(listed, 0) == []
+
+
+def test_the_knee_as_issue_41_played_it_by_hand() -> None:
+    """500 tables at p99 20 ms, 1,000 at 29, 2,000 at 161: the knee is between 1,000 and 2,000,
+    and the report says so with both p99s; a size with errors is past it however fast."""
+    p99s = {100: 8.0, 500: 20.0, 1_000: 29.0, 2_000: 161.0}
+    assert run.knee(p99s) == run.Knee(1_000, 2_000)
+    assert run.knee_line(p99s, {}, 5_000) == (
+        "between 1,000 tables (p99 29.0 ms) and 2,000 tables (p99 161.0 ms)"
+    )
+    assert run.knee(p99s, {1_000: 3}) == run.Knee(500, 1_000)
+    assert run.knee_line(p99s, {1_000: 3}, 5_000) == (
+        "between 500 tables (p99 20.0 ms) and 1,000 tables (p99 29.0 ms, 3 errors)"
+    )
+    # Every size within, up to the climb's ceiling, or up to the most played with no climb.
+    within = {500: 20.0, 5_000: 99.9}
+    assert run.knee(within) == run.Knee(5_000, None)
+    assert run.knee_line(within, {}, 5_000) == "5,000 tables within 100 ms (p99 99.9 ms)"
+    assert run.knee_line({500: 20.0}, {}, 0).startswith("beyond 500 tables (p99 20.0 ms)")
+    # Already past at the fewest played; exactly the ceiling is past it.
+    assert run.knee({100: 100.0, 200: 50.0}) == run.Knee(None, 100)
+    assert run.knee_line({100: 100.0}, {}, 0).startswith("below 100 tables (p99 100.0 ms)")
+
+
+@given(
+    st.dictionaries(
+        st.integers(1, 10_000),
+        st.floats(0, 400, allow_nan=False),
+        min_size=1,
+    ),
+    st.data(),
+)
+def test_the_knee_is_where_a_size_first_is_not_served(
+    p99s: dict[int, float], data: st.DataObject
+) -> None:
+    """Against the knee's definition read another way: every size up to the one below the knee
+    was served (p99 under 100 ms, no errors), and the one past it is the fewest tables that
+    were not."""
+    errors = data.draw(st.dictionaries(st.sampled_from(sorted(p99s)), st.integers(0, 3)))
+    found = run.knee(p99s, errors)
+    failing = {n for n, p99 in p99s.items() if p99 >= 100 or errors.get(n, 0) > 0}
+    assert found.past == (min(failing) if failing else None)
+    all_served_up_to = [n for n in p99s if not any(m <= n for m in failing)]
+    assert found.within == (max(all_served_up_to) if all_served_up_to else None)
