@@ -16,8 +16,8 @@ tested the same with or without one.
 
 The statements every post sends (the lock, the key) and an entry's writes (entries.py,
 corrections.py) are SQLAlchemy Core statements built once, given only the post's values: none
-goes through the ORM's flush or bulk update. A match is read as plain values (StoredMatch): the
-lock reads again what actions change of it, and an action changes it with a statement
+goes through the ORM's flush or bulk update. A match is read as plain values (StoredMatch, made from
+Match's columns): the lock reads its row again, and an action changes it with a statement
 (change).
 """
 
@@ -42,22 +42,6 @@ from scorekeeper.models import Match, StoredMatch, StoredSeat, StoredSide, Submi
 from scorekeeper.phones.group_rules import GroupAction, GroupViewer
 from scorekeeper.phones.rules import Action, PhoneAction, Viewer, phone_refusal
 from scorekeeper.phones.seats import viewer_at
-
-# The columns of a match that actions change (the lock bumps the version; end, reopen,
-# abandon, hand over, closing the table, the rematch and the dealer change the rest): read
-# again under the lock, so an action checks them as the last writer left them.
-CHANGING = [
-    "version",
-    "status",
-    "host_phone",
-    "winner_side_id",
-    "win_reason",
-    "ended_at",
-    "closed",
-    "rematch_code",
-    "first_dealer",
-    "note",
-]
 
 
 @dataclass(frozen=True)
@@ -104,13 +88,13 @@ SUBMISSIONS: sa.Table = Submission.__table__  # type: ignore[assignment]
 @functools.cache
 def _lock_statement(dialect: str) -> sa.Update:
     """The lock: the match's version bumped and announced (live/fanout.py, announced),
-    returning its columns that actions change. One per dialect, as PostgreSQL's announces and
+    returning the match's row as it now stands. One per dialect, as PostgreSQL's announces and
     SQLite's does not."""
     bump = (
         sa.update(MATCHES)
         .where(MATCHES.c.id == sa.bindparam("match_id"))
         .values(version=MATCHES.c.version + 1)
-        .returning(*(MATCHES.c[name] for name in CHANGING))
+        .returning(*MATCHES.c)
     )
     return announced(bump, dialect)
 
@@ -119,11 +103,12 @@ def _lock(match: StoredMatch) -> StoredMatch:
     """Take the match's write lock by bumping its version: the match as it now stands (status,
     host, its new version). The same statement announces the version to every worker
     (_bumped)."""
-    # What an action may have changed since the request read the match is read again, from
-    # the row the lock returns; its settings and sides stay as read (no action changes them).
+    # The whole row is read again, from the row the lock returns, so an action checks every
+    # column as the last writer left it (a new column included, with nothing to list here);
+    # its sides and whether it follows another stay as read (no action changes them).
     statement = _lock_statement(db.engine.dialect.name)
     row = db.session.connection().execute(statement, {"match_id": match.id}).one()
-    return dataclasses.replace(match, **{name: row._mapping[name] for name in CHANGING})
+    return dataclasses.replace(match, **row._mapping)
 
 
 def change(match: StoredMatch, **columns: Any) -> None:
