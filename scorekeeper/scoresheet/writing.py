@@ -108,7 +108,8 @@ def _lock(match: StoredMatch) -> StoredMatch:
     # its sides and whether it follows another stay as read (no action changes them).
     statement = _lock_statement(db.engine.dialect.name)
     row = db.session.connection().execute(statement, {"match_id": match.id}).one()
-    return dataclasses.replace(match, **row._mapping)
+    # By the columns' names: on PostgreSQL the row also holds the announcement's NOTIFY.
+    return dataclasses.replace(match, **{column.key: row._mapping[column] for column in MATCHES.c})
 
 
 def change(match: StoredMatch, **columns: Any) -> None:
