@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import secrets
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -47,15 +46,15 @@ def columns_of(model: type[Model], *more: str) -> type:
     """The plain values of a row of the model's table, as its pages and checks read it: a
     frozen dataclass whose fields are the model's columns, by their names and in their order,
     then `more` (what a read adds: a match's sides, a seat's side). Made from the model, so a
-    new column is read as soon as the model has it: there is no second list of fields to keep
-    in step. A read model (StoredMatch, StoredSide, StoredSeat) is a class on this, which adds
-    its methods; the type checker is told it is its model (read_model's callers below), whose
-    columns it has with the same types.
+    new column is read as soon as the model has it, with no second list of fields to keep in
+    step. A read model (StoredMatch, StoredSide, StoredSeat, StoredGroup) is a class on this
+    that adds its methods; the type checker is told it is its model, whose columns it has with
+    the same types.
 
-    Plain values rather than the model's objects because every request to a match reads one
-    with its sides and seats, and the ORM's objects for them cost more than the statement: on
-    SQLite, reading a match, its four sides and four seats as models took 1.18 CPU-ms and as
-    plain rows 0.44 (a quarter of the sheet page's CPU against a tenth)."""
+    Plain values rather than the model's objects: every request to a match reads it with its
+    sides and seats, and as ORM objects (select(Match) with selectinload of its sides, then its
+    seats) that took 1.18 CPU-ms against 0.44 as plain rows (SQLite, four sides and four
+    seats), when the whole sheet page takes some 4.5."""
     # The table's columns, named as the model's attributes are (every column here is named for
     # its attribute); not the mapper's, which would set up relationships to models not yet made.
     fields = [column.key for column in model.__table__.columns]
@@ -445,19 +444,14 @@ class Group(Model):
     __table_args__ = (sa.CheckConstraint("season > 0", name="season_positive"),)
 
 
-@dataclass(frozen=True)
-class StoredGroup:
-    """A group as read: plain values for its pages and the checks of its actions."""
+if TYPE_CHECKING:
+    _GroupColumns = Group
+else:
+    _GroupColumns = columns_of(Group)
 
-    id: int
-    code: str
-    name: str
-    host_phone: str
-    closed: bool
-    rated: bool
-    season: int
-    created_at: datetime
-    version: int
+
+class StoredGroup(_GroupColumns):
+    """A group as read: plain values for its pages and the checks of its actions."""
 
     @property
     def title(self) -> str:
