@@ -1,6 +1,6 @@
 """Why a match was won is a fact (a rule's code and its numbers) that games/ returns and the
-match stores; words.py says it. Each rule below is found by the rules and worded as the result
-line has always read in English. A series' standing is a value too, worded there."""
+match stores; scorekeeper/words/ says it. Each rule below is found by the rules and worded as
+the result line has always read in English. A series' standing is a value too, worded there."""
 
 from __future__ import annotations
 
