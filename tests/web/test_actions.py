@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from flask import Flask
 
 from scorekeeper.errors import Refusal
-from scorekeeper.extensions import db
+from scorekeeper.extensions import Model, db
 from scorekeeper.games import EntryFacts, get_game
 from scorekeeper.matches import read_match
 from scorekeeper.models import Match, Seat, Side, StoredMatch
@@ -119,7 +119,7 @@ def test_a_match_as_read_holds_every_column_of_its_tables_as_stored(app: Flask) 
         db.session.expire_all()
         stored = db.session.scalars(sa.select(Match).where(Match.code == code)).one()
 
-        def columns(row: object, model: type) -> dict[str, object]:
+        def columns(row: object, model: type[Model]) -> dict[str, object]:
             return {column.key: getattr(row, column.key) for column in model.__table__.columns}
 
         assert columns(read, Match) == columns(stored, Match)
