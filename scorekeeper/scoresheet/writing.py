@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from flask_babel import gettext as _
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
@@ -42,6 +41,7 @@ from scorekeeper.models import Match, StoredMatch, StoredSeat, StoredSide, Submi
 from scorekeeper.phones.group_rules import GroupAction, GroupViewer
 from scorekeeper.phones.rules import Action, PhoneAction, Viewer, phone_refusal
 from scorekeeper.phones.seats import viewer_at
+from scorekeeper.words import done as done_words
 
 
 @dataclass(frozen=True)
@@ -190,17 +190,7 @@ def _carried_out_before(post: Post, match: StoredMatch | None) -> sa.Row[Any, An
     first = connection.execute(FIRST_POST, {"key": post.key}).one()
     same_match = first.match_id == (match.id if match else first.match_id)
     if not same_match or first.posted not in (None, post.digest):
-        if match is None:
-            message = _(
-                "This form was sent before with other values, so nothing was made. "
-                "Reload the page and try again."
-            )
-        else:
-            message = _(
-                "This form was sent before with other values, so nothing was saved. "
-                "Reload the page and try again."
-            )
-        raise Refusal(message, 409, match)
+        raise Refusal(done_words.sent_before(made=match is None), 409, match)
     return first
 
 
@@ -224,7 +214,7 @@ def _write(
             made = None
             if match is None and first.match_id is not None:
                 made = db.session.scalar(sa.select(Match.code).where(Match.id == first.match_id))
-            return Done(_("Already recorded."), repeated=True, go_to=made)
+            return Done(done_words.already_recorded(), repeated=True, go_to=made)
         done = work(locked)
         if not done.changed:
             db.session.rollback()
@@ -242,9 +232,7 @@ def _write(
         # PostgreSQL), or two new matches drew one code at the same moment; the database's
         # own constraints then keep the sheet whole.
         db.session.rollback()
-        raise Clash(
-            _("Someone else changed the sheet at the same moment. Try again."), 409, match
-        ) from clash
+        raise Clash(done_words.clashed(), 409, match) from clash
     except BaseException:
         db.session.rollback()
         raise
