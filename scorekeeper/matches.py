@@ -27,18 +27,18 @@ from scorekeeper.scoresheet.writing import Done
 _match, _side = Match.__table__.c, Side.__table__.c
 _before = Match.__table__.alias("earlier")
 # Each value read by its name: the match's columns and "follows" as StoredMatch names them, the
-# side's as StoredSide does, prefixed "side_".
+# side's columns prefixed "side_". Every column of each table, as their read models have them all.
 MATCHES_WITH_SIDES = sa.select(
     *_match,
     sa.exists().where(_before.c.rematch_code == _match.code).label("follows"),
-    *(_side[name].label(f"side_{name}") for name in StoredSide._fields),
+    *(column.label(f"side_{column.key}") for column in _side),
 ).join(Side.__table__, _side.match_id == _match.id)
 MATCH_BY_CODE = MATCHES_WITH_SIDES.where(_match.code == sa.bindparam("code")).order_by(
     _side.position
 )
 # The names a row of MATCHES_WITH_SIDES gives the match's values and the side's.
-_MATCH_NAMES = [*(column.name for column in _match), "follows"]
-_SIDE_NAMES = [(f"side_{name}", name) for name in StoredSide._fields]
+_MATCH_NAMES = [*(column.key for column in _match), "follows"]
+_SIDE_NAMES = [(f"side_{column.key}", column.key) for column in _side]
 
 
 def matches_of(rows: Iterable[sa.Row[Any]]) -> list[StoredMatch]:

@@ -307,7 +307,7 @@ class Aim(StrEnum):
 
 
 class Goal(NamedTuple):
-    """What wins and its numbers; worded by scorekeeper/words.py ("101 points wins.")."""
+    """What wins and its numbers; worded by scorekeeper/words/ ("101 points wins.")."""
 
     aim: Aim
     target: int
@@ -333,7 +333,7 @@ class Standing(NamedTuple):
 
 class WinRule(StrEnum):
     """Which rule named a match's winner: a code, stored with the match and exported as it is
-    (its words are scorekeeper/words.py's, in the language of the phone that reads them)."""
+    (worded by scorekeeper/words/, in the language of the phone that reads them)."""
 
     # Pastura: one side took every card point of a hand.
     EARLY_VICTORY = "early_victory"
@@ -406,7 +406,7 @@ class Tie(StrEnum):
 @dataclass(frozen=True)
 class PlayOn:
     """Why play goes on: the tie, the sides in it (their places) and its numbers; worded by
-    scorekeeper/words.py with the sides' names."""
+    scorekeeper/words/ with the sides' names."""
 
     tie: Tie
     sides: tuple[int, ...]

@@ -13,11 +13,10 @@ from scorekeeper.phones.identity import current_phone
 from scorekeeper.phones.rules import Viewer
 
 # Built once, as most requests run it: building a statement costs more than running it.
-# Every seat of the match, a handful of rows, in the order they sat down.
+# Every seat of the match, a handful of rows, in the order they sat down: all its columns, as
+# its read model (StoredSeat) has them all.
 SEATS_OF = (
-    sa.select(Seat.id, Seat.phone, Seat.side_id, Seat.player, Seat.released_from)
-    .where(Seat.match_id == sa.bindparam("match_id"))
-    .order_by(Seat.id)
+    sa.select(*Seat.__table__.c).where(Seat.match_id == sa.bindparam("match_id")).order_by(Seat.id)
 )
 
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from flask_babel import gettext as _
-
+from scorekeeper import words
 from scorekeeper.models import (
     StoredSeat,
     StoredSide,
@@ -57,9 +56,7 @@ def dealing_order(
             if name is not None:
                 order.append(name)
             elif per_side > 1:
-                # NOTE: a player of a partnership who gave no name: "Us, player 2". %(side)s is
-                # the side's name, %(number)s the player's place on it.
-                order.append(_("%(side)s, player %(number)s", side=side.name, number=place + 1))
+                order.append(words.unnamed_partner(side.name, place + 1))
             else:
                 order.append(side.name)
     return order

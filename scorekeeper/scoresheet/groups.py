@@ -50,15 +50,13 @@ MOST_PLAYERS = 60
 NAME_LENGTH = 40
 
 GROUPS: sa.Table = Group.__table__  # type: ignore[assignment]
-_FIELDS = [f.name for f in dataclasses.fields(StoredGroup)]
-GROUP_BY_CODE = sa.select(*(GROUPS.c[name] for name in _FIELDS)).where(
-    GROUPS.c.code == sa.bindparam("code")
-)
+# Every column, as its read model (StoredGroup) has them all.
+GROUP_BY_CODE = sa.select(*GROUPS.c).where(GROUPS.c.code == sa.bindparam("code"))
 LOCK_GROUP = (
     sa.update(GROUPS)
     .where(GROUPS.c.id == sa.bindparam("group_id"))
     .values(version=GROUPS.c.version + 1)
-    .returning(*(GROUPS.c[name] for name in _FIELDS))
+    .returning(*GROUPS.c)
 )
 PHONE_IN = sa.select(GroupPhone.id, GroupPhone.player_id).where(
     GroupPhone.group_id == sa.bindparam("group_id"), GroupPhone.phone == sa.bindparam("phone")
@@ -78,7 +76,7 @@ def groups_of(phone: str | None) -> list[StoredGroup]:
     if phone is None:
         return []
     rows = db.session.execute(
-        sa.select(*(GROUPS.c[name] for name in _FIELDS))
+        sa.select(*GROUPS.c)
         .join(GroupPhone, GroupPhone.group_id == GROUPS.c.id)
         .where(GroupPhone.phone == phone)
         .order_by(GroupPhone.id)

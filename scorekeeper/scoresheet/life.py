@@ -7,7 +7,6 @@ import dataclasses
 from typing import Any
 
 import sqlalchemy as sa
-from flask_babel import gettext as _
 
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
@@ -20,6 +19,7 @@ from scorekeeper.scoresheet.record import clear_results, store_results
 from scorekeeper.scoresheet.setup import NewMatch, add_match
 from scorekeeper.scoresheet.sheet import load_sheet
 from scorekeeper.scoresheet.writing import Done, Post, act, change
+from scorekeeper.words import done
 
 
 def _set_status(match: StoredMatch, status: str, **columns: Any) -> None:
@@ -40,7 +40,7 @@ def end_match(match: StoredMatch, post: Post) -> Done:
     def work(viewer: Viewer) -> Done:
         sheet = load_sheet(viewer.match, corrections=False)
         if sheet.winner is None:
-            raise Refusal(_("No side has won yet: play on."), 409, viewer.match)
+            raise Refusal(done.not_won_yet(), 409, viewer.match)
         # Why, as a fact (the rule and its numbers): each page words it in its reader's
         # language (Sheet.result).
         reason = sheet.state.reason
@@ -56,7 +56,7 @@ def end_match(match: StoredMatch, post: Post) -> Done:
         store_results(sheet, sheet.winner.id)
         # A rated group's ratings take the result in (scoresheet/ratings.py).
         match_changed(viewer.match.id, None)
-        return Done(_("Match over: %(side)s won.", side=sheet.winner.name))
+        return Done(done.match_over(sheet.winner.name))
 
     return act(match, post, Action.END, work)
 
@@ -82,7 +82,7 @@ def reopen_match(match: StoredMatch, post: Post) -> Done:
             viewer.match.id,
             (ended_at, viewer.match.id) if viewer.match.is_ended and ended_at else None,
         )
-        return Done(_("Match reopened."), series_from=viewer.match.rematch_code)
+        return Done(done.reopened(), series_from=viewer.match.rematch_code)
 
     return act(match, post, Action.REOPEN, work)
 
@@ -92,7 +92,7 @@ def abandon_match(match: StoredMatch, post: Post) -> Done:
 
     def work(viewer: Viewer) -> Done:
         _set_status(viewer.match, Match.ABANDONED, ended_at=utcnow())
-        return Done(_("Match abandoned."))
+        return Done(done.abandoned())
 
     return act(match, post, Action.ABANDON, work)
 
@@ -102,9 +102,9 @@ def write_note(match: StoredMatch, note: str, post: Post) -> Done:
 
     def work(viewer: Viewer) -> Done:
         if note == viewer.match.note:
-            return Done(_("The note is as it was."), changed=False)
+            return Done(done.note_as_it_was(), changed=False)
         change(viewer.match, note=note)
-        return Done(_("Note saved.") if note else _("Note cleared."))
+        return Done(done.note_written(note))
 
     return act(match, post, Action.NOTE, work)
 
@@ -130,7 +130,7 @@ def rematch(match: StoredMatch, post: Post) -> Done:
     def work(viewer: Viewer) -> Done:
         locked = viewer.match
         if locked.rematch_code is not None:
-            return Done(_("The rematch is ready."), changed=False, go_to=locked.rematch_code)
+            return Done(done.rematch_ready(), changed=False, go_to=locked.rematch_code)
         choice = NewMatch(
             table_format=viewer.match.table_format,
             target=viewer.match.target,
@@ -153,7 +153,7 @@ def rematch(match: StoredMatch, post: Post) -> Done:
         follow_rematch(viewer.match, started)
         change(viewer.match, rematch_code=started.code)
         return Done(
-            _("Rematch! Every phone of the last match is asked to take its side."),
+            done.rematch_started(),
             go_to=started.code,
         )
 

@@ -5,8 +5,6 @@ phone's own list of matches."""
 from __future__ import annotations
 
 import sqlalchemy as sa
-from flask_babel import gettext as _
-from flask_babel import ngettext
 
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
@@ -17,6 +15,7 @@ from scorekeeper.phones.seats import seats_at
 from scorekeeper.scoresheet.dealing import dealing_order
 from scorekeeper.scoresheet.seating import players_per_side, sides_with_room
 from scorekeeper.scoresheet.writing import Done, Post, act, change
+from scorekeeper.words import done
 
 # Phones that may watch one match: a TV, friends, family; beyond it, a stranger's script.
 MAX_WATCHERS = 50
@@ -28,14 +27,7 @@ def claim_side(match: StoredMatch, side: StoredSide, post: Post, player: str = "
 
     def work(viewer: Viewer) -> Done:
         if side not in sides_with_room(viewer.match, seats_at(viewer.match)):
-            raise Refusal(
-                _(
-                    "%(side)s is already held. If that phone is gone, the host can release it.",
-                    side=side.name,
-                ),
-                409,
-                viewer.match,
-            )
+            raise Refusal(done.held_already(side.name), 409, viewer.match)
         if viewer.seat_id is not None:
             # A blank name keeps the one the seat has.
             named = {"player": player} if player else {}
@@ -46,7 +38,7 @@ def claim_side(match: StoredMatch, side: StoredSide, post: Post, player: str = "
             )
         else:
             db.session.add(seat_at(viewer.match, viewer.phone or "", side.id, player))
-        return Done(_("This phone now holds %(side)s.", side=side.name))
+        return Done(done.now_holds(side.name))
 
     return act(match, post, Action.CLAIM, work, side)
 
@@ -56,25 +48,17 @@ def watch(match: StoredMatch, post: Post, player: str = "") -> Done:
 
     def work(viewer: Viewer) -> Done:
         if viewer.seat_id is not None:
-            return Done(_("This phone is watching this match already."), changed=False)
+            return Done(done.watching_already(), changed=False)
         watching = db.session.scalar(
             sa.select(sa.func.count())
             .select_from(Seat)
             .where(Seat.match_id == viewer.match.id, Seat.side_id.is_(None))
         )
         if watching is not None and watching >= MAX_WATCHERS:
-            raise Refusal(
-                ngettext(
-                    "%(num)d phone is watching this match already: no more can join them.",
-                    "%(num)d phones are watching this match already: no more can join them.",
-                    MAX_WATCHERS,
-                ),
-                409,
-                viewer.match,
-            )
+            raise Refusal(done.no_more_watchers(MAX_WATCHERS), 409, viewer.match)
         # A write like any other: the page a watcher sees differs from a newcomer's.
         db.session.add(seat_at(viewer.match, viewer.phone or "", player=player))
-        return Done(_("Watching this match."))
+        return Done(done.watching())
 
     return act(match, post, Action.WATCH, work)
 
@@ -84,10 +68,9 @@ def rename_player(match: StoredMatch, player: str, post: Post) -> Done:
 
     def work(viewer: Viewer) -> Done:
         if player == viewer.player:
-            # NOTE: %(phone)s is a phone as the table knows it: "Omar (Us)", a side's name.
-            return Done(_("This phone is %(phone)s already.", phone=viewer.label), changed=False)
+            return Done(done.named_already(viewer.label), changed=False)
         db.session.execute(sa.update(Seat).where(Seat.id == viewer.seat_id).values(player=player))
-        return Done(_("This phone is now %(phone)s.", phone=person(player, viewer.side)))
+        return Done(done.named(person(player, viewer.side)))
 
     return act(match, post, Action.RENAME, work)
 
@@ -100,11 +83,11 @@ def release_side(match: StoredMatch, side: StoredSide, post: Post) -> Done:
             sa.select(Seat).where(Seat.match_id == viewer.match.id, Seat.side_id == side.id)
         ).all()
         if not seats:
-            raise Refusal(_("%(side)s is already free.", side=side.name), 409, viewer.match)
+            raise Refusal(done.free_already(side.name), 409, viewer.match)
         for seat in seats:
             seat.side_id = None
             seat.released_from = side.position
-        return Done(_("%(side)s is free to be claimed again.", side=side.name))
+        return Done(done.released(side.name))
 
     return act(match, post, Action.RELEASE, work)
 
@@ -124,8 +107,7 @@ def hand_over_host(match: StoredMatch, seat_id: int | None, post: Post) -> Done:
         seat = to(viewer.match)
         assert seat is not None  # the write path refused the handover otherwise
         change(viewer.match, host_phone=seat.phone)
-        # NOTE: %(phone)s is a phone as the table knows it: "Omar (Us)", a side's name.
-        return Done(_("The host role went to %(phone)s.", phone=seat.label))
+        return Done(done.host_went_to(seat.label))
 
     return act(match, post, Action.HAND_OVER, work, to=to)
 
@@ -135,7 +117,7 @@ def close_table(match: StoredMatch, post: Post) -> Done:
 
     def work(viewer: Viewer) -> Done:
         change(viewer.match, closed=True)
-        return Done(_("The table is closed: no new phone can take a side."))
+        return Done(done.table_closed())
 
     return act(match, post, Action.CLOSE_TABLE, work)
 
@@ -145,7 +127,7 @@ def open_table(match: StoredMatch, post: Post) -> Done:
 
     def work(viewer: Viewer) -> Done:
         change(viewer.match, closed=False)
-        return Done(_("The table is open: a new phone can take a free side."))
+        return Done(done.table_open())
 
     return act(match, post, Action.OPEN_TABLE, work)
 
@@ -159,12 +141,10 @@ def pick_dealer(match: StoredMatch, first: int | None, post: Post) -> Done:
             viewer.match.sides, players_per_side(viewer.match), seats_at(viewer.match)
         )
         if first is None or not 0 <= first < len(order):
-            raise Refusal(_("Pick a player at this table."), 409, viewer.match)
+            raise Refusal(done.pick_a_player(), 409, viewer.match)
         change(viewer.match, first_dealer=first)
-        # NOTE: %(player)s is a player's name, or a side's ("Us, player 2"); %(noun)s the
-        # game's word for a hand inside a sentence ("hand", or "round").
         noun = get_game(viewer.match.game).hand_noun
-        return Done(_("%(player)s dealt the first %(noun)s.", player=order[first], noun=noun))
+        return Done(done.dealt_first(order[first], noun))
 
     return act(match, post, Action.DEALER, work)
 
@@ -176,7 +156,6 @@ def remove_from_list(match: StoredMatch, post: Post) -> Done:
     def work(viewer: Viewer) -> Done:
         # The seat stays (a reopened match finds its side still held): it is only no longer listed.
         db.session.execute(sa.update(Seat).where(Seat.id == viewer.seat_id).values(listed=False))
-        # NOTE: %(code)s is the match's code (six letters).
-        return Done(_("Match %(code)s is off this phone's list.", code=viewer.match.code))
+        return Done(done.off_the_list(viewer.match.code))
 
     return act(match, post, Action.REMOVE, work)

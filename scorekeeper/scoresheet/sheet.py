@@ -9,8 +9,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
 
-from flask_babel import gettext as _
-
 from scorekeeper import words
 from scorekeeper.chart import Chart, running_chart
 from scorekeeper.games import (
@@ -217,7 +215,7 @@ class Sheet:
         rule changed still says how it was won then."""
         match = self.match
         if match.is_abandoned:
-            return _("Abandoned.")
+            return words.abandoned()
         if not match.is_ended:
             return ""
         winner = next((side for side in self.sides if side.id == match.winner_side_id), None)

@@ -4,8 +4,7 @@ rows: the cells (StoredEntry) in the order the rules read them, and the correcti
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import sqlalchemy as sa
 
@@ -19,6 +18,7 @@ from scorekeeper.models import (
     Hand,
     StoredMatch,
     StoredSide,
+    columns_of,
 )
 
 
@@ -115,21 +115,19 @@ def read_hands(ids: list[int], connection: sa.Connection | None = None) -> dict[
     }
 
 
-class Corrected(NamedTuple):
-    """A correction as the trail shows it, read as plain values (the page and the exports only
-    print it; a correction is written as a model, scoresheet/corrections.py), with its side
-    from the match's as read."""
+if TYPE_CHECKING:
+    _CorrectionColumns = Correction
+else:
+    _CorrectionColumns = columns_of(Correction, "side")
 
-    hand_number: int
-    side_id: int
-    old_points: int | None
-    new_points: int
-    old_detail: dict[str, Any] | None
-    new_detail: dict[str, Any]
-    reason: str
-    by_phone: str
-    made_at: datetime
-    side: StoredSide
+
+class Corrected(_CorrectionColumns):
+    """A correction as the trail shows it, read as plain values made from its model's columns
+    (the page and the exports only print it; a correction is written as a model,
+    scoresheet/corrections.py), with its side from the match's as read."""
+
+    if TYPE_CHECKING:
+        side: StoredSide
 
     @property
     def is_fill(self) -> bool:
@@ -139,20 +137,10 @@ class Corrected(NamedTuple):
 
 
 # Built once, on the table itself, as HANDS_OF is: most pages read an empty trail, and the
-# ORM's machinery cost more than the statement.
+# ORM's machinery cost more than the statement. Every column, as Corrected has them all.
 _correction = Correction.__table__.c
 TRAIL_OF = (
-    sa.select(
-        _correction.hand_number,
-        _correction.side_id,
-        _correction.old_points,
-        _correction.new_points,
-        _correction.old_detail,
-        _correction.new_detail,
-        _correction.reason,
-        _correction.by_phone,
-        _correction.made_at,
-    )
+    sa.select(*_correction)
     .where(_correction.match_id == sa.bindparam("match_id"))
     .order_by(_correction.id)
 )

@@ -16,8 +16,8 @@ tested the same with or without one.
 
 The statements every post sends (the lock, the key) and an entry's writes (entries.py,
 corrections.py) are SQLAlchemy Core statements built once, given only the post's values: none
-goes through the ORM's flush or bulk update. A match is read as plain values (StoredMatch): the
-lock reads again what actions change of it, and an action changes it with a statement
+goes through the ORM's flush or bulk update. A match is read as plain values (StoredMatch, made from
+Match's columns): the lock reads its row again, and an action changes it with a statement
 (change).
 """
 
@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from flask_babel import gettext as _
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
@@ -42,22 +41,7 @@ from scorekeeper.models import Match, StoredMatch, StoredSeat, StoredSide, Submi
 from scorekeeper.phones.group_rules import GroupAction, GroupViewer
 from scorekeeper.phones.rules import Action, PhoneAction, Viewer, phone_refusal
 from scorekeeper.phones.seats import viewer_at
-
-# The columns of a match that actions change (the lock bumps the version; end, reopen,
-# abandon, hand over, closing the table, the rematch and the dealer change the rest): read
-# again under the lock, so an action checks them as the last writer left them.
-CHANGING = [
-    "version",
-    "status",
-    "host_phone",
-    "winner_side_id",
-    "win_reason",
-    "ended_at",
-    "closed",
-    "rematch_code",
-    "first_dealer",
-    "note",
-]
+from scorekeeper.words import done as done_words
 
 
 @dataclass(frozen=True)
@@ -104,13 +88,13 @@ SUBMISSIONS: sa.Table = Submission.__table__  # type: ignore[assignment]
 @functools.cache
 def _lock_statement(dialect: str) -> sa.Update:
     """The lock: the match's version bumped and announced (live/fanout.py, announced),
-    returning its columns that actions change. One per dialect, as PostgreSQL's announces and
+    returning the match's row as it now stands. One per dialect, as PostgreSQL's announces and
     SQLite's does not."""
     bump = (
         sa.update(MATCHES)
         .where(MATCHES.c.id == sa.bindparam("match_id"))
         .values(version=MATCHES.c.version + 1)
-        .returning(*(MATCHES.c[name] for name in CHANGING))
+        .returning(*MATCHES.c)
     )
     return announced(bump, dialect)
 
@@ -119,11 +103,13 @@ def _lock(match: StoredMatch) -> StoredMatch:
     """Take the match's write lock by bumping its version: the match as it now stands (status,
     host, its new version). The same statement announces the version to every worker
     (_bumped)."""
-    # What an action may have changed since the request read the match is read again, from
-    # the row the lock returns; its settings and sides stay as read (no action changes them).
+    # The whole row is read again, from the row the lock returns, so an action checks every
+    # column as the last writer left it (a new column included, with nothing to list here);
+    # its sides and whether it follows another stay as read (no action changes them).
     statement = _lock_statement(db.engine.dialect.name)
     row = db.session.connection().execute(statement, {"match_id": match.id}).one()
-    return dataclasses.replace(match, **{name: row._mapping[name] for name in CHANGING})
+    # By the columns' names: on PostgreSQL the row also holds the announcement's NOTIFY.
+    return dataclasses.replace(match, **{column.key: row._mapping[column] for column in MATCHES.c})
 
 
 def change(match: StoredMatch, **columns: Any) -> None:
@@ -204,17 +190,7 @@ def _carried_out_before(post: Post, match: StoredMatch | None) -> sa.Row[Any, An
     first = connection.execute(FIRST_POST, {"key": post.key}).one()
     same_match = first.match_id == (match.id if match else first.match_id)
     if not same_match or first.posted not in (None, post.digest):
-        if match is None:
-            message = _(
-                "This form was sent before with other values, so nothing was made. "
-                "Reload the page and try again."
-            )
-        else:
-            message = _(
-                "This form was sent before with other values, so nothing was saved. "
-                "Reload the page and try again."
-            )
-        raise Refusal(message, 409, match)
+        raise Refusal(done_words.sent_before(made=match is None), 409, match)
     return first
 
 
@@ -238,7 +214,7 @@ def _write(
             made = None
             if match is None and first.match_id is not None:
                 made = db.session.scalar(sa.select(Match.code).where(Match.id == first.match_id))
-            return Done(_("Already recorded."), repeated=True, go_to=made)
+            return Done(done_words.already_recorded(), repeated=True, go_to=made)
         done = work(locked)
         if not done.changed:
             db.session.rollback()
@@ -256,9 +232,7 @@ def _write(
         # PostgreSQL), or two new matches drew one code at the same moment; the database's
         # own constraints then keep the sheet whole.
         db.session.rollback()
-        raise Clash(
-            _("Someone else changed the sheet at the same moment. Try again."), 409, match
-        ) from clash
+        raise Clash(done_words.clashed(), 409, match) from clash
     except BaseException:
         db.session.rollback()
         raise

@@ -11,7 +11,6 @@ from flask import (
     request,
 )
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext as _
 
 from scorekeeper.errors import Refusal
 from scorekeeper.forms import ActionForm, post_of
@@ -26,6 +25,7 @@ from scorekeeper.sheet.blueprint import bp
 from scorekeeper.sheet.forms import (
     NoteForm,
 )
+from scorekeeper.words import confirming, refusals
 
 
 def _action_form(match: StoredMatch) -> ActionForm:
@@ -33,9 +33,8 @@ def _action_form(match: StoredMatch) -> ActionForm:
     form = ActionForm()
     if not form.validate_on_submit():
         if form.player.errors:
-            # NOTE: a name refused; %(problem)s says what is wrong with it.
-            raise Refusal(_("Your name: %(problem)s", problem=form.player.errors[0]), 400, match)
-        raise Refusal(_("That button's form was incomplete: reload and try again."), 400, match)
+            raise Refusal(refusals.name_refused(form.player.errors[0]), 400, match)
+        raise Refusal(refusals.form_incomplete(), 400, match)
     return form
 
 
@@ -138,17 +137,7 @@ def abandon(code: str) -> ResponseReturnValue:
     match = match_or_404(code)
     form = _confirmed_form(match)
     if form is None:
-        return _confirm_page(
-            match,
-            Action.ABANDON,
-            _("Abandon this match?"),
-            _(
-                "No more hands can be entered. The sheet stays in every phone's history as "
-                "abandoned, and you, the host, can reopen it."
-            ),
-            # NOTE: a button.
-            _("Yes, abandon it"),
-        )
+        return _confirm_page(match, Action.ABANDON, confirming.abandon())
     return answer(match.code, life.abandon_match(match, post_of(form)))
 
 
@@ -162,22 +151,7 @@ def release(code: str) -> ResponseReturnValue:
         return _confirm_page(
             match,
             Action.RELEASE,
-            # NOTE: %(side)s is a side's name, in this and the next two messages.
-            _("Release %(side)s?", side=side.name),
-            _(
-                "The phones holding %(side)s become watchers. The table is closed: only a "
-                "phone that played %(side)s, or you, can take it again. Its entries stay on "
-                "the sheet.",
-                side=side.name,
-            )
-            if match.closed
-            else _(
-                "The phones holding %(side)s become watchers, and any phone can claim "
-                "%(side)s. Its entries stay on the sheet.",
-                side=side.name,
-            ),
-            # NOTE: a button; %(side)s is a side's name.
-            _("Yes, release %(side)s", side=side.name),
+            confirming.release(side.name, match.closed),
             target=side.position,
         )
     side = side_at(match, form.target.data)
@@ -196,14 +170,7 @@ def hand_over(code: str) -> ResponseReturnValue:
         return _confirm_page(
             match,
             Action.HAND_OVER,
-            # NOTE: %(phone)s is a phone as the table knows it: "Omar (Us)", a side's name.
-            _("Make %(phone)s the host?", phone=who),
-            _(
-                "This phone loses the host's tools (corrections, releasing a side, abandoning); "
-                "only the new host can give them back."
-            ),
-            # NOTE: a button; %(phone)s is a phone as the table knows it: "Omar (Us)".
-            _("Yes, make %(phone)s the host", phone=who),
+            confirming.hand_over(who),
             target=seat.id if seat is not None else None,
             to=seat,
         )
@@ -234,9 +201,7 @@ def _confirmed_form(match: StoredMatch) -> ActionForm | None:
 def _confirm_page(
     match: StoredMatch,
     action: Action,
-    question: str,
-    consequence: str,
-    yes: str,
+    asked: confirming.Asked,
     *,
     target: int | None = None,
     to: StoredSeat | None = None,
@@ -248,8 +213,8 @@ def _confirm_page(
     return render_template(
         "sheet/confirm.html",
         match=match,
-        question=question,
-        consequence=consequence,
-        yes=yes,
+        question=asked.question,
+        consequence=asked.consequence,
+        yes=asked.yes,
         target=target,
     )

@@ -201,7 +201,7 @@ def sheet_picture(
     words and numbers as the page writes them."""
     font = fonts()
     # The names inside every line that says them (the result, the series), set apart.
-    sheet = replace(sheet, sides=tuple(s._replace(name=isolated(s.name)) for s in sheet.sides))
+    sheet = replace(sheet, sides=tuple(replace(s, name=isolated(s.name)) for s in sheet.sides))
     sides = sheet.sides
     players = [isolated(who) if who else "" for who in players_of(sheet, seats)]
     named = [(name, who) for name, who in zip((s.name for s in sides), players, strict=True) if who]

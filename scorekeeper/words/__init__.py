@@ -87,6 +87,11 @@ def result(winner: str, won: Won | None) -> str:
     return _("%(side)s won. %(why)s", side=winner, why=why(won))
 
 
+def abandoned() -> str:
+    """How an abandoned match came out, as its result line says it."""
+    return _("Abandoned.")
+
+
 def goal(aim: Goal | None) -> str:
     """What wins, as the foot of the sheet says it ("101 points wins.")."""
     if aim is None:
@@ -162,6 +167,14 @@ def play_on(tie: PlayOn | None, sides: Sequence[StoredSide]) -> str:
         tie.hands,
         names=names,
     )
+
+
+def unnamed_partner(side: str, number: int) -> str:
+    """A player of a partnership who gave no name, as the dealing order names them: "Us,
+    player 2"."""
+    # NOTE: a player of a partnership who gave no name: "Us, player 2". %(side)s is
+    # the side's name, %(number)s the player's place on it.
+    return _("%(side)s, player %(number)s", side=side, number=number)
 
 
 def series_standing(series: Series, sides: Sequence[StoredSide]) -> str:

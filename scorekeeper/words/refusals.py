@@ -1,9 +1,11 @@
 """Why a phone may not take an action, in words: the rules' refusals (phones/rules.py at a
-match, phones/group_rules.py in a group). Worded only when read (lazily): a page asks the rules
-whether far more often than it shows why."""
+match, phones/group_rules.py in a group), worded only when read (lazily): a page asks the rules
+whether far more often than it shows why. Then a one-button form's refusals (sheet/actions.py).
+"""
 
 from __future__ import annotations
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel.speaklater import LazyString
 
@@ -124,3 +126,17 @@ PICK_ANOTHER_IN_THE_GROUP = _l("Pick another phone of the group.")
 GROUP_CLOSED_ALREADY = _l("The group is closed already.")
 
 GROUP_OPEN_ALREADY = _l("The group is open already.")
+
+
+# A one-button form refused (sheet/actions.py).
+
+
+def name_refused(problem: str) -> str:
+    """The player's name the form carried, refused: what is wrong with it."""
+    # NOTE: a name refused; %(problem)s says what is wrong with it.
+    return _("Your name: %(problem)s", problem=problem)
+
+
+def form_incomplete() -> str:
+    """A form that lost a field on the way (CSRF, key, target)."""
+    return _("That button's form was incomplete: reload and try again.")

@@ -1,6 +1,6 @@
 """Why a match was won is a fact (a rule's code and its numbers) that games/ returns and the
-match stores; words.py says it. Each rule below is found by the rules and worded as the result
-line has always read in English. A series' standing is a value too, worded there."""
+match stores; scorekeeper/words/ says it. Each rule below is found by the rules and worded as
+the result line has always read in English. A series' standing is a value too, worded there."""
 
 from __future__ import annotations
 
@@ -52,7 +52,10 @@ def test_the_rules_return_the_fact_not_words() -> None:
 
 def test_a_series_standing_is_a_value_worded_leader_first() -> None:
     # Sides as the sheet holds them, never stored.
-    sides = [StoredSide(at, at, name, "") for at, name in enumerate(["Us", "Them", "Ana"])]
+    sides = [
+        StoredSide(id=at, match_id=1, position=at, name=name, players="")
+        for at, name in enumerate(["Us", "Them", "Ana"])
+    ]
     ahead = Series(first=1, matches=4, wins=(1, 3, 0))
     assert ahead.leaders == (1,) and ahead.order == (1, 0, 2)
     assert series_standing(ahead, sides) == "Series: Them ahead, 3–1–0"

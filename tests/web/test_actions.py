@@ -11,10 +11,11 @@ import sqlalchemy as sa
 from flask import Flask
 
 from scorekeeper.errors import Refusal
-from scorekeeper.extensions import db
+from scorekeeper.extensions import Model, db
 from scorekeeper.games import EntryFacts, get_game
 from scorekeeper.matches import read_match
-from scorekeeper.models import Match, Seat, StoredMatch
+from scorekeeper.models import Match, Seat, Side, StoredMatch
+from scorekeeper.phones.seats import seats_at
 from scorekeeper.scoresheet import entries, life, seats
 from scorekeeper.scoresheet.setup import NewMatch, create_match
 from scorekeeper.scoresheet.sheet import load_sheet
@@ -102,3 +103,33 @@ def test_a_forged_post_for_another_match_s_seat_is_refused(app: Flask, phones) -
     assert forged.status_code == 409
     assert "Pick another phone at this match." in forged.shown
     assert snapshot(app) == before
+
+
+def test_a_match_as_read_holds_every_column_of_its_tables_as_stored(app: Flask) -> None:
+    # The read models are made from the models' columns (models.columns_of): a column added to
+    # a model is read by every page and check, with the value the ORM reads for it.
+    with app.app_context():
+        choice = NewMatch("2", 101, {}, [("Ana", "Ana Ruiz"), ("Ben", "")], host_side=0)
+        code = create_match(get_game("basra"), choice, Post("ana-phone", "make-1", "made")).go_to
+        assert code is not None
+        seats.claim_side(_match(code), _match(code).sides[1], Post("ben-phone"), "Ben")
+        seats.watch(_match(code), Post("cat-phone"), "Cat")
+        life.write_note(_match(code), "At Omar's", Post("ana-phone"))
+        read = _match(code)
+        db.session.expire_all()
+        stored = db.session.scalars(sa.select(Match).where(Match.code == code)).one()
+
+        def columns(row: object, model: type[Model]) -> dict[str, object]:
+            return {column.key: getattr(row, column.key) for column in model.__table__.columns}
+
+        assert columns(read, Match) == columns(stored, Match)
+        assert read.note == "At Omar's" and read.follows is False
+        assert [columns(side, Side) for side in read.sides] == [
+            columns(side, Side) for side in stored.sides
+        ]
+        by_phone = {seat.phone: seat for seat in stored.seats}
+        seated = seats_at(read)
+        assert [seat.phone for seat in seated] == ["ana-phone", "ben-phone", "cat-phone"]
+        for seat in seated:
+            assert columns(seat, Seat) == columns(by_phone[seat.phone], Seat)
+            assert seat.side == next((s for s in read.sides if s.id == seat.side_id), None)
