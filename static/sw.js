@@ -128,7 +128,8 @@ function page(event, request) {
 // copy kept meanwhile is newer (the page keeps its copy up to date with its live part). A
 // page shown once is asked for again (`again`), drawn to be kept: the sheet a phone sees
 // after claiming its side is the one a reload with no connection must find, not the one it
-// saw watching, or none.
+// saw watching (whose copy has no entry form for the live part to bring up to date), or none.
+// A navigation that lands on such a page is rare with the script (entries go by the outbox).
 function keep(url, response, at, again = true) {
   const type = response.headers.get("Content-Type") || "";
   const once = /no-store/.test(response.headers.get("Cache-Control") || "");

@@ -191,7 +191,8 @@ def _offline(sheet: Sheet, number: int, form: FlaskForm) -> dict[str, object]:
     scoring = game.scoring(table, sheet.held_going_into(number))
     # A calculator's numbers stay under 1,000 (a game's max_points): digits, no groups; below
     # zero, as the page writes one, around its digits (the minus, and right to left its marks).
-    before, after = written(-7).split("7")
+    seven = written(7)
+    before, _, after = written(-7).partition(seven)
     return {
         **as_data(scoring, say),
         "fields": [[calc.key, calc.minimum, calc.maximum] for calc in form.calc_fields],

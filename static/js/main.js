@@ -16,7 +16,8 @@ function start(root) {
   // The calculator's module only where there is a calculator (its page asks for it at once):
   // every other page, a first visit on a slow connection most of all, goes without its bytes.
   const calc = root.querySelector("form.calculator");
-  if (calc) import("./calculator.js").then((calculator) => calculator.startCalculator(calc));
+  // Not to be had (no connection, and the worker lost it): the form still posts as it is.
+  if (calc) import("./calculator.js").then((calculator) => calculator.startCalculator(calc), () => {});
   drawOutbox();
   stayAwake();
 }

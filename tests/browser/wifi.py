@@ -88,6 +88,11 @@ class Wifi:
                 _refuse(phone)
                 continue
             with self._lock:
+                # Dropped while this connection was being made: cut with the rest.
+                if not self._up:
+                    _refuse(phone)
+                    _refuse(server)
+                    continue
                 self._open.update((phone, server))
             ends = threading.Semaphore(0)
             for source, sink in ((phone, server), (server, phone)):
