@@ -1,6 +1,6 @@
 """What every form here shares: numbers as phones type them, names and reasons, the
-idempotency key, the one-button action form, the post as an action takes it, a hand's points
-in bounds and a calculator row's field."""
+idempotency key, the one-button action form, the post as an action takes it, New match's target
+and table rules, a hand's points in bounds and a calculator row's field."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from wtforms import (
     IntegerField,
     RadioField,
     SelectChoice,
+    SelectField,
     StringField,
 )
 from wtforms.validators import (
@@ -33,7 +34,7 @@ from wtforms.validators import (
 )
 from wtforms.widgets import HiddenInput, TextInput
 
-from scorekeeper.games import CalcField, Game
+from scorekeeper.games import CalcField, Game, TableRule
 from scorekeeper.languages import language
 from scorekeeper.phones.identity import current_phone
 from scorekeeper.scoresheet.writing import Post
@@ -215,6 +216,48 @@ class TargetField(PointsField):
             if str(error) == ENTER_A_NUMBER:
                 raise
             raise ValueError(_("Type the points that win as a whole number, like 500.")) from None
+
+
+def target_field(game: Game) -> Field:
+    """New match's target, for a match made from Home or from a group's page alike: the game's
+    targets to pick from, or a free target typed (Other game, Brasta)."""
+    if not game.target_typed:
+        # A few targets are radio buttons to tap; a game's ten or more are a list.
+        choice_field = RadioField if len(game.targets) <= MOST_TARGET_BUTTONS else SelectField
+        return choice_field(
+            _l("Target"),
+            choices=[SelectChoice(str(t), game.target_label(t)) for t in game.targets],
+            default=str(game.default_target),
+            validators=[InputRequired(message=_l("Choose the target."))],
+            invalid_choice_message=NOT_A_CHOICE,
+            # A list always has one chosen (the default), so it is not marked required: HTML
+            # asks a required list to open on an empty choice, which this one has none of.
+            render_kw={"required": False},
+        )
+    return TargetField(
+        _l("Target (points)"),
+        default=game.default_target,
+        validators=[
+            InputRequired(message=_l("Type the points that win, like 500.")),
+            NumberRange(
+                min=1,
+                max=100_000,
+                # NOTE: %(least)s and %(most)s are the lowest and highest targets.
+                message=_l("A target is %(least)s to %(most)s points.", least=1, most=100_000),
+            ),
+        ],
+        render_kw={"inputmode": "numeric"},
+    )
+
+
+def table_rule_field(rule: TableRule) -> RadioField:
+    """One of the game's table rules, as New match offers it (the table agrees on it)."""
+    return RadioField(
+        rule.label,
+        choices=[SelectChoice(value, label) for value, label in rule.choices],
+        default=rule.default,
+        invalid_choice_message=NOT_A_CHOICE,
+    )
 
 
 def reason_field() -> StringField:

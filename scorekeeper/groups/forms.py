@@ -7,16 +7,16 @@ from collections.abc import Sequence
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, RadioField, SelectChoice, SelectField, StringField
+from wtforms import IntegerField, SelectChoice, SelectField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.forms import (
-    MOST_TARGET_BUTTONS,
     NOT_A_CHOICE,
     RELOAD,
     KeyedForm,
-    TargetField,
     printable,
+    table_rule_field,
+    target_field,
 )
 from scorekeeper.games import Game, TableFormat
 
@@ -77,37 +77,11 @@ def group_match_form(
     class GroupMatchForm(KeyedForm):
         pass
 
-    if not game.target_typed:
-        choice_field = RadioField if len(game.targets) <= MOST_TARGET_BUTTONS else SelectField
-        GroupMatchForm.target = choice_field(
-            _l("Target"),
-            choices=[SelectChoice(str(t), game.target_label(t)) for t in game.targets],
-            default=str(game.default_target),
-            validators=[InputRequired(message=_l("Choose the target."))],
-            invalid_choice_message=NOT_A_CHOICE,
-        )
-    else:
-        GroupMatchForm.target = TargetField(
-            _l("Target (points)"),
-            default=game.default_target,
-            validators=[
-                InputRequired(message=_l("Type the points that win, like 500.")),
-                NumberRange(min=1, max=100_000, message=_l("A target is 1 to 100000 points.")),
-            ],
-            render_kw={"inputmode": "numeric"},
-        )
+    GroupMatchForm.target = target_field(game)
     for rule in game.table_rules:
+        # The table's format is chosen already (a tab of its own): only its rules are offered.
         if rule.applies_to(table_format.key):
-            setattr(
-                GroupMatchForm,
-                f"rule_{rule.key}",
-                RadioField(
-                    rule.label,
-                    choices=[SelectChoice(value, label) for value, label in rule.choices],
-                    default=rule.default,
-                    invalid_choice_message=NOT_A_CHOICE,
-                ),
-            )
+            setattr(GroupMatchForm, f"rule_{rule.key}", table_rule_field(rule))
     choices = [SelectChoice("", "—")] + [SelectChoice(str(pid), name) for pid, name in roster]
     for side in range(sides):
         for slot in range(table_format.players_per_side):

@@ -7,16 +7,16 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import pgettext
 from flask_wtf import FlaskForm
 from wtforms import Field, RadioField, SelectChoice, SelectField, StringField
-from wtforms.validators import InputRequired, Length, NumberRange, Optional
+from wtforms.validators import InputRequired, Length, Optional
 
 from scorekeeper.forms import (
-    MOST_TARGET_BUTTONS,
     NOT_A_CHOICE,
     KeyedForm,
     PhoneForm,
-    TargetField,
     player_field,
     printable,
+    table_rule_field,
+    target_field,
 )
 from scorekeeper.games import Game
 from scorekeeper.scoresheet.setup import side_name
@@ -56,45 +56,9 @@ def new_match_form(game: Game, *args: object, **kwargs: object) -> FlaskForm:
             _l("This phone plays on"), default="0", invalid_choice_message=NOT_A_CHOICE
         )
 
-    if not game.target_typed:
-        # A few targets are radio buttons to tap; a game's ten or more are a list.
-        choice_field = RadioField if len(game.targets) <= MOST_TARGET_BUTTONS else SelectField
-        NewMatchForm.target = choice_field(
-            _l("Target"),
-            choices=[SelectChoice(str(t), game.target_label(t)) for t in game.targets],
-            default=str(game.default_target),
-            validators=[InputRequired(message=_l("Choose the target."))],
-            invalid_choice_message=NOT_A_CHOICE,
-            # A list always has one chosen (the default), so it is not marked required: HTML
-            # asks a required list to open on an empty choice, which this one has none of.
-            render_kw={"required": False},
-        )
-    else:
-        NewMatchForm.target = TargetField(
-            _l("Target (points)"),
-            default=game.default_target,
-            validators=[
-                InputRequired(message=_l("Type the points that win, like 500.")),
-                NumberRange(
-                    min=1,
-                    max=100_000,
-                    # NOTE: %(least)s and %(most)s are the lowest and highest targets.
-                    message=_l("A target is %(least)s to %(most)s points.", least=1, most=100_000),
-                ),
-            ],
-            render_kw={"inputmode": "numeric"},
-        )
+    NewMatchForm.target = target_field(game)
     for rule in game.table_rules:
-        setattr(
-            NewMatchForm,
-            f"rule_{rule.key}",
-            RadioField(
-                rule.label,
-                choices=[SelectChoice(value, label) for value, label in rule.choices],
-                default=rule.default,
-                invalid_choice_message=NOT_A_CHOICE,
-            ),
-        )
+        setattr(NewMatchForm, f"rule_{rule.key}", table_rule_field(rule))
     for i in range(game.max_sides):
         setattr(
             NewMatchForm,
