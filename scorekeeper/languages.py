@@ -34,8 +34,6 @@ from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 from werkzeug.wrappers import Response
 
-from scorekeeper.models import iso_utc
-
 # Each language by its own name, as a reader of it looks for it on the switch.
 LANGUAGES = {
     "en": "English",
@@ -154,6 +152,12 @@ def day(moment: datetime) -> str:
     "3 дек. 2026 г."): how people know a match they played."""
     zone, locale = get_timezone(), get_locale() or Locale.parse(DEFAULT_LANGUAGE)
     return format_skeleton("yMMMd", moment, tzinfo=zone, locale=locale)
+
+
+def iso_utc(moment: datetime | None) -> str | None:
+    """A stored time (UTC) as ISO 8601 with its zone: what the exports hold and what a page
+    gives the page's script to show in the phone's zone."""
+    return f"{moment.isoformat(timespec='seconds')}Z" if moment is not None else None
 
 
 def number(value: int) -> str:

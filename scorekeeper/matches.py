@@ -10,7 +10,6 @@ from typing import Any
 
 import sqlalchemy as sa
 from flask import abort, flash, redirect, url_for
-from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from scorekeeper.errors import Refusal
@@ -19,6 +18,7 @@ from scorekeeper.guesses import count_miss, refuse, used_up
 from scorekeeper.models import Match, Side, StoredMatch, StoredSide
 from scorekeeper.phones.seats import viewer_for
 from scorekeeper.scoresheet.writing import Done
+from scorekeeper.words import refusals
 
 # A match with its sides as plain rows, one row a side: every request to a match reads one,
 # and the ORM's objects for it cost more than the statement. Built once, on the tables: the
@@ -94,7 +94,7 @@ def side_at(match: StoredMatch, position: int | None) -> StoredSide:
     for side in match.sides:
         if side.position == position:
             return side
-    raise Refusal(_("There is no such side in this match."), 404, match)
+    raise Refusal(refusals.NO_SUCH_SIDE, 404, match)
 
 
 def answer(code: str, done: Done) -> Response:

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
-from flask_babel import gettext as _
 
 from scorekeeper.extensions import Model
+from scorekeeper.words import groups, names
 
 # Letters and digits nobody misreads at a table: no 0/O, 1/I/L.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -34,12 +34,6 @@ def normalise_code(typed: str) -> str:
 def utcnow() -> datetime:
     """Now, in UTC, for every timestamp we store."""
     return datetime.now(UTC).replace(tzinfo=None)
-
-
-def iso_utc(moment: datetime | None) -> str | None:
-    """A stored time (UTC) as ISO 8601 with its zone: what the exports hold and what a page
-    gives the page's script to show in the phone's zone."""
-    return f"{moment.isoformat(timespec='seconds')}Z" if moment is not None else None
 
 
 def columns_of(model: type[Model], *more: str) -> type:
@@ -269,13 +263,10 @@ def person(player: str, side: Side | StoredSide | None) -> str:
     """A phone at the table as everyone reads it: the player's name with the side they hold
     ("Omar (Us)"), the side's name alone for a phone that gave no name, and a watcher's name."""
     if side is None:
-        # NOTE: Who a phone is when it holds no side and its player gave no name; it goes into
-        # sentences, as in "This phone is now a watching phone."
-        return player or _("a watching phone")
+        return player or names.watching_phone()
     # A side named after its one player ("Omar") is said once.
     if player and player != side.name:
-        # NOTE: A player and the side they hold, as the table reads it: "Omar (Us)".
-        return _("%(player)s (%(side)s)", player=player, side=side.name)
+        return names.player_on_side(player, side.name)
     return side.name
 
 
@@ -456,8 +447,7 @@ class StoredGroup(_GroupColumns):
     @property
     def title(self) -> str:
         """The group as its pages name it: its name, or its code before it has one."""
-        # NOTE: %(code)s is a group's code, before its host gives it a name.
-        return self.name or _("Group %(code)s", code=self.code)
+        return self.name or groups.untitled(self.code)
 
 
 class RosterPlayer(Model):

@@ -24,12 +24,12 @@ from dataclasses import dataclass
 
 import limits
 from flask import Flask, Response, current_app, make_response, request
-from flask_babel import ngettext
 from limits.storage import MemoryStorage
 from limits.strategies import FixedWindowRateLimiter
 
 from scorekeeper import figures
 from scorekeeper.stream_caps import network
+from scorekeeper.words import setup as words
 
 log = logging.getLogger(__name__)
 
@@ -93,14 +93,7 @@ class TooMany:
     @property
     def message(self) -> str:
         """How long to wait, in the phone's language (in whole minutes)."""
-        minutes = max(1, math.ceil(self.seconds / 60))
-        return ngettext(
-            "This phone, or this network, made many matches in a short time. Wait %(num)d "
-            "minute, then create this one: what you chose is kept below.",
-            "This phone, or this network, made many matches in a short time. Wait %(num)d "
-            "minutes, then create this one: what you chose is kept below.",
-            minutes,
-        )
+        return words.wait_to_make(max(1, math.ceil(self.seconds / 60)))
 
     def answer(self, page: str) -> Response:
         """The New match form drawn again with the message (`page`): 429, with Retry-After."""

@@ -9,7 +9,7 @@ from typing import Any
 from flask_babel import gettext as _
 
 from scorekeeper.games import GAMES
-from scorekeeper.models import iso_utc
+from scorekeeper.languages import iso_utc
 from scorekeeper.scoresheet.standings import LEAST_TO_RANK, Line, Standings
 from scorekeeper.spreadsheets import spreadsheet_safe
 

@@ -34,6 +34,7 @@ from scorekeeper.scoresheet.seats import remove_from_list, seat_of
 from scorekeeper.scoresheet.series import Series, read_series
 from scorekeeper.scoresheet.sheet import Sheet, load_sheets
 from scorekeeper.scoresheet.writing import Post
+from scorekeeper.words import moving as words
 
 bp = Blueprint("history", __name__)
 
@@ -212,7 +213,7 @@ def open_code() -> ResponseReturnValue:
     try:
         if len(code) != moving.CODE_LENGTH:
             # Counted like any code that finds nothing: a wrong length is a guess too.
-            raise moving.UnknownCode(moving.unknown(form.code.data or ""), 404)
+            raise moving.UnknownCode(words.unknown(form.code.data or ""), 404)
         joined = moving.join_history(code, post_of(form))
     except Refusal as refused:
         if isinstance(refused, moving.UnknownCode):

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 import sqlalchemy as sa
-from flask_babel import gettext as _
 
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
@@ -26,6 +25,8 @@ from scorekeeper.scoresheet.sheet import Sheet, load_sheet
 from scorekeeper.scoresheet.stored import StoredEntry, cell_values
 from scorekeeper.scoresheet.writing import Done, Post, act, act_on_sides
 from scorekeeper.terms import listed
+from scorekeeper.words import corrections as words
+from scorekeeper.words import entries
 
 # The trail's new line, a statement of SQLAlchemy Core built once (as write_cell's).
 CORRECTIONS: sa.Table = Correction.__table__  # type: ignore[assignment]
@@ -43,16 +44,7 @@ class Fix(NamedTuple):
 def check_started(sheet: Sheet, number: int, last: int) -> None:
     """Refuse a correction of a hand past `last`: it hasn't started, nothing is there."""
     if not 1 <= number <= last:
-        raise Refusal(
-            # NOTE: %(hand)s is the game's word for a hand ("Hand", or "Round").
-            _(
-                "%(hand)s %(number)s hasn't started: there is nothing to correct.",
-                hand=sheet.game.hand_word,
-                number=number,
-            ),
-            409,
-            sheet.match,
-        )
+        raise Refusal(words.not_started(sheet.game.hand_word, number), 409, sheet.match)
 
 
 def _as_seen(sheet: Sheet, number: int, fix: Fix, viewer: Viewer) -> StoredEntry | None:
@@ -108,36 +100,11 @@ def correct_cell(match: StoredMatch, number: int, fix: Fix, reason: str, post: P
         hand = as_entered(sheet, number)
         check_beside_the_others(sheet, number, fix.side, fix.facts, hand, named=True)
         _record_fix(sheet, number, fix, entry, reason, viewer.phone or "")
-        # NOTE: %(hand)s is the game's word for a hand ("Hand", or "Round"), %(side)s a
-        # side's name, %(old)s and %(points)s the cell's points before and after.
-        said = {"hand": sheet.game.hand_word, "number": number, "side": fix.side.name}
+        hand_word, side, points = sheet.game.hand_word, fix.side.name, fix.facts.points
         if entry is None:
             # A fill is an entry made in the side's place, told as the side's own would be.
-            return Done(
-                _(
-                    "%(hand)s %(number)s: %(side)s %(points)s recorded.",
-                    points=fix.facts.points,
-                    **said,
-                )
-            )
-        if entry.facts.points == fix.facts.points:
-            # Only the counts or a tick changed: "corrected from 5 to 5" said nothing.
-            # NOTE: a cell corrected in its counts or ticks, its total the same (%(points)s).
-            return Done(
-                _(
-                    "%(hand)s %(number)s: %(side)s corrected; the total stays %(points)s.",
-                    points=fix.facts.points,
-                    **said,
-                )
-            )
-        return Done(
-            _(
-                "%(hand)s %(number)s: %(side)s corrected from %(old)s to %(points)s.",
-                old=entry.facts.points,
-                points=fix.facts.points,
-                **said,
-            )
-        )
+            return Done(entries.entered(hand_word, number, side, points, changed=False))
+        return Done(words.cell_corrected(hand_word, number, side, entry.facts.points, points))
 
     return act(match, post, Action.CORRECT, work)
 
@@ -152,15 +119,7 @@ def _differs(entry: StoredEntry, fix: Fix) -> bool:
 
 def as_it_was(sheet: Sheet, number: int) -> Done:
     """The answer to a whole hand's form that changes no cell: nothing written."""
-    return Done(
-        # NOTE: %(hand)s is the game's word for a hand ("Hand", or "Round").
-        _(
-            "%(hand)s %(number)s is as it was: nothing to change.",
-            hand=sheet.game.hand_word,
-            number=number,
-        ),
-        changed=False,
-    )
+    return Done(words.as_it_was(sheet.game.hand_word, number), changed=False)
 
 
 def correct_hand(
@@ -196,11 +155,7 @@ def correct_hand(
         for fix, entry in changed:
             _record_fix(sheet, number, fix, entry, reason, viewer.phone or "")
         said = listed(_cell_change(fix, entry) for fix, entry in changed)
-        # NOTE: "Hand 1 corrected: Ana 61 → 70, Bea 59 → 50." %(hand)s is the game's word for a
-        # hand ("Hand", or "Round"); %(changes)s the cells changed, as a list.
-        return Done(
-            _("%(hand)s %(number)s corrected: %(changes)s.", hand=word, number=number, changes=said)
-        )
+        return Done(words.hand_corrected(word, number, said))
 
     return act(match, post, Action.CORRECT, work)
 
@@ -243,16 +198,8 @@ def fill_hand(match: StoredMatch, number: int, fixes: Sequence[Fix], post: Post)
             if number > len(sheet.hands):
                 # The first cell written started the hand: the next ones go into it.
                 sheet = load_sheet(viewer.match, corrections=False)
-        said = listed(
-            # NOTE: one side's total in a list of a hand's entries: "Ana 61".
-            _("%(side)s %(points)s", side=fix.side.name, points=fix.facts.points)
-            for fix, _entry in changed
-        )
-        # NOTE: "Hand 1: Ana 61, Bea 59 recorded." %(hand)s is the game's word for a hand
-        # ("Hand", or "Round"); %(entries)s each side's total, as a list.
-        return Done(
-            _("%(hand)s %(number)s: %(entries)s recorded.", hand=word, number=number, entries=said)
-        )
+        said = listed(words.side_total(fix.side.name, fix.facts.points) for fix, _entry in changed)
+        return Done(words.hand_recorded(word, number, said))
 
     return act_on_sides(match, post, [fix.side for fix in fixes], work)
 
@@ -262,17 +209,8 @@ def _not_open(sheet: Sheet, number: int, viewer: Viewer, fixes: Sequence[Fix]) -
     completed before it arrived is given back (the route puts it in the open hand's form)."""
     if sheet.current_hand is not None and number < sheet.current_hand:
         raise Refusal(
-            # NOTE: %(hand)s is the game's word for a hand ("Hand", or "Round"), %(noun)s
-            # the same word inside a sentence; %(number)s and %(current)s are hand numbers.
-            _(
-                "%(hand)s %(number)s was complete before this form arrived, so nothing was "
-                "saved. What you typed is in the form for %(noun)s %(current)s below: enter it "
-                "if it is that %(noun)s's; to change %(noun)s %(number)s, tap its cells on "
-                "the sheet.",
-                hand=sheet.game.hand_word,
-                noun=sheet.game.hand_noun,
-                number=number,
-                current=sheet.current_hand,
+            words.complete_before(
+                sheet.game.hand_word, sheet.game.hand_noun, number, sheet.current_hand
             ),
             409,
             sheet.match,
@@ -282,12 +220,5 @@ def _not_open(sheet: Sheet, number: int, viewer: Viewer, fixes: Sequence[Fix]) -
 
 def _cell_change(fix: Fix, entry: StoredEntry | None) -> str:
     """One cell of a corrected hand, as its answer lists it: "Ana 61 → 70"."""
-    side, now = fix.side.name, fix.facts.points
-    if entry is None:
-        # NOTE: one cell of a corrected hand: a side's name, empty before, its points after.
-        return _("%(side)s empty → %(new)s", side=side, new=now)
-    if entry.facts.points == now:
-        # NOTE: one cell of a corrected hand whose counts or ticks changed, not its points.
-        return _("%(side)s still %(points)s", side=side, points=now)
-    # NOTE: one cell of a corrected hand: a side's name, its points before → after.
-    return _("%(side)s %(old)s → %(new)s", side=side, old=entry.facts.points, new=now)
+    old = entry.facts.points if entry is not None else None
+    return words.cell_change(fix.side.name, old, fix.facts.points)

@@ -17,7 +17,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import sqlalchemy as sa
-from flask_babel import gettext as _
 
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
@@ -44,6 +43,7 @@ from scorekeeper.scoresheet import ratings
 from scorekeeper.scoresheet.series import walk_back
 from scorekeeper.scoresheet.setup import NewMatch, add_match, sides_for
 from scorekeeper.scoresheet.writing import Done, Post, act, act_as_phone, act_in_group
+from scorekeeper.words import groups as words
 
 # The most players a roster holds: a club's evening, not a league.
 MOST_PLAYERS = 60
@@ -164,7 +164,7 @@ def create_group(post: Post, name: str = "") -> Done:
 
     def work() -> Done:
         group = _new_group(post.phone or "", post.key, name)
-        return Done(_("Group started: share its code with the table."), go_to=group.code)
+        return Done(words.started(), go_to=group.code)
 
     return act_as_phone(post, PhoneAction.START_GROUP, work)
 
@@ -207,7 +207,7 @@ def keep_as_group(match: StoredMatch, post: Post) -> Done:
 
     def work(viewer: Viewer) -> Done:
         if in_a_group(viewer.match.id):
-            raise Refusal(_("This match is kept in a group already."), 409, viewer.match)
+            raise Refusal(words.kept_already(), 409, viewer.match)
         group = _new_group(post.phone or "", post.key)
         chain = walk_back([viewer.match.id]).get(viewer.match.id, [])
         ended = [link.id for link in chain if link.ended] or [viewer.match.id]
@@ -248,7 +248,7 @@ def keep_as_group(match: StoredMatch, post: Post) -> Done:
                         )
         db.session.flush()
         ratings.results_changed(group.id, 1, False, None)
-        return Done(_("Kept as a group: share its code with the table."), go_to=group.code)
+        return Done(words.kept(), go_to=group.code)
 
     return act(match, post, Action.KEEP_AS_GROUP, work)
 
@@ -268,9 +268,9 @@ def join_group(group: StoredGroup, post: Post, player_id: int | None = None) -> 
                 )
             ).first()
             if player is None:
-                raise Refusal(_("There is no such player in this group's roster."), 404)
+                raise Refusal(words.no_such_player(), 404)
         if viewer.joined and player_id == viewer.player_id:
-            return Done(_("This phone is in the group already."), changed=False)
+            return Done(words.in_the_group_already(), changed=False)
         if viewer.joined:
             db.session.execute(
                 sa.update(GroupPhone)
@@ -287,9 +287,8 @@ def join_group(group: StoredGroup, post: Post, player_id: int | None = None) -> 
             for season in range(1, viewer.group.season + 1):
                 ratings.results_changed(viewer.group.id, season, viewer.group.rated, None)
         if player_id is None:
-            return Done(_("This phone joined the group."))
-        # NOTE: %(player)s is a roster player's name.
-        return Done(_("This phone is %(player)s in this group now.", player=name))
+            return Done(words.joined())
+        return Done(words.is_player(name))
 
     return group_act(
         group, post, GroupAction.JOIN if player_id is None else GroupAction.SAY_WHO, work
@@ -330,7 +329,7 @@ def leave_group(group: StoredGroup, post: Post) -> Done:
                 GroupPhone.group_id == viewer.group.id, GroupPhone.phone == viewer.phone
             )
         )
-        return Done(_("This phone left the group."))
+        return Done(words.left())
 
     return group_act(group, post, GroupAction.LEAVE, work)
 
@@ -340,9 +339,9 @@ def rename_group(group: StoredGroup, name: str, post: Post) -> Done:
 
     def work(viewer: GroupViewer) -> Done:
         if clean_name(name) == viewer.group.name:
-            return Done(_("The name is as it was."), changed=False)
+            return Done(words.name_as_it_was(), changed=False)
         _set(viewer, name=clean_name(name))
-        return Done(_("Group renamed."))
+        return Done(words.renamed())
 
     return group_act(group, post, GroupAction.RENAME, work)
 
@@ -363,14 +362,13 @@ def add_player(group: StoredGroup, name: str, post: Post) -> Done:
     def work(viewer: GroupViewer) -> Done:
         wanted = clean_name(name)
         if not wanted:
-            raise Refusal(_("Type the player's name."), 400)
+            raise Refusal(words.type_the_name(), 400)
         roster = _roster(viewer.group.id)
         same = next((p for p in roster if p[1].casefold() == wanted.casefold()), None)
         if same is not None and not same[2]:
-            # NOTE: %(player)s is a roster player's name.
-            raise Refusal(_("%(player)s is in the roster already.", player=same[1]), 409)
+            raise Refusal(words.in_the_roster_already(same[1]), 409)
         if same is None and sum(not p[2] for p in roster) >= MOST_PLAYERS:
-            raise Refusal(_("A roster holds %(most)s players at most.", most=MOST_PLAYERS), 409)
+            raise Refusal(words.roster_full(MOST_PLAYERS), 409)
         if same is not None:
             db.session.execute(
                 sa.update(RosterPlayer).where(RosterPlayer.id == same[0]).values(left=False)
@@ -378,8 +376,7 @@ def add_player(group: StoredGroup, name: str, post: Post) -> Done:
         else:
             db.session.add(RosterPlayer(group_id=viewer.group.id, name=wanted))
         _trail(viewer, "added", player=wanted)
-        # NOTE: %(player)s is a roster player's name.
-        return Done(_("%(player)s joined the roster.", player=wanted))
+        return Done(words.joined_the_roster(wanted))
 
     return group_act(group, post, GroupAction.ROSTER, work)
 
@@ -388,7 +385,7 @@ def _roster_player(viewer: GroupViewer, player_id: int | None) -> tuple[int, str
     """A player of this group's roster, or a refusal."""
     found = next((p for p in _roster(viewer.group.id) if p[0] == player_id), None)
     if found is None:
-        raise Refusal(_("There is no such player in this group's roster."), 404)
+        raise Refusal(words.no_such_player(), 404)
     return found
 
 
@@ -399,21 +396,20 @@ def rename_player(group: StoredGroup, player_id: int | None, name: str, post: Po
         player = _roster_player(viewer, player_id)
         wanted = clean_name(name)
         if not wanted:
-            raise Refusal(_("Type the player's name."), 400)
+            raise Refusal(words.type_the_name(), 400)
         if wanted == player[1]:
-            return Done(_("The name is as it was."), changed=False)
+            return Done(words.name_as_it_was(), changed=False)
         clash = any(
             p[1].casefold() == wanted.casefold() and p[0] != player[0]
             for p in _roster(viewer.group.id)
         )
         if clash:
-            raise Refusal(_("%(player)s is in the roster already.", player=wanted), 409)
+            raise Refusal(words.in_the_roster_already(wanted), 409)
         db.session.execute(
             sa.update(RosterPlayer).where(RosterPlayer.id == player[0]).values(name=wanted)
         )
         _trail(viewer, "renamed", player=player[1], to=wanted)
-        # NOTE: %(player)s was a roster player's name, %(name)s is their new one.
-        return Done(_("%(player)s is %(name)s now.", player=player[1], name=wanted))
+        return Done(words.player_renamed(player[1], wanted))
 
     return group_act(group, post, GroupAction.ROSTER, work)
 
@@ -424,13 +420,12 @@ def remove_player(group: StoredGroup, player_id: int | None, post: Post) -> Done
     def work(viewer: GroupViewer) -> Done:
         player = _roster_player(viewer, player_id)
         if player[2]:
-            return Done(_("That player left the roster already."), changed=False)
+            return Done(words.left_the_roster_already(), changed=False)
         db.session.execute(
             sa.update(RosterPlayer).where(RosterPlayer.id == player[0]).values(left=True)
         )
         _trail(viewer, "removed", player=player[1])
-        # NOTE: %(player)s is a roster player's name.
-        return Done(_("%(player)s left the roster.", player=player[1]))
+        return Done(words.left_the_roster(player[1]))
 
     return group_act(group, post, GroupAction.ROSTER, work)
 
@@ -450,7 +445,7 @@ def hand_over(group: StoredGroup, member_id: int | None, post: Post) -> Done:
         assert phone is not None  # the rule refused None
         _set(viewer, host_phone=phone)
         _trail(viewer, "host")
-        return Done(_("The host role went to the other phone."))
+        return Done(words.host_went_over())
 
     return group_act(group, post, GroupAction.HAND_OVER, work, to=to)
 
@@ -461,8 +456,8 @@ def close_group(group: StoredGroup, closed: bool, post: Post) -> Done:
     def work(viewer: GroupViewer) -> Done:
         _set(viewer, closed=closed)
         if closed:
-            return Done(_("The group is closed: no new phone can join it."))
-        return Done(_("The group is open to new phones."))
+            return Done(words.closed())
+        return Done(words.opened())
 
     return group_act(group, post, GroupAction.CLOSE if closed else GroupAction.OPEN, work)
 
@@ -474,8 +469,7 @@ def new_season(group: StoredGroup, post: Post) -> Done:
         season = viewer.group.season + 1
         _set(viewer, season=season)
         _trail(viewer, "season", season=season)
-        # NOTE: %(season)s is the new season's number.
-        return Done(_("Season %(season)s has started.", season=season))
+        return Done(words.season_started(season))
 
     return group_act(group, post, GroupAction.NEW_SEASON, work)
 
@@ -491,11 +485,11 @@ def count_match(group: StoredGroup, code: str, counted: bool, post: Post) -> Don
             .where(GroupMatch.group_id == viewer.group.id, Match.code == code)
         ).first()
         if found is None:
-            raise Refusal(_("That match was not played in this group."), 404)
+            raise Refusal(words.not_played_here(), 404)
         if found.counted == counted:
             if counted:
-                return Done(_("That match counts already."), changed=False)
-            return Done(_("That match is out of the standings already."), changed=False)
+                return Done(words.counts_already(), changed=False)
+            return Done(words.out_already(), changed=False)
         db.session.execute(
             sa.update(GroupMatch)
             .where(GroupMatch.match_id == found.match_id)
@@ -506,9 +500,8 @@ def count_match(group: StoredGroup, code: str, counted: bool, post: Post) -> Don
             since = (found.ended_at, found.match_id)
             ratings.results_changed(viewer.group.id, found.season, viewer.group.rated, since)
         if counted:
-            # NOTE: %(code)s is a match's code.
-            return Done(_("Match %(code)s counts in the standings again.", code=code))
-        return Done(_("Match %(code)s is out of the standings.", code=code))
+            return Done(words.counts_again(code))
+        return Done(words.taken_out(code))
 
     return group_act(group, post, GroupAction.PUT_BACK if counted else GroupAction.TAKE_OUT, work)
 
@@ -518,20 +511,20 @@ def set_rated(group: StoredGroup, rated: bool, post: Post) -> Done:
 
     def work(viewer: GroupViewer) -> Done:
         if viewer.group.rated == rated:
-            return Done(_("The rating is as it was."), changed=False)
+            return Done(words.rating_as_it_was(), changed=False)
         _set(viewer, rated=rated)
         if rated:
             for season in range(1, viewer.group.season + 1):
                 ratings.rework(viewer.group.id, season)
                 ratings.onto_standings(viewer.group.id, season)
-            return Done(_("The group keeps a rating now."))
+            return Done(words.rated())
         db.session.execute(sa.delete(Rating).where(Rating.group_id == group.id))
         db.session.execute(
             sa.update(Standing)
             .where(Standing.group_id == group.id)
             .values(rating=None, uncertainty=None)
         )
-        return Done(_("The group keeps no rating now."))
+        return Done(words.unrated())
 
     return group_act(group, post, GroupAction.RATING, work)
 
@@ -551,9 +544,9 @@ def start_match(
         names = {p[0]: p[1] for p in _roster(viewer.group.id) if not p[2]}
         chosen = [p for side in players for p in side]
         if any(p not in names for p in chosen):
-            raise Refusal(_("There is no such player in this group's roster."), 404)
+            raise Refusal(words.no_such_player(), 404)
         if len(set(chosen)) != len(chosen):
-            raise Refusal(_("A player can hold one side only."), 409)
+            raise Refusal(words.one_side_each(), 409)
         # Each side named after its players, as the roster names them under the lock.
         named = [(" & ".join(names[p] for p in side)[:NAME_LENGTH], "") for side in players]
         table = dataclasses.replace(choice, names=named)

@@ -25,8 +25,6 @@ from datetime import timedelta
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 from flask import current_app
-from flask_babel import gettext as _
-from flask_babel import ngettext
 
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
@@ -43,6 +41,7 @@ from scorekeeper.models import (
 )
 from scorekeeper.phones.rules import PhoneAction
 from scorekeeper.scoresheet.writing import Done, Post, act_as_phone, bump
+from scorekeeper.words import moving as words
 
 CODE_LENGTH = 8
 # A code nobody used is kept a day after it stopped working, so a late try is told it
@@ -133,13 +132,7 @@ def make_code(post: Post) -> tuple[str, Done]:
                 expires_at=now + timedelta(minutes=minutes()),
             )
         )
-        return Done(
-            ngettext(
-                "Open this code on your other phone within %(num)d minute.",
-                "Open this code on your other phone within %(num)d minutes.",
-                minutes(),
-            )
-        )
+        return Done(words.open_within(minutes()))
 
     return code, act_as_phone(post, PhoneAction.SHOW_HISTORY_CODE, work)
 
@@ -210,13 +203,7 @@ def join_history(code: str, post: Post) -> Joined:
             raise _not_working(digest, code)
         into = used.phone
         if into == post.phone:
-            raise Refusal(
-                _(
-                    "This phone keeps this history already: open the code on your other "
-                    "phone or tablet."
-                ),
-                409,
-            )
+            raise Refusal(words.kept_here_already(), 409)
         rings: tuple[tuple[str, int], ...] = ()
         if post.phone:
             # A code this browser showed for its old self would open a history that is gone.
@@ -231,18 +218,7 @@ def join_history(code: str, post: Post) -> Joined:
             )
             rings = _merge(post.phone, into)
         count = history_size(into)
-        if rings:
-            message = ngettext(
-                "Your two histories are one now: %(num)d match, on both phones.",
-                "Your two histories are one now: %(num)d matches, on both phones.",
-                count,
-            )
-        else:
-            message = ngettext(
-                "This phone now keeps your history: %(num)d match, with your sides and record.",
-                "This phone now keeps your history: %(num)d matches, with your sides and record.",
-                count,
-            )
+        message = words.histories_joined(count) if rings else words.history_moved(count)
         return Done(message, rings=rings)
 
     done = act_as_phone(post, PhoneAction.TAKE_HISTORY, work)
@@ -251,37 +227,16 @@ def join_history(code: str, post: Post) -> Joined:
     return Joined(done, stored.phone, stored.id)
 
 
-def unknown(code: str) -> str:
-    """What a browser is told of a code no history has, as it was typed."""
-    # NOTE: %(code)s is the code as it was typed, between quotes.
-    return _("No history has the code %(code)s. Check it on your other phone.", code=repr(code))
-
-
 def _not_working(digest: str, code: str) -> Refusal:
     """Why a code cannot be opened: nobody's, used already, or no longer working."""
     found = db.session.execute(
         sa.select(HistoryCode.used_at).where(HistoryCode.digest == digest)
     ).first()
     if found is None:
-        return UnknownCode(unknown(code), 404)
+        return UnknownCode(words.unknown(code), 404)
     if found.used_at is not None:
-        return Refusal(
-            _(
-                "This code was opened already: a code works once. Show a new one on your "
-                "other phone."
-            ),
-            410,
-        )
-    return Refusal(
-        ngettext(
-            "This code no longer works: a code works for %(num)d minute, and only the newest "
-            "one a phone showed. Show a new one on your other phone.",
-            "This code no longer works: a code works for %(num)d minutes, and only the newest "
-            "one a phone showed. Show a new one on your other phone.",
-            minutes(),
-        ),
-        410,
-    )
+        return Refusal(words.opened_already(), 410)
+    return Refusal(words.no_longer_works(minutes()), 410)
 
 
 def _merge(joining: str, into: str) -> tuple[tuple[str, int], ...]:

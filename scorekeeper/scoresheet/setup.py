@@ -5,14 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import sqlalchemy as sa
-from flask_babel import gettext as _
-from flask_babel import ngettext
 
 from scorekeeper.extensions import db
 from scorekeeper.games import Game
 from scorekeeper.models import Match, Side, new_code, seat_at
 from scorekeeper.phones.rules import PhoneAction
 from scorekeeper.scoresheet.writing import Clash, Done, Post, act_as_phone
+from scorekeeper.words import setup as words
 
 
 class SetupError(ValueError):
@@ -45,16 +44,7 @@ def sides_for(game: Game, choice: NewMatch) -> list[tuple[str, str]]:
         named = [(n.strip(), p.strip()) for n, p in choice.names if n.strip()]
         low, high = game.min_sides, game.max_sides
         if not low <= len(named) <= high:
-            raise SetupError(
-                "side_0",
-                # NOTE: %(low)d is the fewest sides a game needs, %(num)d the most (2 to 8).
-                ngettext(
-                    "Name %(low)d to %(num)d side: one name per side.",
-                    "Name %(low)d to %(num)d sides: one name per side.",
-                    high,
-                    low=low,
-                ),
-            )
+            raise SetupError("side_0", words.name_the_sides(low, high))
         return named
     table_format = game.format(choice.table_format)
     return [
@@ -67,7 +57,7 @@ def side_name(typed: str, place: int) -> str:
     """A side's name as the host typed it; one left unnamed is called as the form's placeholder
     calls it, in the host's language: stored, it is the side's name from then on, the same on
     every phone."""
-    return typed.strip() or _("Side %(number)s", number=place + 1)
+    return typed.strip() or words.unnamed_side(place + 1)
 
 
 def add_match(
@@ -78,13 +68,10 @@ def add_match(
     (the caller commits): a code no match has, drawn again while taken."""
     if not game.accepts_target(choice.target):
         # The form offers only the game's targets: a post made by hand, or an older page.
-        raise SetupError("target", _("Choose the target."))
+        raise SetupError("target", words.choose_the_target())
     sides = sides_for(game, choice)
     if choice.host_side is not None and choice.host_side >= len(sides):
-        raise SetupError(
-            "host_side",
-            ngettext("This table has %(num)d side.", "This table has %(num)d sides.", len(sides)),
-        )
+        raise SetupError("host_side", words.sides_at_the_table(len(sides)))
     rules = {
         rule.key: choice.rules.get(rule.key, rule.default)
         for rule in game.table_rules

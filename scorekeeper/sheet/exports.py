@@ -13,7 +13,8 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import pgettext
 
-from scorekeeper.models import StoredSeat, iso_utc
+from scorekeeper.languages import iso_utc
+from scorekeeper.models import StoredSeat
 from scorekeeper.scoresheet.sheet import Sheet
 from scorekeeper.scoresheet.stored import cell_values
 from scorekeeper.spreadsheets import spreadsheet_safe
