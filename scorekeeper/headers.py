@@ -52,8 +52,12 @@ FOREVER = "public, max-age=31536000, immutable"
 SCRIPTS = "js"
 MAIN_MODULE = "main.js"
 # A module's static imports of its neighbours: `import { x } from "./x.js"`, `import "./x.js"`,
-# `export { x } from "./x.js"` (the page's modules import nothing from anywhere else).
-IMPORTED = re.compile(r"""^\s*(?:import|export)\b[^"';]*?["']\./([\w.-]+\.js)["']""", re.MULTILINE)
+# `export { x } from "./x.js"` (the page's modules import nothing from anywhere else); not an
+# `import("./x.js")`, which asks for a module only when it runs (the calculator's, on its
+# page; awake.js and share.js, once the page has loaded).
+IMPORTED = re.compile(
+    r"""^\s*(?:import|export)\b(?!\s*\()[^"';]*?["']\./([\w.-]+\.js)["']""", re.MULTILINE
+)
 
 
 def imported_modules(folder: str, first: str = MAIN_MODULE) -> list[str]:
