@@ -59,7 +59,8 @@ SLOW_3G = {
 @dataclass(frozen=True)
 class Timed:
     """One visit: when the sheet was first painted (its styles in) and when it was ready (the
-    load event: every module run), in seconds from the visit's start."""
+    load event: every module the page imports run; awake.js and share.js are asked for after
+    it), in seconds from the visit's start."""
 
     shown: float
     ready: float

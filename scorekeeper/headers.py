@@ -1,4 +1,5 @@
-"""Headers every answer carries: no inline script, no framing, no sniffing. And static files
+"""Headers every answer carries: no inline script, no framing, no sniffing (a stylesheet or a
+module only the last, and the referrer policy: the others bind documents). And static files
 under fingerprinted URLs (`?v=` and a hash of the file), kept by browsers for a year without
 asking again: a page load costs no revalidation of the stylesheet and script, and a changed
 file gets a new URL.
@@ -7,7 +8,8 @@ The page's script is native modules (static/js) that import each other by relati
 `?v=` would not follow an import, so they are served under one fingerprint of them all, in the
 path (/js/<fingerprint>/main.js), and every import carries it (docs/live.md). The page names
 every module main.js imports, however deep, as a `modulepreload` link: a browser that found
-them one import at a time paid a round trip for each level (issue 45: 2.0 s on a slow 3G)."""
+them one import at a time paid a round trip for each level (issue 45: 2.0 s on a slow 3G).
+The stylesheet and the modules go out minified (minified.py), fingerprinted as served."""
 
 from __future__ import annotations
 
@@ -17,6 +19,9 @@ import re
 from typing import Any
 
 from flask import Flask, Response, request, send_from_directory
+from werkzeug.security import safe_join
+
+from scorekeeper.minified import Minified, minifiable, minified
 
 # Everything the pages load comes from the app itself; no inline script or style runs.
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -40,6 +45,16 @@ SECURITY_HEADERS = [
     ("X-Frame-Options", "DENY"),
     ("Referrer-Policy", "same-origin"),
 ]
+# A stylesheet's or a module's own: the policy and the framing rule bind a document or a worker
+# (sw.js has them), not a file a page loads, where they were 300 bytes each of what a first
+# visit on a slow 3G waits for.
+FILE_HEADERS = [
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "same-origin"),
+]
+# What the app serves minified (minified.py), by the endpoints that serve them.
+FILE_TYPES = ("text/css", "text/javascript")
+FILE_ENDPOINTS = ("static", "script")
 
 
 # A year, the most HTTP caches honour; `immutable` spares even a reload's revalidation.
@@ -48,8 +63,12 @@ FOREVER = "public, max-age=31536000, immutable"
 SCRIPTS = "js"
 MAIN_MODULE = "main.js"
 # A module's static imports of its neighbours: `import { x } from "./x.js"`, `import "./x.js"`,
-# `export { x } from "./x.js"` (the page's modules import nothing from anywhere else).
-IMPORTED = re.compile(r"""^\s*(?:import|export)\b[^"';]*?["']\./([\w.-]+\.js)["']""", re.MULTILINE)
+# `export { x } from "./x.js"` (the page's modules import nothing from anywhere else); not an
+# `import("./x.js")`, which asks for a module only when it runs (the calculator's, on its
+# page; awake.js and share.js, once the page has loaded).
+IMPORTED = re.compile(
+    r"""^\s*(?:import|export)\b(?!\s*\()[^"';]*?["']\./([\w.-]+\.js)["']""", re.MULTILINE
+)
 
 
 def imported_modules(folder: str, first: str = MAIN_MODULE) -> list[str]:
@@ -76,6 +95,7 @@ def init_app(app: Flask) -> None:
     serve fingerprinted files as immutable; tell the templates whether a page is drawn for a
     tab or for the service worker to keep."""
     fingerprints: dict[str, str] = {}
+    served: dict[str, Minified] = {}
 
     @app.context_processor
     def shown_to_a_tab() -> dict[str, bool]:
@@ -85,13 +105,47 @@ def init_app(app: Flask) -> None:
     @app.after_request
     def secure_headers(response: Response) -> Response:
         """Add the headers in one go (no view sets any of them itself)."""
-        response.headers.extend(SECURITY_HEADERS)
+        file = request.endpoint in FILE_ENDPOINTS and response.mimetype in FILE_TYPES
+        response.headers.extend(FILE_HEADERS if file else SECURITY_HEADERS)
         return response
 
+    def minified_file(folder: str, name: str) -> Minified | None:
+        """A stylesheet or module in `folder` as served, minified once per process (and on
+        every request in debug, as the fingerprints are); None for any other file, or none."""
+        path = safe_join(folder, name)
+        if path is None or not minifiable(name):
+            return None
+        if path not in served or app.debug:
+            try:
+                served[path] = minified(path)
+            except OSError:
+                return None
+        return served[path]
+
+    def answer(file: Minified) -> Response:
+        """A minified file, revalidated by its fingerprint unless it was asked for by it
+        (cached_for_good, script); Flask-Compress compresses it as any other answer."""
+        response = Response(file.body, mimetype=file.mimetype)
+        response.set_etag(file.fingerprint)
+        response.cache_control.no_cache = True
+        response.make_conditional(request)
+        return response
+
+    def static_file(filename: str) -> Response:
+        """The static folder's files, the stylesheet minified."""
+        file = minified_file(app.static_folder or "", filename)
+        return answer(file) if file else app.send_static_file(filename)
+
+    app.view_functions["static"] = static_file
+
     def fingerprint(filename: str) -> str:
-        """A short hash of the file's contents, worked out once per file and process (a deploy
+        """A short hash of the file as served, worked out once per file and process (a deploy
         that changes a file starts new processes)."""
         if filename not in fingerprints or app.debug:
+            file = minified_file(app.static_folder or "", filename)
+            if file:
+                fingerprints[filename] = file.fingerprint
+                return file.fingerprint
             path = os.path.join(app.static_folder or "", filename)
             try:
                 with open(path, "rb") as f:
@@ -101,14 +155,16 @@ def init_app(app: Flask) -> None:
         return fingerprints[filename]
 
     def scripts_fingerprint() -> str:
-        """A short hash of every module of the page's script, their names and contents."""
+        """A short hash of every module of the page's script, their names and contents as
+        served."""
         if SCRIPTS not in fingerprints or app.debug:
             digest = hashlib.blake2s(digest_size=6)
             folder = os.path.join(app.static_folder or "", SCRIPTS)
             for name in sorted(os.listdir(folder)):
                 digest.update(name.encode() + b"\0")
-                with open(os.path.join(folder, name), "rb") as f:
-                    digest.update(f.read())
+                file = minified_file(folder, name)
+                if file:
+                    digest.update(file.body)
             fingerprints[SCRIPTS] = digest.hexdigest()
         return fingerprints[SCRIPTS]
 
@@ -127,7 +183,9 @@ def init_app(app: Flask) -> None:
     def script(fingerprint: str, name: str) -> Response:
         """A module of the page's script, kept for good if asked for by the current
         fingerprint (an old page's, after a deploy, is asked again each time)."""
-        response = send_from_directory(os.path.join(app.static_folder or "", SCRIPTS), name)
+        folder = os.path.join(app.static_folder or "", SCRIPTS)
+        file = minified_file(folder, name)
+        response = answer(file) if file else send_from_directory(folder, name)
         if fingerprint == scripts_fingerprint():
             response.headers["Cache-Control"] = FOREVER
         return response

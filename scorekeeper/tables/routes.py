@@ -29,6 +29,7 @@ from scorekeeper.forms import post_of
 from scorekeeper.games import GAMES
 from scorekeeper.languages import LANGUAGES, direction, language
 from scorekeeper.matches import find_match, read_matches
+from scorekeeper.minified import minified
 from scorekeeper.models import CODE_LENGTH, Match, Seat, StoredMatch, normalise_code
 from scorekeeper.new_matches import refused_new_match
 from scorekeeper.phones.identity import current_phone, ensure_phone, player_name, remember_name
@@ -226,8 +227,7 @@ def service_worker() -> Response:
         files += [
             url_for("script", name=name) for name in sorted(os.listdir(os.path.join(folder, "js")))
         ]
-        with open(os.path.join(folder, SERVICE_WORKER), encoding="utf-8") as f:
-            code = f.read()
+        code = minified(os.path.join(folder, SERVICE_WORKER)).body.decode()
         told = f"const RELEASE = {json.dumps(release)};\nconst FILES = {json.dumps(files)};\n"
         body = told + code
         _workers[release] = (body, hashlib.blake2s(body.encode(), digest_size=8).hexdigest())

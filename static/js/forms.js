@@ -1,7 +1,24 @@
 /* Small form behaviours: a minus key and thumb-size steppers on number fields, the new match
-   form that shows only what the chosen table uses, the QR code full screen. */
+   form that shows only what the chosen table uses, the QR code full screen. And the page's
+   words for what the script draws (base.html's #words, in the phone's language), which the
+   other modules say through this one's `say`: a module of their own would be one more file
+   for a first visit to wait for. */
 
-import { say } from "./words.js";
+let words = null;
+
+// The words for `key`, each %(name)s filled from `fill`.
+export function say(key, fill = {}) {
+  if (words === null) {
+    const said = document.getElementById("words");
+    words = said ? JSON.parse(said.textContent) : {};
+  }
+  let text = words[key] || key;
+  // A function, not a string, as the replacement: a "$&" typed or said is kept as it is.
+  for (const name of Object.keys(fill)) {
+    text = text.replace(`%(${name})s`, () => fill[name]);
+  }
+  return text;
+}
 
 // A count as a phone types it, read with the digits the server reads (the form's
 // data-digits, rendered from forms.DIGITS: runs of ten, 0 to 9). NaN for anything else.

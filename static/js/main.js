@@ -2,12 +2,24 @@
    Each module does one job; they talk through events on the document, and this wires them
    (docs/live.md, "The page's script"). */
 
-import { stayAwake } from "./awake.js";
 import { enhance, startFullScreen, startNewMatch } from "./forms.js";
 import { fetchNow, followLive, tellZone } from "./live.js";
 import { startOffline } from "./offline.js";
-import { startShare } from "./share.js";
 import { drawOutbox, startOutbox } from "./outbox.js";
+
+// The screen kept awake (awake.js) once it has come: it and Share (share.js) are fetched after
+// the page has loaded, as neither is needed to show the sheet or to take an entry (the switch
+// is hidden until then, the link downloads the picture), so on a slow connection they do not
+// hold up its first paint; with no connection, the service worker has them.
+let awake = null;
+
+function later() {
+  import("./awake.js").then((module) => {
+    awake = module;
+    awake.stayAwake();
+  }, () => {});
+  import("./share.js").then((share) => share.startShare(), () => {});
+}
 
 // What a page's content needs once drawn, whether loaded or an answer shown in its place.
 function start(root) {
@@ -19,7 +31,7 @@ function start(root) {
   // Not to be had (no connection, and the worker lost it): the form still posts as it is.
   if (calc) import("./calculator.js").then((calculator) => calculator.startCalculator(calc), () => {});
   drawOutbox();
-  stayAwake();
+  if (awake) awake.stayAwake();
 }
 
 // A part the live sheet swapped in: its fields made up as the page's were.
@@ -52,4 +64,5 @@ if (board) {
 }
 startOutbox();
 startOffline();
-startShare();
+if (document.readyState === "complete") later();
+else window.addEventListener("load", later);

@@ -10,7 +10,7 @@
    HTML when it changed (detail.html); "scorekeeper:shown" (outbox.js), the server's answer
    to a post in the page's place. */
 
-import { say } from "./words.js";
+import { say } from "./forms.js";
 
 const PAGES_CACHE = "scorekeeper-pages";
 

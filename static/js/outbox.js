@@ -10,7 +10,7 @@
    (live.js holds its rings meanwhile), and "scorekeeper:shown" with the page's new content
    (detail.root) once an answer replaced it (main.js starts what it holds). */
 
-import { say } from "./words.js";
+import { say } from "./forms.js";
 
 const OUTBOX = "scorekeeper.outbox";
 // An answer this late is taken as never coming: the post stays kept and goes again.

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from scorekeeper import live
+from scorekeeper.minified import minified
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 
@@ -28,7 +29,9 @@ def test_the_worker_knows_its_release_and_every_static_file_by_its_fingerprint(a
     code = answer.get_data(as_text=True)
     release, files = told(code)
     assert release == live.of(app).release
-    assert code.endswith((STATIC / "sw.js").read_text())
+    # static/sw.js's code, minified as every script the app serves.
+    assert code.endswith(minified(str(STATIC / "sw.js")).body.decode())
+    assert "PAGES_CACHE" in code and "/*" not in code
     # Every file the pages load, each under the very URL a page asks for it by.
     page = guest.get(f"/m/{basra}").get_data(as_text=True)
     asked = set(re.findall(r'(?:href|src)="(/(?:static|js)/[^"]+)"', page))
