@@ -220,7 +220,7 @@ class TargetField(PointsField):
 
 def target_field(game: Game) -> Field:
     """New match's target, for a match made from Home or from a group's page alike: the game's
-    targets to pick from, or a free target typed (Other game, Brasta)."""
+    targets to pick from, or a target typed where the game leaves it free."""
     if not game.target_typed:
         # A few targets are radio buttons to tap; a game's ten or more are a list.
         choice_field = RadioField if len(game.targets) <= MOST_TARGET_BUTTONS else SelectField
