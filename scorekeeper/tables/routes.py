@@ -213,15 +213,21 @@ _workers: dict[str, tuple[str, str]] = {}
 @bp.get("/sw.js")
 def service_worker() -> Response:
     """The service worker (static/sw.js), told the release it belongs to and the fingerprinted
-    URL of every static file, which it fetches as it installs: a release changes its bytes, so
-    every phone installs the new one on its next page and drops the old release's files."""
+    URL of every static file a page loads, which it fetches as it installs: a release changes
+    its bytes, so every phone installs the new one on its next page and drops the old release's
+    files."""
     release = live_layer.of().release
     if release not in _workers:
         folder = current_app.static_folder or ""
+        # Not the home screen's icons (PNG): the phone fetches them when it installs the app
+        # and no page shows them, and on a slow 3G their 52 KB would be fetched beside the
+        # live part just after the first visit.
         names = sorted(
             name
             for name in os.listdir(folder)
-            if name != SERVICE_WORKER and os.path.isfile(os.path.join(folder, name))
+            if name != SERVICE_WORKER
+            and not name.endswith(".png")
+            and os.path.isfile(os.path.join(folder, name))
         )
         files = [url_for("static", filename=name) for name in names]
         files += [

@@ -20,7 +20,9 @@ def told(code: str) -> tuple[str, list[str]]:
     return json.loads(release.group(1)), json.loads(files.group(1))
 
 
-def test_the_worker_knows_its_release_and_every_static_file_by_its_fingerprint(app, guest, basra):
+def test_the_worker_knows_its_release_and_every_file_a_page_loads_by_its_fingerprint(
+    app, guest, basra
+):
     answer = guest.client.get("/sw.js")
     assert answer.status_code == 200
     assert answer.mimetype == "text/javascript"
@@ -32,11 +34,15 @@ def test_the_worker_knows_its_release_and_every_static_file_by_its_fingerprint(a
     # static/sw.js's code, minified as every script the app serves.
     assert code.endswith(minified(str(STATIC / "sw.js")).body.decode())
     assert "PAGES_CACHE" in code and "/*" not in code
-    # Every file the pages load, each under the very URL a page asks for it by.
+    # Every file the pages load, each under the very URL a page asks for it by (the home
+    # screen's icon a page names is the phone's to fetch as it installs the app).
     page = guest.get(f"/m/{basra}").get_data(as_text=True)
-    asked = set(re.findall(r'(?:href|src)="(/(?:static|js)/[^"]+)"', page))
+    asked = set(re.findall(r'(?:href|src)="(/(?:static|js)/[^"]+\.(?:css|js|svg)[^"]*)"', page))
     assert asked and asked <= set(files)
-    names = {p.name for p in STATIC.iterdir() if p.is_file() and p.name != "sw.js"}
+    # Every static file but the worker and the home screen's icons (the phone's to fetch).
+    names = {
+        p.name for p in STATIC.iterdir() if p.is_file() and p.name != "sw.js" and p.suffix != ".png"
+    }
     names |= {p.name for p in (STATIC / "js").iterdir()}
     assert sorted(re.sub(r"\?v=.*", "", f).rsplit("/", 1)[1] for f in files) == sorted(names)
     for url in files:
