@@ -141,6 +141,17 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 REDIS = "redis://127.0.0.1:6379/0"
 
 
+# Where screenshots and pictures go for a person to look at (git-ignored).
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """The folder for screenshots and pictures, made if this run is the first to need it."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
 @pytest.fixture
 def redis_url() -> str:
     """The shared Redis's address, once it answers. A test that needs it fails (never skips)

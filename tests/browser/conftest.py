@@ -35,7 +35,6 @@ PHONE_VIEWPORT: ViewportSize = {"width": 360, "height": 740}
 # fractions of a pixel, and the fonts phones draw with (Roboto, Noto) and DejaVu differ by
 # that much (docs/testing.md, Fonts).
 SUB_PIXEL = 0.5
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 HERE = Path(__file__).resolve().parent
 # Flask-Compress compresses a static file as a stream and drops send_file's file without
 # closing it (its _compress_chunks), so each compressed static file (app.css, js/*.js, the
@@ -157,10 +156,3 @@ def new_phone(browser: Browser, live_server: LiveServer) -> Iterator[PhoneMaker]
     # Closed before the server stops, so no request is cut off halfway.
     for context in contexts:
         context.close()
-
-
-@pytest.fixture(scope="session")
-def artifacts() -> Path:
-    """Where screenshots go for a person to look at (git-ignored)."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    return ARTIFACTS

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import itertools
-from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -22,7 +21,6 @@ from scorekeeper.sheet.picture import PAPER, WIDTH, sheet_picture
 from tests.phones import Phone, stored_match
 from tests.web.test_languages import speaking
 
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 # Hands of a Basra match to 101: Omar (عمر's side) and Ana's, points as each side entered.
 HANDS = [(30, 12), (17, 40), (24, 9), (33, 20)]
 
@@ -57,13 +55,15 @@ def said(app: Flask, code: str, language: str) -> list[str]:
 
 
 @pytest.mark.parametrize("language", ["en", "es", "ru", "ar"])
-def test_the_picture_is_the_whole_sheet_light_and_a_phone_wide(app, host, guest, language):
+def test_the_picture_is_the_whole_sheet_light_and_a_phone_wide(
+    app, host, guest, language, artifacts
+):
     code, _ = played(host, guest)
     picture = speaking(guest, language).client.get(f"/m/{code}/picture.png")
     assert picture.status_code == 200
     assert picture.mimetype == "image/png"
     image = Image.open(io.BytesIO(picture.data))
-    (ARTIFACTS / f"picture-{language}.png").write_bytes(picture.data)
+    (artifacts / f"picture-{language}.png").write_bytes(picture.data)
     assert image.width == WIDTH
     # Light: its corners are the page's paper.
     assert image.convert("RGB").getpixel((2, 2)) == Image.new("RGB", (1, 1), PAPER).getpixel((0, 0))
