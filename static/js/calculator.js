@@ -44,7 +44,7 @@ function countsIn(form, fields) {
 
 // A declared scoring worked out on counts read (games/scoring.py, worked_out): each line the
 // first of its ways whose tests hold, lines scoring nothing left out unless the game keeps them.
-function workedOut(scoring, counts) {
+export function workedOut(scoring, counts) {
   const at = (key) => counts[key] || 0;
   const rows = [];
   for (const ways of scoring.lines) {
