@@ -24,7 +24,7 @@ const PRIVATE = ["csrf_token", "key", "reason"];
 // The counts as the form holds them, read as the server reads them (a blank count is none, a
 // box ticked is 1); null when one can't be: not a whole number, out of its bounds, a question
 // not answered. The server says why once the connection is back.
-function countsIn(form, fields) {
+export function countsIn(form, fields) {
   const data = new FormData(form);
   const digits = form.dataset.digits || "";
   const counts = {};

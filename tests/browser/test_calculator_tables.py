@@ -1,10 +1,11 @@
-"""A calculator page with no connection works a hand out as the server does, for every game:
-static/js/calculator.js's workedOut, run in a browser on each game's declared table as the page
-is given it (#calc-scoring, calculator.routes.offline_scoring), gives the very lines and total
-of scoring.worked_out, which tests/unit/test_scoring_tables.py holds equal to the game's own
-`calculate`. Every game, seating and choice of every table rule, points held over, and counts
-drawn by that test's own strategies (any within each count's bounds): one page, the hands
-worked out there in one go."""
+"""A calculator page with no connection reads and works a hand out as the server does, for
+every game: static/js/calculator.js's countsIn reads the counts typed into a table's calculator
+fields back as they were typed, within each count's bounds (edges included) and none past
+them, and its workedOut, on each game's declared table as the page is given it (#calc-scoring,
+calculator.routes.offline_scoring), gives the very lines and total of scoring.worked_out, which
+tests/unit/test_scoring_tables.py holds equal to the game's own `calculate`. Every game,
+seating and choice of every table rule, points held over, and counts drawn by that test's own
+strategies: one page, the hands worked out there in one go."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from flask import Flask
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.calculator.forms import calculator_form
 from scorekeeper.calculator.routes import offline_scoring
 from scorekeeper.games import Game, Table
 from scorekeeper.games.scoring import worked_out
@@ -30,21 +32,48 @@ pytestmark = pytest.mark.browser
 # Counts drawn for each table drawn (Hypothesis draws a table, the points held over and these
 # at once: drawing them one hand at a time would be most of the test's time).
 COUNTS_A_TABLE = 10
-# A hand as both sides work it out: (label, count, points) for each line, and the total.
-Worked = tuple[list[list[Any]], int]
+# A hand as both sides work it out: (label, count, points) for each line, the total, the counts
+# read from its fields, and those read with one count over its most (none).
+Worked = tuple[list[list[Any]], int, dict[str, int], None]
 
 # calculator.js as a module of the page it runs on (its URL is main.js's, the fingerprint and
-# all), each hand worked out on its table as the page reads #calc-scoring: parsed from the text.
-# The hands go in and come out as one JSON text: Playwright's own passing of thousands of
-# objects took longer than the working out.
+# all). Each hand's counts are typed into its table's calculator fields (each count in one of
+# the page's runs of digits, in turn), read back by countsIn with the table's bounds, read
+# again with a typed count one over its most, and worked out by workedOut on the table as the
+# page reads #calc-scoring: parsed from its text. The hands go in and come out as one JSON
+# text: Playwright's own passing of thousands of objects took longer than the working out.
 WORK_OUT_HERE = """async (sent) => {
   const main = document.querySelector("script[type=module][src*='main.js']").src;
-  const {workedOut} = await import(new URL("calculator.js", main));
+  const {countsIn, workedOut} = await import(new URL("calculator.js", main));
   const {tables, hands} = JSON.parse(sent);
-  const scorings = tables.map((text) => JSON.parse(text));
-  return JSON.stringify(hands.map(([at, counts]) => {
-    const worked = workedOut(scorings[at], counts);
-    return [worked.rows.map((row) => [row.label, row.count, row.points]), worked.total];
+  const calculators = tables.map(([text, html]) => {
+    const holder = document.createElement("div");
+    holder.innerHTML = html;
+    document.body.append(holder);
+    return [JSON.parse(text), holder.querySelector("form")];
+  });
+  return JSON.stringify(hands.map(([at, counts], hand) => {
+    const [scoring, form] = calculators[at];
+    const digits = form.dataset.digits;
+    const run = hand % (digits.length / 10);
+    const typed = (n) => [...String(n)].map((d) => digits[run * 10 + Number(d)]).join("");
+    for (const input of form.elements) {
+      const count = counts[input.name.slice(2)];
+      if (input.type === "checkbox") input.checked = count === 1;
+      else if (input.type === "radio") input.checked = input.value === String(count);
+      else input.value = typed(count);
+    }
+    const read = countsIn(form, scoring.fields);
+    // One count past its most, where the form has one typed.
+    const text = form.querySelector("input[type=text]");
+    let over = null;
+    if (text) {
+      const [, , most] = scoring.fields.find(([key]) => "n_" + key === text.name);
+      text.value = typed(most + 1);
+      over = countsIn(form, scoring.fields);
+    }
+    const worked = workedOut(scoring, counts);
+    return [worked.rows.map((row) => [row.label, row.count, row.points]), worked.total, read, over];
   }));
 }"""
 
@@ -71,32 +100,57 @@ def drawn_hands(
     return hands
 
 
+def count_fields(game: Game, table: Table) -> str:
+    """A table's calculator fields as calculator/calc.html draws them: a box for a flag, a
+    radio button for each answer to a question, a text field for a count."""
+    form = calculator_form(game, table)
+    drawn: list[str] = []
+    for calc in form.calc_fields:
+        field = form[f"n_{calc.key}"]
+        if calc.kind == "flag":
+            drawn.append(field())
+        elif calc.kind == "choice":
+            drawn += [option() for option in field]
+        else:
+            drawn.append(field(type="text"))
+    return "".join(drawn)
+
+
 def test_a_calculator_with_no_connection_works_every_games_hands_out_as_the_server_does(
     app: Flask, new_phone: PhoneMaker
 ) -> None:
-    """Each hand's lines (label, count, points) and total, on the page and on the server."""
+    """Each hand's counts typed into its calculator and read back as they were typed, and
+    refused one over its most; its lines (label, count, points) and total, on the page and on
+    the server alike."""
     page = new_phone()
     page.goto("/")
-    # Each table's #calc-scoring once, by its text; each hand by the table it is worked on.
-    declared: dict[str, int] = {}
-    texts: dict[tuple[str, int], str] = {}
+    # Each table's #calc-scoring and fields once; each hand by the table it is worked on.
+    declared: dict[tuple[str, str], int] = {}
+    pages: dict[tuple[str, int], tuple[str, str]] = {}
     hands: list[tuple[int, dict[str, int]]] = []
     expected: list[Worked] = []
     named: list[str] = []
     # The labels said in English, in #calc-scoring and here alike.
     with app.test_request_context():
-        # As calculator/calc.html writes it into #calc-scoring.
+        # As calculator/calc.html writes them: its scoring, and its form's count fields.
         page_json = app.jinja_env.from_string("{{ offline|tojson }}")
+        page_form = app.jinja_env.from_string(
+            '<form data-digits="{{ DIGITS }}">{{ fields|safe }}</form>'
+        )
         for game, seating, rule, choice in CASES:
             for table, held_over, counts in drawn_hands(game, seating, rule, choice):
                 key = (repr(table), held_over)
-                if key not in texts:
-                    texts[key] = page_json.render(offline=offline_scoring(game, table, held_over))
-                hands.append((declared.setdefault(texts[key], len(declared)), counts))
+                if key not in pages:
+                    offline = offline_scoring(game, table, held_over)
+                    fields = count_fields(game, table)
+                    pages[key] = (
+                        page_json.render(offline=offline),
+                        page_form.render(fields=fields),
+                    )
+                hands.append((declared.setdefault(pages[key], len(declared)), counts))
                 here = worked_out(game.scoring(table, held_over), counts)
-                expected.append(
-                    ([[say(row.label), row.count, row.points] for row in here.lines], here.total)
-                )
+                lines = [[say(row.label), row.count, row.points] for row in here.lines]
+                expected.append((lines, here.total, counts, None))
                 named.append(f"{game.key} {seating} {table.rules} held {held_over}: {counts}")
     sent = json.dumps({"tables": list(declared), "hands": hands})
     worked = json.loads(page.evaluate(WORK_OUT_HERE, sent))
@@ -111,4 +165,4 @@ def test_a_calculator_with_no_connection_works_every_games_hands_out_as_the_serv
         game.key for game, seating, *_ in CASES if game.calculator_fields(table_for(game, seating))
     }
     assert {name.split()[0] for name in named} == calculated
-    assert {len(lines) for lines, _total in expected} >= {0, 1, 2}
+    assert {len(lines) for lines, *_ in expected} >= {0, 1, 2}
