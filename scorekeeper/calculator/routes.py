@@ -11,7 +11,7 @@ from scorekeeper import figures
 from scorekeeper.calculator.forms import calculator_form, counts_of, fill, ticked_on
 from scorekeeper.errors import Refusal
 from scorekeeper.forms import post_of
-from scorekeeper.games import Calculation, Conflict, CountError, EntryFacts
+from scorekeeper.games import Calculation, Conflict, CountError, EntryFacts, Game, Table
 from scorekeeper.games.scoring import as_data
 from scorekeeper.hand_forms import offers_whole_hand, whole_hand_form
 from scorekeeper.languages import number as written
@@ -179,23 +179,26 @@ def _calculator(
         error=given_back,
         stated=stated,
         stated_by=_stated_by(sheet, side) if stated else None,
-        offline=_offline(sheet, number, form),
+        offline=offline_scoring(game, table, sheet.held_going_into(number)),
     ), status
 
 
-def _offline(sheet: Sheet, number: int, form: FlaskForm) -> dict[str, object]:
-    """What the page's script works the counts out with when there is no connection: the
-    game's declared scoring for this hand (its labels in the reader's words), the bounds of each
-    count, and how a number below zero is written (js/calculator.js)."""
-    game, table = sheet.game, sheet.table
-    scoring = game.scoring(table, sheet.held_going_into(number))
+def offline_scoring(game: Game, table: Table, held_over: int) -> dict[str, object]:
+    """What a calculator page's script works the counts out with when there is no connection
+    (#calc-scoring, js/calculator.js): the game's declared scoring for a hand with `held_over`
+    points held over (its labels in the reader's words), the bounds of each count, and how a
+    number below zero is written. tests/browser/test_calculator_tables.py works it out in a
+    browser as scoring.worked_out does here."""
+    scoring = game.scoring(table, held_over)
     # A calculator's numbers stay under 1,000 (a game's max_points): digits, no groups; below
     # zero, as the page writes one, around its digits (the minus, and right to left its marks).
     seven = written(7)
     before, _, after = written(-7).partition(seven)
     return {
         **as_data(scoring, say),
-        "fields": [[calc.key, calc.minimum, calc.maximum] for calc in form.calc_fields],
+        "fields": [
+            [calc.key, calc.minimum, calc.maximum] for calc in game.calculator_fields(table)
+        ],
         "minus": [before, after],
     }
 

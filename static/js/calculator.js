@@ -24,7 +24,7 @@ const PRIVATE = ["csrf_token", "key", "reason"];
 // The counts as the form holds them, read as the server reads them (a blank count is none, a
 // box ticked is 1); null when one can't be: not a whole number, out of its bounds, a question
 // not answered. The server says why once the connection is back.
-function countsIn(form, fields) {
+export function countsIn(form, fields) {
   const data = new FormData(form);
   const digits = form.dataset.digits || "";
   const counts = {};
@@ -44,7 +44,7 @@ function countsIn(form, fields) {
 
 // A declared scoring worked out on counts read (games/scoring.py, worked_out): each line the
 // first of its ways whose tests hold, lines scoring nothing left out unless the game keeps them.
-function workedOut(scoring, counts) {
+export function workedOut(scoring, counts) {
   const at = (key) => counts[key] || 0;
   const rows = [];
   for (const ways of scoring.lines) {
