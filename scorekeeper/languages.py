@@ -95,14 +95,17 @@ def choose_zone(cookie: str | None) -> str:
 
 def _catalog(page: Context) -> Translations:
     """The catalog a template's words come from: the one its page looked up as it started;
-    a template drawn outside render_template looks it up itself."""
-    catalog = page.get(PAGE_CATALOG)
+    a template drawn outside render_template looks it up itself. (Read from the page's
+    variables as render_template gave them, `parent`, where the context processor put it: a
+    plain dict's lookup, where the context's own would take three calls, for every word.)"""
+    catalog = page.parent.get(PAGE_CATALOG)
     return catalog if catalog is not None else get_translations()
 
 
 def _numbers(page: Context) -> Callable[[int], str]:
-    """number() for a template's page: the one its page looked up as it started."""
-    numbers = page.get(PAGE_NUMBERS)
+    """number() for a template's page: the one its page looked up as it started (`parent`,
+    as _catalog; a long sheet asks it for thousands of numbers)."""
+    numbers = page.parent.get(PAGE_NUMBERS)
     return numbers if numbers is not None else numbers_in(language())
 
 
@@ -173,32 +176,30 @@ def number(value: int) -> str:
 @lru_cache(maxsize=32)
 def numbers_in(code: str) -> Callable[[int], str]:
     """number() for one language, its data looked up once: a page asks for it once
-    (PAGE_NUMBERS) and draws its thousands of numbers with it."""
-    digits = _whole_numbers(code)
+    (PAGE_NUMBERS) and draws its thousands of numbers with it, each in one call (Babel takes
+    some 25 µs for each). Its groups of three (every language here) in Python's own grouping
+    with the language's separator; any other pattern as Babel writes it
+    (tests/web/test_numbers.py holds the two equal)."""
+    locale = Locale.parse(code)
+    pattern = locale.decimal_formats[None]
+    threes = pattern.grouping == (3, 3) and pattern.prefix[0] == pattern.suffix[0] == ""
+    group = get_group_symbol(locale) if threes else None
     right_to_left = direction(code) == "rtl"
 
     def write(value: int) -> str:
+        size = abs(value)
+        digits = (
+            f"{size:,}".replace(",", group)
+            if group is not None
+            else babel_decimal(size, locale=locale)
+        )
         if value >= 0:
-            return digits(value)
+            return digits
         if right_to_left:
-            return f"{LEFT_TO_RIGHT_ISOLATE}{MINUS_SIGN}{digits(-value)}{POP_DIRECTIONAL_ISOLATE}"
-        return MINUS_SIGN + digits(-value)
+            return f"{LEFT_TO_RIGHT_ISOLATE}{MINUS_SIGN}{digits}{POP_DIRECTIONAL_ISOLATE}"
+        return MINUS_SIGN + digits
 
     return write
-
-
-@lru_cache(maxsize=32)
-def _whole_numbers(code: str) -> Callable[[int], str]:
-    """How a language writes a whole number at or above zero, worked out once from Babel's
-    data: a sheet draws thousands, and Babel takes some 25 µs for each. Its groups of three
-    (every language here) in Python's own grouping with the language's separator; any other
-    pattern as Babel writes it (tests/web/test_numbers.py holds the two equal)."""
-    locale = Locale.parse(code)
-    pattern = locale.decimal_formats[None]
-    if pattern.grouping == (3, 3) and pattern.prefix[0] == pattern.suffix[0] == "":
-        group = get_group_symbol(locale)
-        return lambda value: f"{value:,}".replace(",", group)
-    return lambda value: babel_decimal(value, locale=locale)
 
 
 def _signed(value: float, digits: str) -> str:
