@@ -71,10 +71,10 @@ WORDS: dict[str, Said] = {
     "double_basras": says("Double basras"),
     "basras_made.ace": says("Basras made with an ace"),
     "basras_with.ace": says("Basras with an ace"),
-    # NOTE: %(rank)d is a card's number, 2 to 10: "Basras made with a 7".
-    "basras_made.rank": says("Basras made with a %(rank)d"),
-    # NOTE: %(rank)d is a card's number, 2 to 10: "Basras with a 7".
-    "basras_with.rank": says("Basras with a %(rank)d"),
+    # NOTE: %(rank)d is a card's number, 2 to 10, "Basras made with 7s" (7s: the sevens).
+    "basras_made.rank": says("Basras made with %(rank)ds"),
+    # NOTE: %(rank)d is a card's number, 2 to 10, "Basras with 7s" (7s: the sevens).
+    "basras_with.rank": says("Basras with %(rank)ds"),
     "basras_made.picture": says("Basras made with a queen or king"),
     "basras_with.picture": says("Basras with a queen or king"),
     # NOTE: A breakdown line: the majority's points with the points held over from

@@ -297,11 +297,12 @@ SAID: list[tuple[Callable[[], object], str]] = [
     (lambda: BASRA.calculate(table("basra"), {"cards": 27}).lines[0].label, "Majority (27+ cards)"),
     (
         lambda: (
-            BASRA.calculate(table("basra", basra_value="by_card"), {"cards": 2, "basra_7": 1})
+            BASRA.calculate(table("basra", basra_value="by_card"), {"cards": 2, "basra_8": 1})
             .lines[0]
             .label
         ),
-        "Basras with a 7",
+        # Not "with a 8": the rank read as English reads it.
+        "Basras with 8s",
     ),
     (lambda: BRASTA.target_label(401), "401 Standard"),
     (lambda: BRASTA.target_label(301), "301 points"),
