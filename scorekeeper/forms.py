@@ -10,9 +10,9 @@ import uuid
 from collections.abc import Callable
 
 from flask import request
+from flask_babel import LazyString, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -38,6 +38,7 @@ from scorekeeper.games import CalcField, Game, TableRule
 from scorekeeper.languages import language
 from scorekeeper.phones.identity import current_phone
 from scorekeeper.scoresheet.writing import Post
+from scorekeeper.words import setup as setup_words
 
 # Lazy: each becomes words in the language of the phone that reads them (compare with str()).
 WHOLE_NUMBER = _l("Type the total as a whole number, like 48.")
@@ -228,7 +229,8 @@ def target_field(game: Game) -> Field:
             _l("Target"),
             choices=[SelectChoice(str(t), game.target_label(t)) for t in game.targets],
             default=str(game.default_target),
-            validators=[InputRequired(message=_l("Choose the target."))],
+            # Worded once, as the refusal of a target the game doesn't offer is.
+            validators=[InputRequired(message=LazyString(setup_words.choose_the_target))],
             invalid_choice_message=NOT_A_CHOICE,
             # A list always has one chosen (the default), so it is not marked required: HTML
             # asks a required list to open on an empty choice, which this one has none of.

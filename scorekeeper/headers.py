@@ -18,7 +18,7 @@ import os
 import re
 from typing import Any
 
-from flask import Flask, Response, request, send_from_directory
+from flask import Flask, Response, abort, request, send_from_directory
 from werkzeug.security import safe_join
 
 from scorekeeper.minified import Minified, minifiable, minified
@@ -132,7 +132,10 @@ def init_app(app: Flask) -> None:
         return response
 
     def static_file(filename: str) -> Response:
-        """The static folder's files, the stylesheet minified."""
+        """The static folder's files, the stylesheet minified; not the service worker's code,
+        which is served at /sw.js only (told its release, with a page's headers)."""
+        if filename == "sw.js":
+            abort(404)
         file = minified_file(app.static_folder or "", filename)
         return answer(file) if file else app.send_static_file(filename)
 

@@ -48,6 +48,13 @@ def test_where_the_phone_can_share_files_the_share_sheet_gets_the_picture(
         """
     )
     alice.goto(f"/m/{code}")
+    # Share comes once the page has loaded (main.js): the test taps once it has, as a player's
+    # tap before would download the picture as without JavaScript. The same module imported
+    # here resolves after main.js's own import has started Share.
+    alice.evaluate(
+        """() => import(new URL("share.js", document.querySelector(
+             'script[type=module][src*="/main.js"]').src).href)"""
+    )
     alice.get_by_role("link", name="Share a picture").click()
     alice.wait_for_function("() => window.shared !== undefined")
     shared = alice.evaluate("() => window.shared")

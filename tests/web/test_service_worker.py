@@ -48,6 +48,9 @@ def test_the_worker_knows_its_release_and_every_file_a_page_loads_by_its_fingerp
     for url in files:
         with guest.client.get(url) as served:
             assert served.status_code == 200, url
+    # Its code only there, with a page's headers: not as a static file, untold and unguarded.
+    assert guest.client.get("/static/sw.js").status_code == 404
+    assert "Content-Security-Policy" in answer.headers
     # Asked again while unchanged: a 304, nothing drawn.
     again = guest.client.get("/sw.js", headers={"If-None-Match": answer.headers["ETag"]})
     assert again.status_code == 304
