@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 import pytest
-from flask import Flask
+from flask import Flask, get_template_attribute
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
@@ -101,19 +101,10 @@ def drawn_hands(
 
 
 def count_fields(game: Game, table: Table) -> str:
-    """A table's calculator fields as calculator/calc.html draws them: a box for a flag, a
-    radio button for each answer to a question, a text field for a count."""
+    """A table's calculator fields as calculator/calc.html draws them, by its own macro."""
     form = calculator_form(game, table)
-    drawn: list[str] = []
-    for calc in form.calc_fields:
-        field = form[f"n_{calc.key}"]
-        if calc.kind == "flag":
-            drawn.append(field())
-        elif calc.kind == "choice":
-            drawn += [option() for option in field]
-        else:
-            drawn.append(field(type="text"))
-    return "".join(drawn)
+    count_field = get_template_attribute("calculator/_count.html", "count_field")
+    return "".join(str(count_field(c, form[f"n_{c.key}"], {}, "")) for c in form.calc_fields)
 
 
 def test_a_calculator_with_no_connection_works_every_games_hands_out_as_the_server_does(
