@@ -313,11 +313,17 @@ _played_of = picked(
 )
 
 
+def read_played(phone: str, shared_with: str | None = None) -> list[Played]:
+    """This phone's results with what the record needs of their matches, in the order the
+    matches ended (as another phone, `shared_with`, sees them): one statement."""
+    results = RESULTS_OF if shared_with is None else RESULTS_OF.where(_shared(shared_with))
+    return [Played(*_played_of(row)) for row in db.session.execute(results, {"phone": phone})]
+
+
 def read_record(phone: str, shared_with: str | None = None) -> Record:
     """This phone's record, in three statements however many matches it played; as another
     phone (`shared_with`) sees it, over the matches both were at."""
-    results = RESULTS_OF if shared_with is None else RESULTS_OF.where(_shared(shared_with))
-    played = [Played(*_played_of(row)) for row in db.session.execute(results, {"phone": phone})]
+    played = read_played(phone, shared_with)
     # Every side of those matches with the phones seated on it (none: a side kept on the
     # host's phone), the seats oldest first.
     seats = db.session.execute(

@@ -14,9 +14,10 @@ from scorekeeper.errors import Refusal
 from scorekeeper.extensions import Model, db
 from scorekeeper.games import EntryFacts, get_game
 from scorekeeper.matches import read_match
-from scorekeeper.models import Entry, Hand, Match, Seat, Side, StoredMatch
+from scorekeeper.models import Entry, Hand, Match, Seat, Side, SideResult, StoredMatch
 from scorekeeper.phones.seats import seats_at
 from scorekeeper.scoresheet import entries, life, seats
+from scorekeeper.scoresheet.record import read_played
 from scorekeeper.scoresheet.setup import NewMatch, create_match
 from scorekeeper.scoresheet.sheet import load_sheet
 from scorekeeper.scoresheet.stored import read_hands
@@ -56,6 +57,16 @@ def test_a_match_is_made_played_and_ended_without_a_request(app: Flask) -> None:
         assert sheet.winner is not None and sheet.winner.name == "Ana"
         assert life.end_match(_match(code), Post("ben-phone")).message == "Match over: Ana won."
         assert _match(code).status == Match.ENDED
+
+        # The record reads each result as SideResult's columns (models.tuple_of): a column
+        # added to it is read with the value the ORM reads for it.
+        db.session.expire_all()
+        [played] = read_played("ben-phone")
+        stored = db.session.get_one(SideResult, ben.id)
+        assert {c.key: getattr(played, c.key) for c in SideResult.__table__.columns} == {
+            c.key: getattr(stored, c.key) for c in SideResult.__table__.columns
+        }
+        assert (played.won, played.points, played.code, played.position) == (False, 15, code, 1)
 
 
 def test_the_host_role_never_goes_to_a_watching_phone(app: Flask, phones) -> None:
