@@ -113,12 +113,12 @@ def create_floor() -> Flask:
         column = {side[1]: at for at, side in enumerate(sides)}
         totals = [0] * len(sides)
         rows: dict[int, list[tuple[int, int]]] = {}
-        for _, _, number, _, side_id, _, points, *_ in hands:
-            if side_id is None:
+        for hand in hands:
+            if hand.entry_side_id is None:
                 continue
-            at = column[side_id]
+            at, points = column[hand.entry_side_id], hand.entry_points
             totals[at] += points
-            rows.setdefault(number, [(0, 0)] * len(sides))[at] = (points, totals[at])
+            rows.setdefault(hand.hand_number, [(0, 0)] * len(sides))[at] = (points, totals[at])
         return page.render(before=before, after=after, code=code, rows=sorted(rows.items()))
 
     writes = sa.create_engine(_driver_url(os.environ["DATABASE_URL"]))

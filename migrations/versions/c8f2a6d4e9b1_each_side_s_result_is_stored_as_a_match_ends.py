@@ -128,17 +128,36 @@ def _read_hands(ids, connection):
         .where(hand.c.match_id.in_(ids))
         .order_by(hand.c.match_id, hand.c.number)
     ).all()
+
+    def read_as(read_model, **values):
+        # The app's read model as it is now (its fields are its model's columns of today),
+        # from what this revision stored, by name: a column added since reads as None here,
+        # and the rules read none of them.
+        return read_model(*(values.get(name) for name in read_model._fields))
+
     read = {match_id: {} for match_id in ids}
     for row in rows:
-        cells = read[row.match_id].setdefault((row.number, row.id), [])
+        cells = read[row.match_id].setdefault((row.number, row.id, row.match_id), [])
         if row.entry_id is not None:
             ticked = frozenset(tick for tick in ticks if getattr(row, tick))
             facts = EntryFacts(row.points, row.counts, ticked)
-            cells.append(StoredEntry(row.entry_id, row.side_id, row.revision, facts))
+            cells.append(
+                read_as(
+                    StoredEntry,
+                    id=row.entry_id,
+                    hand_id=row.id,
+                    side_id=row.side_id,
+                    revision=row.revision,
+                    points=row.points,
+                    counts=row.counts,
+                    ticks=sorted(ticked),
+                    facts=facts,
+                )
+            )
     return {
         match_id: tuple(
-            StoredHand(id=hand_id, number=number, entries=tuple(cells))
-            for (number, hand_id), cells in sorted(hands.items())
+            read_as(StoredHand, id=hand_id, match_id=of, number=number, entries=tuple(cells))
+            for (number, hand_id, of), cells in sorted(hands.items())
         )
         for match_id, hands in read.items()
     }

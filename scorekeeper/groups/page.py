@@ -67,15 +67,17 @@ def chances_now(group: StoredGroup, playing: Sequence[StoredMatch]) -> dict[int,
     if not group.rated or not playing:
         return {}
     ids = [match.id for match in playing]
-    rows: list[Any] = list(
+    # The roster players New match put on a side first, then those the phones seated said
+    # they are, in the order they sat down (as standings.HOLDERS).
+    holders = holders_of(
         db.session.execute(
             sa.union_all(
                 sa.select(
                     SidePlayer.match_id,
                     SidePlayer.side_id,
                     SidePlayer.player_id,
-                    sa.literal(0),
-                    sa.literal(0),
+                    sa.literal(0).label("said"),
+                    sa.literal(0).label("seat_id"),
                 ).where(SidePlayer.match_id.in_(ids)),
                 sa.select(Seat.match_id, Seat.side_id, GroupPhone.player_id, sa.literal(1), Seat.id)
                 .join(GroupPhone, GroupPhone.phone == Seat.phone)
@@ -84,11 +86,9 @@ def chances_now(group: StoredGroup, playing: Sequence[StoredMatch]) -> dict[int,
                     GroupPhone.group_id == group.id,
                     GroupPhone.player_id.is_not(None),
                 ),
-            )
+            ).order_by("said", "seat_id")
         )
     )
-    rows.sort(key=lambda row: (row[3], row[4]))
-    holders = holders_of(rows)
     now = ratings.current(group.id, group.season)
     found: dict[int, list[float]] = {}
     for match in playing:

@@ -15,14 +15,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import sqlalchemy as sa
 import sqlalchemy.orm as so
 
 from scorekeeper.extensions import db
 from scorekeeper.games import GAMES, Game
-from scorekeeper.models import Match, Seat, Side, SideResult, StoredMatch
+from scorekeeper.models import Match, Seat, Side, SideResult, StoredMatch, picked, tuple_of
 from scorekeeper.scoresheet.series import Played as Link
 from scorekeeper.scoresheet.series import Series, judge, walk_back
 from scorekeeper.scoresheet.sheet import Sheet
@@ -196,31 +196,44 @@ def clear_results(match: StoredMatch) -> None:
 # The record, read from the stored results.
 
 
-class Played(NamedTuple):
-    """One of this phone's ended matches as the record reads it: its side's stored result
-    (SideResult's columns) and what it needs of the match."""
+# What the record reads of each result's match, beside its side's stored result: Played's
+# fields after SideResult's, each selected under its name (_results_of).
+OF_ITS_MATCH = (
+    "code",
+    "game",
+    "winner_side_id",
+    "rematch_code",
+    "position",
+    "sides",
+    "follows",
+    "ended_at",
+)
 
-    side_id: int
-    match_id: int
-    won: bool
-    hands: int
-    points: int
-    best_hand: int | None
-    best_hand_number: int | None
-    lowest_wins: bool
-    feats: dict[str, int] | None
-    score: list[int] | None
-    margin: int | None
-    comeback: int | None
-    code: str
-    game: str
-    winner_side_id: int | None
-    rematch_code: str | None
-    position: int
-    sides: int
-    # Whether it is the rematch of another match: only those can end a series.
-    follows: bool
-    ended_at: datetime | None
+if TYPE_CHECKING:
+    _PlayedColumns = SideResult
+else:
+    _PlayedColumns = tuple_of(SideResult, *OF_ITS_MATCH)
+
+
+class Played(_PlayedColumns):
+    """One of this phone's ended matches as the record reads it: its side's stored result
+    (SideResult's columns, made from the model as tuple_of makes them: a record reads
+    hundreds) and what it needs of the match."""
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+        code: str
+        game: str
+        winner_side_id: int | None
+        rematch_code: str | None
+        position: int
+        sides: int
+        # Whether it is the rematch of another match: only those can end a series.
+        follows: bool
+        ended_at: datetime | None
+
+        def __init__(self, *values: Any) -> None: ...
 
 
 def _played(phone: str, shared_with: str | None = None) -> sa.Select[int]:
@@ -263,29 +276,21 @@ def _results_of() -> sa.Select[*tuple[Any, ...]]:
         .scalar_subquery()
     )
     follows = sa.exists().where(before.rematch_code == Match.code).correlate(Match)
+    of_its_match = {
+        "code": Match.code,
+        "game": Match.game,
+        "winner_side_id": Match.winner_side_id,
+        "rematch_code": Match.rematch_code,
+        "position": Side.position,
+        "sides": sides,
+        "follows": follows,
+        "ended_at": Match.ended_at,
+    }
     return (
         sa.select(
             # Columns, not model objects: a thousand of them cost more than the rest.
-            SideResult.side_id,
-            SideResult.match_id,
-            SideResult.won,
-            SideResult.hands,
-            SideResult.points,
-            SideResult.best_hand,
-            SideResult.best_hand_number,
-            SideResult.lowest_wins,
-            SideResult.feats,
-            SideResult.score,
-            SideResult.margin,
-            SideResult.comeback,
-            Match.code,
-            Match.game,
-            Match.winner_side_id,
-            Match.rematch_code,
-            Side.position,
-            sides,
-            follows,
-            Match.ended_at,
+            *SideResult.__table__.c,
+            *(of_its_match[name].label(name) for name in OF_ITS_MATCH),
         )
         .join(Seat, Seat.side_id == SideResult.side_id)
         .join(Match, Match.id == SideResult.match_id)
@@ -301,13 +306,24 @@ def _results_of() -> sa.Select[*tuple[Any, ...]]:
 
 # Built once, as series.WALKED_BACK is: building it cost a tenth of the page (8 ms).
 RESULTS_OF = _results_of()
+# A row of it as Played's values, in Played's order.
+_played_of = picked(
+    RESULTS_OF,
+    [*SideResult.__table__.c, *(RESULTS_OF.selected_columns[name] for name in OF_ITS_MATCH)],
+)
+
+
+def read_played(phone: str, shared_with: str | None = None) -> list[Played]:
+    """This phone's results with what the record needs of their matches, in the order the
+    matches ended (as another phone, `shared_with`, sees them): one statement."""
+    results = RESULTS_OF if shared_with is None else RESULTS_OF.where(_shared(shared_with))
+    return [Played(*_played_of(row)) for row in db.session.execute(results, {"phone": phone})]
 
 
 def read_record(phone: str, shared_with: str | None = None) -> Record:
     """This phone's record, in three statements however many matches it played; as another
     phone (`shared_with`) sees it, over the matches both were at."""
-    results = RESULTS_OF if shared_with is None else RESULTS_OF.where(_shared(shared_with))
-    played = [Played._make(row) for row in db.session.execute(results, {"phone": phone})]
+    played = read_played(phone, shared_with)
     # Every side of those matches with the phones seated on it (none: a side kept on the
     # host's phone), the seats oldest first.
     seats = db.session.execute(

@@ -36,6 +36,7 @@ from scorekeeper.models import (
     SideResult,
     Standing,
     StoredGroup,
+    picked,
 )
 from scorekeeper.scoresheet.series import Played as Link
 from scorekeeper.scoresheet.series import judge
@@ -282,20 +283,22 @@ def _holders(since: bool = False) -> sa.CompoundSelect[*tuple[Any, ...]]:
 
 # Built once: building a statement costs more than running it.
 RESULTS, RESULTS_SINCE = _results(), _results(since=True)
+# A row of RESULTS (or RESULTS_SINCE: the same columns) as GroupResult's values, each field
+# picked by its name in the statement.
+_result_of = picked(RESULTS, [RESULTS.selected_columns[name] for name in GroupResult._fields])
 HOLDERS, HOLDERS_SINCE = _holders(), _holders(since=True)
 
 
-def holders_of(
-    rows: Iterable[tuple[int, int | None, int | None, int, int]],
-) -> dict[int, dict[int, int]]:
+def holders_of(rows: Iterable[sa.Row[Any]]) -> dict[int, dict[int, int]]:
     """Each match's roster players, each on the side they hold (player id to side id), from
-    HOLDERS' rows: a player counts once a match, where the group's New match put them, else
-    on the side of the first seat their phone took."""
+    rows such as HOLDERS' (match_id, side_id, player_id; in its order): a player counts once a
+    match, where the group's New match put them, else on the side of the first seat their
+    phone took."""
     holders: dict[int, dict[int, int]] = {}
-    for match_id, side_id, player_id, _said, _seat in rows:
-        if side_id is None or player_id is None:
+    for row in rows:
+        if row.side_id is None or row.player_id is None:
             continue
-        holders.setdefault(match_id, {}).setdefault(player_id, side_id)
+        holders.setdefault(row.match_id, {}).setdefault(row.player_id, row.side_id)
     return holders
 
 
@@ -312,7 +315,7 @@ def read_played(
     matches: dict[int, Played] = {}
     side_at: dict[int, int] = {}
     for row in db.session.execute(results, params):
-        one = GroupResult._make(row)
+        one = GroupResult(*_result_of(row))
         played = matches.get(one.match_id)
         if played is None:
             played = matches[one.match_id] = Played(

@@ -14,11 +14,13 @@ from scorekeeper.errors import Refusal
 from scorekeeper.extensions import Model, db
 from scorekeeper.games import EntryFacts, get_game
 from scorekeeper.matches import read_match
-from scorekeeper.models import Match, Seat, Side, StoredMatch
+from scorekeeper.models import Entry, Hand, Match, Seat, Side, SideResult, StoredMatch
 from scorekeeper.phones.seats import seats_at
 from scorekeeper.scoresheet import entries, life, seats
+from scorekeeper.scoresheet.record import read_played
 from scorekeeper.scoresheet.setup import NewMatch, create_match
 from scorekeeper.scoresheet.sheet import load_sheet
+from scorekeeper.scoresheet.stored import read_hands
 from scorekeeper.scoresheet.writing import Post
 from tests.phones import snapshot, stored_match
 
@@ -55,6 +57,16 @@ def test_a_match_is_made_played_and_ended_without_a_request(app: Flask) -> None:
         assert sheet.winner is not None and sheet.winner.name == "Ana"
         assert life.end_match(_match(code), Post("ben-phone")).message == "Match over: Ana won."
         assert _match(code).status == Match.ENDED
+
+        # The record reads each result as SideResult's columns (models.tuple_of): a column
+        # added to it is read with the value the ORM reads for it.
+        db.session.expire_all()
+        [played] = read_played("ben-phone")
+        stored = db.session.get_one(SideResult, ben.id)
+        assert {c.key: getattr(played, c.key) for c in SideResult.__table__.columns} == {
+            c.key: getattr(stored, c.key) for c in SideResult.__table__.columns
+        }
+        assert (played.won, played.points, played.code, played.position) == (False, 15, code, 1)
 
 
 def test_the_host_role_never_goes_to_a_watching_phone(app: Flask, phones) -> None:
@@ -133,3 +145,42 @@ def test_a_match_as_read_holds_every_column_of_its_tables_as_stored(app: Flask) 
         for seat in seated:
             assert columns(seat, Seat) == columns(by_phone[seat.phone], Seat)
             assert seat.side == next((s for s in read.sides if s.id == seat.side_id), None)
+
+
+def test_a_sheet_s_cells_as_read_hold_every_column_of_their_tables_as_stored(app: Flask) -> None:
+    # A sheet's hands and cells are made from Hand's and Entry's columns as HANDS_OF selects
+    # them (models.tuple_of, models.picked): a column added to either is read with the value
+    # the ORM reads for it, and what the rules read of a cell (its facts) is made from it.
+    with app.app_context():
+        choice = NewMatch("2", 3, {}, [("Ana", ""), ("Ben", "")], host_side=0)
+        code = create_match(get_game("brisca"), choice, Post("ana-phone", "make-1", "made")).go_to
+        assert code is not None
+        seats.claim_side(_match(code), _match(code).sides[1], Post("ben-phone"), "Ben")
+        ana, ben = _match(code).sides
+        half = {"aces": 2, "threes": 2, "kings": 2, "horses": 2, "jacks": 2}
+        entries.enter_hand(_match(code), ana, 1, EntryFacts(60, half), Post("ana-phone"))
+        took = EntryFacts(60, half, frozenset({"last_trick"}))
+        entries.enter_hand(_match(code), ben, 1, took, Post("ben-phone"))
+        entries.enter_hand(_match(code), ana, 2, EntryFacts(70), Post("ana-phone"))
+        # Changed before Ben enters: the cell's second revision.
+        entries.enter_hand(_match(code), ana, 2, EntryFacts(80), Post("ana-phone"))
+        read = read_hands([_match(code).id])[_match(code).id]
+        db.session.expire_all()
+        stored = db.session.scalars(
+            sa.select(Hand).join(Match).where(Match.code == code).order_by(Hand.number)
+        ).all()
+
+        def columns(row: object, model: type[Model]) -> dict[str, object]:
+            return {column.key: getattr(row, column.key) for column in model.__table__.columns}
+
+        assert [columns(hand, Hand) for hand in read] == [columns(hand, Hand) for hand in stored]
+        cells = {cell.id: cell for hand in read for cell in hand.entries}
+        assert {i: columns(cell, Entry) for i, cell in cells.items()} == {
+            cell.id: columns(cell, Entry) for hand in stored for cell in hand.entries
+        }
+        assert sorted(cell.revision for cell in cells.values()) == [1, 1, 2]
+        for cell in cells.values():
+            assert cell.facts == EntryFacts(cell.points, cell.counts, frozenset(cell.ticks))
+        assert [cell.facts.ticks for cell in read[0].entries if cell.side_id == ben.id] == [
+            {"last_trick"}
+        ]
