@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import re
 import secrets
 import shutil
@@ -242,7 +243,10 @@ def report(results: dict[bool, list[Visits]]) -> int:
         ready[worker] = {}
         for visit in ("first", "warm", "reload"):
             timed = [getattr(v, visit) for v in results[worker]]
-            shown = statistics.median(t.shown for t in timed)
+            # The headless shell now and then reports no first paint for a visit (NaN): the
+            # median of those it reported, as one NaN among them would make the median one.
+            painted = [t.shown for t in timed if not math.isnan(t.shown)]
+            shown = statistics.median(painted) if painted else math.nan
             ready[worker][visit] = statistics.median(t.ready for t in timed)
             cells.append(f"{shown:.2f} / {ready[worker][visit]:.2f}")
         print(f"{label:26}" + "".join(f"{cell:>14}" for cell in cells))
