@@ -31,6 +31,11 @@ def _match(code: str) -> StoredMatch:
     return match
 
 
+def columns(row: object, model: type[Model]) -> dict[str, object]:
+    """A row's values, read or stored, by its model's columns."""
+    return {column.key: getattr(row, column.key) for column in model.__table__.columns}
+
+
 def test_a_match_is_made_played_and_ended_without_a_request(app: Flask) -> None:
     with app.app_context():
         choice = NewMatch("2", 101, {}, [("Ana", ""), ("Ben", "")], host_side=0)
@@ -63,9 +68,7 @@ def test_a_match_is_made_played_and_ended_without_a_request(app: Flask) -> None:
         db.session.expire_all()
         [played] = read_played("ben-phone")
         stored = db.session.get_one(SideResult, ben.id)
-        assert {c.key: getattr(played, c.key) for c in SideResult.__table__.columns} == {
-            c.key: getattr(stored, c.key) for c in SideResult.__table__.columns
-        }
+        assert columns(played, SideResult) == columns(stored, SideResult)
         assert (played.won, played.points, played.code, played.position) == (False, 15, code, 1)
 
 
@@ -131,9 +134,6 @@ def test_a_match_as_read_holds_every_column_of_its_tables_as_stored(app: Flask) 
         db.session.expire_all()
         stored = db.session.scalars(sa.select(Match).where(Match.code == code)).one()
 
-        def columns(row: object, model: type[Model]) -> dict[str, object]:
-            return {column.key: getattr(row, column.key) for column in model.__table__.columns}
-
         assert columns(read, Match) == columns(stored, Match)
         assert read.note == "At Omar's" and read.follows is False
         assert [columns(side, Side) for side in read.sides] == [
@@ -169,9 +169,6 @@ def test_a_sheet_s_cells_as_read_hold_every_column_of_their_tables_as_stored(app
         stored = db.session.scalars(
             sa.select(Hand).join(Match).where(Match.code == code).order_by(Hand.number)
         ).all()
-
-        def columns(row: object, model: type[Model]) -> dict[str, object]:
-            return {column.key: getattr(row, column.key) for column in model.__table__.columns}
 
         assert [columns(hand, Hand) for hand in read] == [columns(hand, Hand) for hand in stored]
         cells = {cell.id: cell for hand in read for cell in hand.entries}
