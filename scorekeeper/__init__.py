@@ -6,6 +6,7 @@ import os
 import secrets
 from typing import Any
 
+import orjson
 import sqlalchemy as sa
 from flask import Flask
 from flask import typing as ft
@@ -234,7 +235,11 @@ def _driver_url(url: str) -> str:
 
 def _engine_options(url: str) -> dict[str, Any]:
     """Connection settings: SQLite waits for a busy writer instead of failing at once. (A
-    server's connections are checked after idling: extensions.ping_when_idle.)"""
+    server's connections are checked after idling: extensions.ping_when_idle.) JSON columns
+    are read by orjson: every cell carries its ticks as JSON, and the standard library's
+    json.loads (3 µs for an empty list, the driver's bytes) was an eighth of a long sheet's
+    page."""
+    options: dict[str, Any] = {"json_deserializer": orjson.loads}
     if url.startswith("sqlite"):
-        return {"connect_args": {"timeout": 30}}
-    return {}
+        options["connect_args"] = {"timeout": 30}
+    return options
