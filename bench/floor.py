@@ -25,7 +25,7 @@ from flask_compress import Compress
 from sqlalchemy.dialects import postgresql, sqlite
 from werkzeug.wrappers import Response
 
-from scorekeeper import _driver_url
+from scorekeeper import _driver_url, _engine_options
 from scorekeeper.extensions import Model
 from scorekeeper.live.fanout import announced
 from scorekeeper.models import Correction, Entry, Hand, Match, Seat, Side, Submission, utcnow
@@ -80,8 +80,10 @@ def create_floor() -> Flask:
     app = Flask(__name__)
     # Compressed as the app's pages are, for a browser that asks (the bench's load does).
     Compress(app)
-    # Reads without BEGIN and ROLLBACK, as the app's GETs do.
-    engine = sa.create_engine(_driver_url(os.environ["DATABASE_URL"]), isolation_level="AUTOCOMMIT")
+    # Reads without BEGIN and ROLLBACK, as the app's GETs do; the app's own connection
+    # settings (its JSON reader among them), so the floor is this stack's least.
+    url = _driver_url(os.environ["DATABASE_URL"])
+    engine = sa.create_engine(url, isolation_level="AUTOCOMMIT", **_engine_options(url))
     with open(os.environ[PAGE_FILE], encoding="utf-8") as saved:
         text = saved.read()
     # The saved page is text around the rows, not a template: it goes out as it is.
@@ -121,7 +123,7 @@ def create_floor() -> Flask:
             rows.setdefault(hand.hand_number, [(0, 0)] * len(sides))[at] = (points, totals[at])
         return page.render(before=before, after=after, code=code, rows=sorted(rows.items()))
 
-    writes = sa.create_engine(_driver_url(os.environ["DATABASE_URL"]))
+    writes = sa.create_engine(url, **_engine_options(url))
     dialect = writes.dialect.name
     insert = sqlite.insert if dialect == "sqlite" else postgresql.insert
     lock = announced(

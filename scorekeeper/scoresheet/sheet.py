@@ -52,6 +52,8 @@ class Cell(NamedTuple):
     won: bool = False
     # The side's running total after the hand, once the hand is complete.
     run: int | None = None
+    # The game's ticks the side ticked, in the order its game declares them (most cells: none).
+    ticks: tuple[Tick, ...] = ()
 
 
 class Row(NamedTuple):
@@ -116,15 +118,16 @@ class Sheet:
         cells = tuple(
             Cell(
                 side,
-                entries[at],
+                entry,
                 result.points[at],
                 result.breakdowns[at],
                 corrected.get((number, side.id), 0),
                 at,
                 winner == at,
                 running[at] if running else None,
+                self.ticked(entry.facts) if entry is not None and entry.facts.ticks else (),
             )
-            for at, side in enumerate(self.sides)
+            for at, (side, entry) in enumerate(zip(self.sides, entries, strict=True))
         )
         return Row(number, hand.id, cells, result, running)
 
