@@ -18,7 +18,7 @@ import os
 import re
 from typing import Any
 
-from flask import Flask, Response, abort, request, send_from_directory
+from flask import Flask, Response, request, send_from_directory
 from werkzeug.security import safe_join
 
 from scorekeeper.minified import Minified, minifiable, minified
@@ -46,7 +46,7 @@ SECURITY_HEADERS = [
     ("Referrer-Policy", "same-origin"),
 ]
 # A stylesheet's or a module's own: the policy and the framing rule bind a document or a worker
-# (sw.js has them), not a file a page loads, where they were 300 bytes each of what a first
+# (/sw.js has them), not a file a page loads, where they were 300 bytes each of what a first
 # visit on a slow 3G waits for.
 FILE_HEADERS = [
     ("X-Content-Type-Options", "nosniff"),
@@ -85,7 +85,7 @@ def imported_modules(folder: str, first: str = MAIN_MODULE) -> list[str]:
     return found
 
 
-# Sent by the service worker when it fetches a page to keep on its own (static/sw.js), not for
+# Sent by the service worker when it fetches a page to keep on its own (tables/sw.js), not for
 # a tab that shows it: such a page leaves the phone's messages for the tab that will show them.
 KEEPING = "X-Scorekeeper-Keeping"
 
@@ -132,10 +132,7 @@ def init_app(app: Flask) -> None:
         return response
 
     def static_file(filename: str) -> Response:
-        """The static folder's files, the stylesheet minified; not the service worker's code,
-        which is served at /sw.js only (told its release, with a page's headers)."""
-        if filename == "sw.js":
-            abort(404)
+        """The static folder's files, the stylesheet minified."""
         file = minified_file(app.static_folder or "", filename)
         return answer(file) if file else app.send_static_file(filename)
 

@@ -6,6 +6,7 @@ import functools
 import hashlib
 import json
 import os
+from pathlib import Path
 
 import sqlalchemy as sa
 from flask import (
@@ -200,9 +201,11 @@ def manifest() -> Response:
     return response
 
 
-# The service worker's own code, in the static folder; the app serves it from the root, whose
-# pages it keeps (a worker's scope is at most the folder it is served from).
-SERVICE_WORKER = "sw.js"
+# The service worker's code, beside the view that serves it and not in static/: it is served
+# only from the root, whose pages it keeps (a worker's scope is at most the folder it is served
+# from), and told its release; so neither the static files nor the list it fetches need to
+# leave it out. Package data (pyproject.toml).
+SERVICE_WORKER = Path(__file__).with_name("sw.js")
 
 
 # The worker's code as served, made once a process for its release (a release's worker never
@@ -212,10 +215,10 @@ _workers: dict[str, tuple[str, str]] = {}
 
 @bp.get("/sw.js")
 def service_worker() -> Response:
-    """The service worker (static/sw.js), told the release it belongs to and the fingerprinted
-    URL of every static file a page loads, which it fetches as it installs: a release changes
-    its bytes, so every phone installs the new one on its next page and drops the old release's
-    files."""
+    """The service worker (sw.js, beside this module), told the release it belongs to and the
+    fingerprinted URL of every static file a page loads, which it fetches as it installs: a
+    release changes its bytes, so every phone installs the new one on its next page and drops
+    the old release's files."""
     release = live_layer.of().release
     if release not in _workers:
         folder = current_app.static_folder or ""
@@ -225,15 +228,13 @@ def service_worker() -> Response:
         names = sorted(
             name
             for name in os.listdir(folder)
-            if name != SERVICE_WORKER
-            and not name.endswith(".png")
-            and os.path.isfile(os.path.join(folder, name))
+            if not name.endswith(".png") and os.path.isfile(os.path.join(folder, name))
         )
         files = [url_for("static", filename=name) for name in names]
         files += [
             url_for("script", name=name) for name in sorted(os.listdir(os.path.join(folder, "js")))
         ]
-        code = minified(os.path.join(folder, SERVICE_WORKER)).body.decode()
+        code = minified(str(SERVICE_WORKER)).body.decode()
         told = f"const RELEASE = {json.dumps(release)};\nconst FILES = {json.dumps(files)};\n"
         body = told + code
         _workers[release] = (body, hashlib.blake2s(body.encode(), digest_size=8).hexdigest())

@@ -1,10 +1,11 @@
-/* Pages with no connection. The service worker (/sw.js) keeps every page this phone opens
-   and, with no connection, shows the kept copy, marked with when it was kept (<html
-   data-kept>). Such a page says so above everything, "As of 21:14, no connection", in the
-   phone's language and time zone, until the live part it fetches comes back from the server:
-   then the sheet is live again and the note goes. Its forms get fresh keys: a kept page
-   shown twice must not post two entries under one key. A live sheet's kept copy follows each
-   live part fetched, so a reload offline shows the sheet as this phone last saw it.
+/* Pages with no connection. The service worker (/sw.js, scorekeeper/tables/sw.js) keeps every
+   page this phone opens and, with no connection, shows the kept copy, marked with when it was
+   kept (<html data-kept>). Such a page says so above everything, "As of 21:14, no
+   connection", in the phone's language and time zone, until the live part it fetches comes
+   back from the server: then the sheet is live again and the note goes. Its forms get fresh
+   keys: a kept page shown twice must not post two entries under one key. A live sheet's kept
+   copy follows each live part fetched, so a reload offline shows the sheet as this phone last
+   saw it.
 
    Heard: "scorekeeper:current" (live.js), the live part answered by the server, with its
    HTML when it changed (detail.html); "scorekeeper:shown" (outbox.js), the server's answer

@@ -249,7 +249,7 @@ function send(item) {
 }
 
 // Where the browser has Background Sync, it wakes the service worker when the connection is
-// back, even with the page closed: the worker sends what is kept (sw.js).
+// back, even with the page closed: the worker sends what is kept (scorekeeper/tables/sw.js).
 function askForSync() {
   if (!navigator.serviceWorker || !navigator.serviceWorker.controller) return;
   navigator.serviceWorker.ready

@@ -9,7 +9,10 @@ from pathlib import Path
 from scorekeeper import live
 from scorekeeper.minified import minified
 
-STATIC = Path(__file__).resolve().parents[2] / "static"
+ROOT = Path(__file__).resolve().parents[2]
+STATIC = ROOT / "static"
+# The worker's code, beside the view that serves it: not a static file.
+WORKER = ROOT / "scorekeeper" / "tables" / "sw.js"
 
 
 def told(code: str) -> tuple[str, list[str]]:
@@ -31,24 +34,22 @@ def test_the_worker_knows_its_release_and_every_file_a_page_loads_by_its_fingerp
     code = answer.get_data(as_text=True)
     release, files = told(code)
     assert release == live.of(app).release
-    # static/sw.js's code, minified as every script the app serves.
-    assert code.endswith(minified(str(STATIC / "sw.js")).body.decode())
+    # tables/sw.js's code, minified as every script the app serves.
+    assert code.endswith(minified(str(WORKER)).body.decode())
     assert "PAGES_CACHE" in code and "/*" not in code
     # Every file the pages load, each under the very URL a page asks for it by (the home
     # screen's icon a page names is the phone's to fetch as it installs the app).
     page = guest.get(f"/m/{basra}").get_data(as_text=True)
     asked = set(re.findall(r'(?:href|src)="(/(?:static|js)/[^"]+\.(?:css|js|svg)[^"]*)"', page))
     assert asked and asked <= set(files)
-    # Every static file but the worker and the home screen's icons (the phone's to fetch).
-    names = {
-        p.name for p in STATIC.iterdir() if p.is_file() and p.name != "sw.js" and p.suffix != ".png"
-    }
+    # Every static file but the home screen's icons (the phone's to fetch).
+    names = {p.name for p in STATIC.iterdir() if p.is_file() and p.suffix != ".png"}
     names |= {p.name for p in (STATIC / "js").iterdir()}
     assert sorted(re.sub(r"\?v=.*", "", f).rsplit("/", 1)[1] for f in files) == sorted(names)
     for url in files:
         with guest.client.get(url) as served:
             assert served.status_code == 200, url
-    # Its code only there, with a page's headers: not as a static file, untold and unguarded.
+    # Its code only there, with a page's headers: it is no static file, untold and unguarded.
     assert guest.client.get("/static/sw.js").status_code == 404
     assert "Content-Security-Policy" in answer.headers
     # Asked again while unchanged: a 304, nothing drawn.

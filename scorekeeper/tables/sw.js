@@ -1,20 +1,21 @@
 /* Scorekeeper's service worker: a page this phone opened reloads with no connection, and says
-   it is not live. Served by the app at /sw.js (tables/routes.py), which puts before this the
-   release it belongs to (RELEASE) and the fingerprinted URLs of every static file (FILES).
+   it is not live. Not a static file: served by the app at /sw.js (routes.py, beside this),
+   minified, with before it the release it belongs to (RELEASE) and the fingerprinted URLs of
+   every static file (FILES).
 
    - Pages: from the network, always, as without the worker (the server's ETag makes an
      unchanged one a 304); each kept as answered. With no connection, or no answer within
      PATIENCE, the kept copy, marked with when it was kept (<html data-kept>): the page's
-     script (js/offline.js) says "as of 21:14, no connection" and keeps it up to date from the
-     live part it fetches.
+     script (static/js/offline.js) says "as of 21:14, no connection" and keeps it up to date
+     from the live part it fetches.
    - Static files: fingerprinted, so never changed under one URL: from the cache, fetched
      once. A release's files are fetched when its worker installs, into a cache named by the
      release; the caches of other releases are deleted as it takes over.
    - Everything else (posts, the live part, the stream, previews): the network, untouched.
-   - Background Sync, where the browser has it (Chromium): the outbox (js/outbox.js) asks for
-     a sync when it keeps an entry; when the connection is back, an open page is told to
-     resend, and with none open the worker sends what the outbox's IndexedDB copy holds, each
-     under its key, as the page would. */
+   - Background Sync, where the browser has it (Chromium): the outbox (static/js/outbox.js)
+     asks for a sync when it keeps an entry; when the connection is back, an open page is told
+     to resend, and with none open the worker sends what the outbox's IndexedDB copy holds,
+     each under its key, as the page would. */
 
 const FILES_CACHE = "scorekeeper-files-" + RELEASE;
 const PAGES_CACHE = "scorekeeper-pages";
