@@ -7,8 +7,10 @@ else the machine is doing, where CPU time on a shared machine moves by a fifth b
     callgrind_annotate /tmp/sheet200.out | grep "PROGRAM TOTALS"
 
 The total over the requests sent (5 unless --requests says) is the count. They run inside
-functools.reduce, a C function nothing else here calls, so callgrind counts them and not the
-start-up or the warm-up. The data is the bench's (bench/fill.py), filled once without valgrind
+functools.reduce, which callgrind names functools_reduce, so it counts them and not the
+start-up or the warm-up. The warm-up checks that a request never calls reduce itself (inside
+it the count would stop); a Python without its symbols (stripped) counts nothing, and
+PROGRAM TOTALS then says 0. The data is the bench's (bench/fill.py), filled once without valgrind
 (it would take ten times as long under it) and kept, so two versions of the code are counted
 against the same rows: run each from its own checkout, one after the other or both at once.
 Counts follow the Python build and the libraries: compare two runs on one machine, never a
@@ -22,7 +24,9 @@ import functools
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 
 from bench import database, fill
 from bench.phones import signed_phone
@@ -34,6 +38,23 @@ KINDS = {
     "sheet10": "the sheet page, 10 hands",
     "sheet200": "the sheet page, 200 hands",
 }
+
+
+def reduces(work: Callable[[], None]) -> int:
+    """How many times `work` calls functools.reduce."""
+    calls = 0
+
+    def seen(frame: FrameType, event: str, arg: object) -> None:
+        nonlocal calls
+        if event == "c_call" and arg is functools.reduce:
+            calls += 1
+
+    sys.setprofile(seen)
+    try:
+        work()
+    finally:
+        sys.setprofile(None)
+    return calls
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,8 +101,10 @@ def main(argv: list[str] | None = None) -> int:
     phone = signed_phone(app, fill.MAIN_PHONE)
     requests = [made(app, path, phone, 200) for _ in range(args.requests + 5)]
     try:
-        for request in requests[:5]:
+        for request in requests[:4]:
             send(app, request)
+        if reduces(lambda: send(app, requests[4])):
+            raise SystemExit("a request calls functools.reduce: callgrind would count short")
         functools.reduce(lambda _, request: send(app, request), requests[5:], None)
     finally:
         live.stop(app)

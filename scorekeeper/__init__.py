@@ -118,9 +118,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Scorekeeper:
         app.config.update(test_config)
 
     app.config["SQLALCHEMY_DATABASE_URI"] = _driver_url(app.config["SQLALCHEMY_DATABASE_URI"])
-    app.config.setdefault(
-        "SQLALCHEMY_ENGINE_OPTIONS", _engine_options(app.config["SQLALCHEMY_DATABASE_URI"])
-    )
+    # The app's connection settings, under any the configuration gives (a test's search path,
+    # an operator's timeout) key by key: so every database reads JSON alike.
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {
+        **_engine_options(app.config["SQLALCHEMY_DATABASE_URI"]),
+        **app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {}),
+    }
 
     # First: a request that is no phone's form is refused before anything reads it.
     edges.init_app(app)
@@ -237,8 +240,8 @@ def _engine_options(url: str) -> dict[str, Any]:
     """Connection settings: SQLite waits for a busy writer instead of failing at once. (A
     server's connections are checked after idling: extensions.ping_when_idle.) JSON columns
     are read by orjson: every cell carries its ticks as JSON, and the standard library's
-    json.loads (3 µs for an empty list, the driver's bytes) was an eighth of a long sheet's
-    page."""
+    json.loads (3 µs for an empty list, on the driver's bytes) was an eighth of a 200-hand
+    sheet's page on PostgreSQL (docs/benchmark.md)."""
     options: dict[str, Any] = {"json_deserializer": orjson.loads}
     if url.startswith("sqlite"):
         options["connect_args"] = {"timeout": 30}

@@ -1,5 +1,5 @@
-"""The stylesheet and the script's modules as phones get them: minified, from the files in
-static/ as they are written (the only copy: there is no built one to keep in step).
+"""The stylesheet, the script's modules and the service worker as phones get them: minified,
+from the files as they are written (the only copy: there is no built one to keep in step).
 
 A first visit on a slow 3G (400 kbit/s) waits for every byte of the stylesheet and of the
 modules: their comments and indentation were two fifths of them, compressed (issue 45). Made

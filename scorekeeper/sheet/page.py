@@ -286,7 +286,7 @@ def marks_key(sheet: Sheet) -> tuple[tuple[str, str], ...]:
     if any(cell.corrections for cell in cells):
         # NOTE: the key under the sheet: a cell the host changed.
         shown.append((CORRECTED, _("corrected by the host")))
-    ticked = {key for cell in cells if cell.entry for key in cell.entry.facts.ticks}
+    ticked = {tick.key for cell in cells for tick in cell.ticks}
     shown += [(tick.mark, say(tick.noted)) for tick in sheet.ticks if tick.key in ticked]
     return tuple(shown)
 

@@ -329,7 +329,7 @@ def test_a_kept_calculator_works_the_total_out_offline_as_the_server_does(phones
         # Back online, the server's own breakdown of the same counts takes its place.
         expect(breakdown).not_to_have_attribute("data-offline", "1")
         expect(breakdown.locator(".calc-total")).to_have_text(total_here)
-        # Waited for as the total is: read at once, a row could still be the kept one's.
+        # Waited for, as the total is (it failed once read at once).
         expect(breakdown.locator("tbody tr")).to_have_text(worked_here, use_inner_text=True)
         enter = say("Enter %(total)s", total=total_here)
         expect(ben.get_by_role("button", name=enter, exact=True)).to_be_visible()
