@@ -125,7 +125,7 @@ class Sheet:
                 at,
                 winner == at,
                 running[at] if running else None,
-                self.ticked(entry.facts) if entry is not None and entry.facts.ticks else (),
+                self.ticked(entry.facts) if entry is not None else (),
             )
             for at, (side, entry) in enumerate(zip(self.sides, entries, strict=True))
         )
@@ -244,7 +244,10 @@ class Sheet:
         return bool(self.game.calculator_fields(self.table))
 
     def ticked(self, facts: EntryFacts) -> tuple[Tick, ...]:
-        """The game's ticks a cell carries, in the order its game declares them."""
+        """The game's ticks a cell carries, in the order its game declares them (asked of every
+        cell of a sheet, most of which carry none)."""
+        if not facts.ticks:
+            return ()
         return tuple(tick for tick in self.ticks if facts.ticked(tick.key))
 
     @cached_property

@@ -115,7 +115,5 @@ def cell(code: str, number: int, position: int) -> str:
         filled=filled,
         filled_by=host_named(seat),
         trail=[c for c in trail if not c.is_fill],
-        cell_notes=[say(tick.noted) for tick in sheet.ticked(found.entry.facts)]
-        if found.entry is not None
-        else [],
+        cell_notes=[say(tick.noted) for tick in found.ticks],
     )

@@ -1,7 +1,7 @@
 """A tick that changes how a hand scores shows on its cell to every phone as soon as it is
 entered, with a key under the sheet saying what its mark means (issue 42, points 2 and 3): the
 other side learns of a 26–26 before its own entry is refused, a round won by a black hand says
-why, on the sheet, the TV and the print (the same page)."""
+why, on the sheet, its cell's page, the TV and the print (the same page)."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def test_three_players_tied_for_the_most_cards_say_so_in_their_own_words(host, p
     assert marks_of(ben.get(f"/m/{code}").shown, 1, 0) == [("tied for most cards", "=")]
 
 
-def test_a_round_won_by_a_black_hand_carries_its_mark_on_the_sheet_and_the_tv(host, guest):
+def test_a_round_won_by_a_black_hand_carries_its_mark_on_the_sheet_its_cell_and_the_tv(host, guest):
     code = host.create(
         "brisca", table_format="2", side_0="Ana", side_1="Omar", rule_black_hand="on"
     )
@@ -68,6 +68,9 @@ def test_a_round_won_by_a_black_hand_carries_its_mark_on_the_sheet_and_the_tv(ho
     assert marks_of(page, 1, 0) == [("black hand", "●")]
     assert re.search(r'<td class="won"><a href="[^"]*/hand/1/side/0', page)
     assert key_of(page) == "● black hand"
+    # The cell's own page says what was said with its points; the other cell, nothing.
+    assert "A plain total, black hand." in guest.get(f"/m/{code}/hand/1/side/0").shown
+    assert "A plain total." in guest.get(f"/m/{code}/hand/1/side/1").shown
     tv = guest.get(f"/m/{code}/tv").shown
     assert "Ana</bdi> 20 ● black hand" in tv
 
